@@ -1,0 +1,56 @@
+// One esbuild config, one entry per bundle (as vscode-hexeditor does):
+//   dist/extension.js  host, node/cjs, `vscode` external
+//   dist/worker.js     compute worker (worker_threads), node/cjs
+//   dist/cli.js        `ffn-lens` command line
+//   dist/webview.js    browser bundle for the panel
+// `--tests` instead compiles src/ and test/ file by file into out/ for mocha.
+// `--watch` rebuilds the bundles on change; `--production` minifies.
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
+
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', define: { __VERSION__: JSON.stringify(pkg.version) } };
+const bundles = [
+  { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+].filter((b) => Object.values(b.entryPoints).every(existsSync));
+const optional = [
+  { ...node, entryPoints: { worker: 'src/worker/computeWorker.ts' }, outdir: 'dist' },
+  { ...common, platform: 'browser', format: 'iife', target: 'chrome114', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', loader: { '.css': 'text' } },
+  { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist' },
+].filter((b) => Object.values(b.entryPoints).every(existsSync));
+
+function walk(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+if (args.has('--tests')) {
+  // Unbundled, file by file, so test files import the real modules and mocha sees one file per suite.
+  rmSync('out', { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: [...walk('src'), ...walk('test')],
+    outdir: 'out', outbase: '.', bundle: false, platform: 'node', format: 'cjs', target: 'node20',
+    sourcemap: 'inline', logLevel: 'warning',
+  });
+} else if (args.has('--watch')) {
+  const ctxs = await Promise.all([...bundles, ...optional].map((b) => esbuild.context(b)));
+  await Promise.all(ctxs.map((c) => c.watch()));
+  console.log('watching…');
+} else {
+  await Promise.all([...bundles, ...optional].map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,182 @@
+// `ffn-lens stages FILE [--only ID[,ID…]] [--summary]`: every stage of a model file as JSON.
+// Exit codes: 0 done, 1 the file is missing, unreadable or not a valid model, 2 wrong usage.
+// Problems go to stderr as FILE:LINE:COL: severity: PATH: message (what problem matchers read).
+// No stack trace ever reaches the user.
+
+import { readFileSync } from 'node:fs';
+import { modelForward } from '../core/forward';
+import { defaultKernel } from '../core/kernels';
+import type { Stage } from '../core/stages';
+import { LineIndex } from '../model/lines';
+import { formatPath } from '../model/problems';
+import { readModel, type ModelFile } from '../model/read';
+import { formatFloat32 } from './format';
+
+export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary]
+
+Computes every stage of the transformer block(s) in the model file FILE and prints
+one JSON object: {"model": {...}, "stages": [{"id", "shape", "data"}, ...]}.
+
+  --only ID[,ID...]  keep only these stages (e.g. --only layers.0.ffn.up,output)
+  --summary          print each stage's shape and min/max/mean instead of its data
+  -h, --help         show this help
+  -v, --version      show the version
+
+Exit status: 0 on success, 1 if FILE is missing or not a valid model (problems on
+stderr as FILE:LINE:COL: error: PATH: message), 2 on wrong usage.`;
+
+export interface Io {
+  out(s: string): void;
+  err(s: string): void;
+}
+
+interface Options { file: string; only: string[] | null; summary: boolean }
+
+class UsageError extends Error {}
+
+function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
+  const rest = [...argv];
+  if (rest.includes('-h') || rest.includes('--help')) return 'help';
+  if (rest.includes('-v') || rest.includes('--version')) return 'version';
+  const cmd = rest.shift();
+  if (cmd === undefined) throw new UsageError('missing command');
+  if (cmd !== 'stages') throw new UsageError(`unknown command "${cmd}"`);
+  let file: string | undefined;
+  let only: string[] | null = null;
+  let summary = false;
+  while (rest.length) {
+    const a = rest.shift()!;
+    if (a === '--summary') summary = true;
+    else if (a === '--only' || a.startsWith('--only=')) {
+      const v = a === '--only' ? rest.shift() : a.slice('--only='.length);
+      if (!v) throw new UsageError('--only needs a comma-separated list of stage ids');
+      only = v.split(',').map((s) => s.trim()).filter(Boolean);
+      if (only.length === 0) throw new UsageError('--only needs a comma-separated list of stage ids');
+    } else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}"`);
+    else if (file === undefined) file = a;
+    else throw new UsageError(`unexpected argument "${a}"`);
+  }
+  if (file === undefined) throw new UsageError('missing FILE');
+  return { file, only, summary };
+}
+
+function modelJson(m: ModelFile): object {
+  const d = m.dims;
+  return {
+    name: m.name, seq: d.seq, d_model: d.dModel, d_ff: d.dFf, heads: d.heads, layers: d.layers, vocab: d.vocab,
+    params: m.params,
+  };
+}
+
+function summaryOf(s: Stage): object {
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  for (const v of s.data) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+    sum += v;
+  }
+  const n = s.data.length;
+  return { id: s.id, shape: s.shape, min: formatNumber(min), max: formatNumber(max), mean: formatNumber(n ? Math.fround(sum / n) : 0) };
+}
+
+function formatNumber(v: number): number | null {
+  return Number.isFinite(v) ? Number(formatFloat32(v)) : null;
+}
+
+/** Writes the stage list without building one giant string per stage for big models. */
+function writeStages(io: Io, stages: readonly Stage[], summary: boolean): void {
+  io.out('"stages":[');
+  stages.forEach((s, i) => {
+    if (i) io.out(',');
+    if (summary) {
+      io.out(JSON.stringify(summaryOf(s)));
+      return;
+    }
+    io.out(`{"id":${JSON.stringify(s.id)},"shape":${JSON.stringify(s.shape)},"data":[`);
+    const parts: string[] = [];
+    for (let k = 0; k < s.data.length; k++) {
+      parts.push(formatFloat32(s.data[k]));
+      if (parts.length === 4096) {
+        io.out(parts.join(','));
+        parts.length = 0;
+        if (k + 1 < s.data.length) io.out(',');
+      }
+    }
+    io.out(parts.join(','));
+    io.out(']}');
+  });
+  io.out(']');
+}
+
+/** Runs the command line; returns the exit code. */
+export function run(argv: readonly string[], io: Io, readFile: (f: string) => string = (f) => readFileSync(f, 'utf8')): number {
+  let opts: ReturnType<typeof parseArgs>;
+  try {
+    opts = parseArgs(argv);
+  } catch (e) {
+    io.err(`ffn-lens: ${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (opts === 'help') {
+    io.out(USAGE + '\n');
+    return 0;
+  }
+  if (opts === 'version') {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  let text: string;
+  try {
+    text = readFile(opts.file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+    io.err(`ffn-lens: cannot read ${opts.file}: ${why}\n`);
+    return 1;
+  }
+  const res = readModel(text, opts.file);
+  const lines = new LineIndex(text);
+  for (const p of res.problems) {
+    const { line, col } = lines.position(p.start);
+    io.err(`${opts.file}:${line}:${col}: ${p.severity}: ${formatPath(p.path)}: ${p.message}\n`);
+  }
+  if (!res.model) return 1;
+
+  const stages = modelForward(res.model.weights, defaultKernel());
+  let shown: Stage[] = stages;
+  if (opts.only) {
+    const ids = new Set(stages.map((s) => s.id));
+    const unknown = opts.only.filter((id) => !ids.has(id));
+    if (unknown.length) {
+      io.err(`ffn-lens: no stage ${unknown.map((u) => `"${u}"`).join(', ')} in this model; its stages are:\n  ${[...ids].join('\n  ')}\n\n${USAGE}\n`);
+      return 2;
+    }
+    const keep = new Set(opts.only);
+    shown = stages.filter((s) => keep.has(s.id));
+  }
+  io.out(`{"model":${JSON.stringify(modelJson(res.model))},`);
+  writeStages(io, shown, opts.summary);
+  io.out('}\n');
+  return 0;
+}
+
+declare const __VERSION__: string | undefined;
+const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
+
+if (require.main === module) {
+  const chunks: string[] = [];
+  const io: Io = { out: (s) => chunks.push(s), err: (s) => process.stderr.write(s) };
+  let code: number;
+  try {
+    code = run(process.argv.slice(2), io);
+  } catch (e) {
+    process.stderr.write(`ffn-lens: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    code = 1;
+    chunks.length = 0;
+  }
+  // Let stdout drain before the process ends (a pipe may be slower than we are).
+  process.exitCode = code;
+  for (const c of chunks) process.stdout.write(c);
+}

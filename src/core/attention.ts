@@ -1,0 +1,100 @@
+// Multi-head self-attention, as torch.nn.MultiheadAttention computes it:
+//   Q = x·Wqᵀ + bq, K = x·Wkᵀ + bk, V = x·Wvᵀ + bv        (T,C), missing W = identity
+//   head h takes columns h·HS … (h+1)·HS-1 of Q, K, V
+//   scores_h  = Q_h·K_hᵀ / √HS                             (T,T), before the mask
+//   weights_h = softmax(scores_h), with -∞ above the diagonal when causal
+//   context   = [weights_0·V_0, …, weights_NH-1·V_NH-1]   (T,C)
+//   out       = context·Woᵀ + bo                          (T,C)
+
+import { matmulOnce, type MatmulKernel } from './kernel';
+import { linearForward, type Layout } from './linear';
+import { softmaxForward } from './softmax';
+
+export interface AttentionWeights {
+  readonly heads: number;
+  readonly causal: boolean;
+  readonly Wq: Float32Array | null; readonly bq: Float32Array | null;
+  readonly Wk: Float32Array | null; readonly bk: Float32Array | null;
+  readonly Wv: Float32Array | null; readonly bv: Float32Array | null;
+  readonly Wo: Float32Array | null; readonly bo: Float32Array | null;
+}
+
+export interface AttentionStages {
+  q: Float32Array;        // (NH,T,HS)
+  k: Float32Array;        // (NH,T,HS)
+  v: Float32Array;        // (NH,T,HS)
+  scores: Float32Array;   // (NH,T,T)
+  weights: Float32Array;  // (NH,T,T)
+  context: Float32Array;  // (T,C)
+  out: Float32Array;      // (T,C)
+}
+
+// (T,C) -> (NH,T,HS)
+export function splitHeads(out: Float32Array, inp: Float32Array, T: number, C: number, NH: number): void {
+  const HS = C / NH;
+  for (let h = 0; h < NH; h++) {
+    for (let t = 0; t < T; t++) {
+      const src = t * C + h * HS;
+      out.set(inp.subarray(src, src + HS), (h * T + t) * HS);
+    }
+  }
+}
+
+// (NH,T,HS) -> (T,C)
+export function mergeHeads(out: Float32Array, inp: Float32Array, T: number, C: number, NH: number): void {
+  const HS = C / NH;
+  for (let h = 0; h < NH; h++) {
+    for (let t = 0; t < T; t++) {
+      const src = (h * T + t) * HS;
+      out.set(inp.subarray(src, src + HS), t * C + h * HS);
+    }
+  }
+}
+
+/** True where query i may not see key j. */
+export function isMasked(causal: boolean, i: number, j: number): boolean {
+  return causal && j > i;
+}
+
+// inp (T,C) -> every stage of the sublayer
+export function attentionForward(
+  inp: Float32Array, w: AttentionWeights, T: number, C: number, layout: Layout, kernel: MatmulKernel,
+): AttentionStages {
+  const NH = w.heads;
+  const HS = C / NH;
+  const proj = new Float32Array(T * C);
+  const split = (W: Float32Array | null, b: Float32Array | null): Float32Array => {
+    linearForward(proj, inp, W, b, T, C, C, layout, kernel);
+    const heads = new Float32Array(T * C);
+    splitHeads(heads, proj, T, C, NH);
+    return heads;
+  };
+  const q = split(w.Wq, w.bq);
+  const k = split(w.Wk, w.bk);
+  const v = split(w.Wv, w.bv);
+
+  const scores = new Float32Array(NH * T * T);
+  const weights = new Float32Array(NH * T * T);
+  const masked = new Float32Array(T * T);
+  const ctxHeads = new Float32Array(T * C);
+  const scale = 1 / Math.sqrt(HS);
+  for (let h = 0; h < NH; h++) {
+    const qh = q.subarray(h * T * HS, (h + 1) * T * HS);
+    const kh = k.subarray(h * T * HS, (h + 1) * T * HS);
+    const vh = v.subarray(h * T * HS, (h + 1) * T * HS);
+    const sh = scores.subarray(h * T * T, (h + 1) * T * T);
+    matmulOnce(kernel, sh, qh, kh, T, HS, T, 'nk');           // Q_h·K_hᵀ
+    for (let i = 0; i < T * T; i++) sh[i] *= scale;
+    for (let i = 0; i < T; i++) {
+      for (let j = 0; j < T; j++) masked[i * T + j] = isMasked(w.causal, i, j) ? -Infinity : sh[i * T + j];
+    }
+    const wh = weights.subarray(h * T * T, (h + 1) * T * T);
+    softmaxForward(wh, masked, T, T);
+    matmulOnce(kernel, ctxHeads.subarray(h * T * HS, (h + 1) * T * HS), wh, vh, T, T, HS, 'kn'); // P_h·V_h
+  }
+  const context = new Float32Array(T * C);
+  mergeHeads(context, ctxHeads, T, C, NH);
+  const out = new Float32Array(T * C);
+  linearForward(out, context, w.Wo, w.bo, T, C, C, layout, kernel);
+  return { q, k, v, scores, weights, context, out };
+}

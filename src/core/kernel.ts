@@ -1,0 +1,47 @@
+// A matmul kernel the forward pass runs on: the TypeScript one here, the WebAssembly SIMD one
+// in wasm/ when the runtime has simd128. Weights are packed once per change, then reused.
+
+import { matmulPacked, matmulPackedColumns, packB, type PackedB } from './matmul';
+import type { BLayout } from './matmulNaive';
+
+export interface MatmulKernel {
+  readonly name: string;
+  /** Rearranges B once; the result is what matmul() takes. */
+  pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed;
+  // out (M,N) = a (M,K) · B
+  matmul(out: Float32Array, a: Float32Array, M: number, packed: Packed): void;
+  /**
+   * Recomputes only the given columns of out (M,N), bit-identical to what matmul() writes there
+   * (same operations, same order): an edit of one weight row in out_in changes one column.
+   */
+  matmulColumns(out: Float32Array, a: Float32Array, M: number, packed: Packed, cols: readonly number[]): void;
+  /** Frees what pack() took, if the kernel holds memory of its own. */
+  release(packed: Packed): void;
+}
+
+/** Opaque to callers: each kernel knows its own. */
+export interface Packed {
+  readonly K: number;
+  readonly N: number;
+}
+
+export const tsKernel: MatmulKernel = {
+  name: 'ts',
+  pack: (b, K, N, bLayout) => packB(b, K, N, bLayout),
+  matmul: (out, a, M, packed) => matmulPacked(out, a, M, packed as PackedB),
+  matmulColumns: (out, a, M, packed, cols) => matmulPackedColumns(out, a, M, packed as PackedB, cols),
+  release: () => undefined,
+};
+
+// out (M,N) = a (M,K) · B, packing B for this one call.
+export function matmulOnce(
+  kernel: MatmulKernel, out: Float32Array, a: Float32Array, b: Float32Array,
+  M: number, K: number, N: number, bLayout: BLayout,
+): void {
+  const p = kernel.pack(b, K, N, bLayout);
+  try {
+    kernel.matmul(out, a, M, p);
+  } finally {
+    kernel.release(p);
+  }
+}

@@ -1,0 +1,27 @@
+// Row softmax, stable: each row's max is subtracted before exp, so scores near 1000 do not
+// overflow. Entries of -∞ (masked) get exactly 0. A row where every entry is -∞ has no
+// distribution; we give it zeros rather than NaN (a causal mask never makes one: the
+// diagonal is always visible).
+
+// out (R,N) = softmax(inp (R,N) · scale) by row
+export function softmaxForward(out: Float32Array, inp: Float32Array, R: number, N: number, scale = 1): void {
+  const e = new Float64Array(N);
+  for (let r = 0; r < R; r++) {
+    const o = r * N;
+    let max = -Infinity;
+    for (let j = 0; j < N; j++) {
+      const v = inp[o + j] * scale;
+      if (v > max) max = v;
+    }
+    if (max === -Infinity) {
+      out.fill(0, o, o + N);
+      continue;
+    }
+    let sum = 0;
+    for (let j = 0; j < N; j++) {
+      e[j] = Math.exp(inp[o + j] * scale - max);
+      sum += e[j];
+    }
+    for (let j = 0; j < N; j++) out[o + j] = e[j] / sum;
+  }
+}

@@ -1,0 +1,31 @@
+// Tensors of the core: a Float32Array, row-major, with its shape.
+//
+// Dimension key used in every comment of src/core/:
+//   T  = seq (tokens)      C  = d_model        F  = d_ff
+//   NH = heads             HS = head size = C / NH
+//   V  = vocab             OC = output channels of a linear layer
+
+export interface Tensor {
+  readonly shape: readonly number[];
+  readonly data: Float32Array;
+}
+
+/** Number of elements a shape holds. */
+export function sizeOf(shape: readonly number[]): number {
+  let n = 1;
+  for (const d of shape) n *= d;
+  return n;
+}
+
+export function tensor(shape: readonly number[], data?: Float32Array): Tensor {
+  const n = sizeOf(shape);
+  if (data && data.length !== n) {
+    throw new RangeError(`data has ${data.length} elements, shape ${formatShape(shape)} needs ${n}`);
+  }
+  return { shape: [...shape], data: data ?? new Float32Array(n) };
+}
+
+/** `[5, 32]`: the form every shape message uses. */
+export function formatShape(shape: readonly number[]): string {
+  return `[${shape.join(', ')}]`;
+}

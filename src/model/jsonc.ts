@@ -1,0 +1,558 @@
+// A JSON-with-comments parser made for weight files.
+//
+// - Comments (// and /* */) and trailing commas are allowed, as in VS Code's settings files.
+// - An array of plain numbers is scanned in one flat loop straight into a shared Float32Array
+//   (the arena), remembering only where the array's text starts and ends: no JSON.parse, no
+//   node per number. The rows of a matrix land one after another, so a matrix is a subarray.
+// - Anything else (or a number array holding a string, NaN, a syntax slip) is parsed the slow
+//   way, into one node per element, so every error has its exact position.
+// - It never throws: every problem is collected with its offsets, and parsing goes on.
+//
+// Numbers are rounded exactly as JSON.parse then Math.fround would: a decimal mantissa below 2^53
+// with a power of ten up to 22 is converted with one exact multiply or divide (correctly rounded
+// in float64), anything else goes through Number().
+
+export interface NodeBase {
+  readonly start: number;   // offset of the first character
+  end: number;              // offset after the last character
+}
+export interface ObjectNode extends NodeBase { readonly kind: 'object'; readonly props: PropertyNode[] }
+export interface ArrayNode extends NodeBase { readonly kind: 'array'; readonly items: JsonNode[] }
+/** An array of numbers only: values are arena[offset … offset+length-1]. */
+export interface NumbersNode extends NodeBase { readonly kind: 'numbers'; readonly offset: number; readonly length: number }
+export interface NumberNode extends NodeBase { readonly kind: 'number'; readonly value: number }
+export interface StringNode extends NodeBase { readonly kind: 'string'; readonly value: string }
+export interface BooleanNode extends NodeBase { readonly kind: 'boolean'; readonly value: boolean }
+export interface NullNode extends NodeBase { readonly kind: 'null' }
+/** NaN, Infinity, -Infinity: not JSON, but people write them; reported where they stand. */
+export interface NonFiniteNode extends NodeBase { readonly kind: 'nonfinite'; readonly text: string }
+/** Something that is not a value at all (a stray word, a missing value). */
+export interface InvalidNode extends NodeBase { readonly kind: 'invalid'; readonly text: string }
+
+export type JsonNode =
+  | ObjectNode | ArrayNode | NumbersNode | NumberNode | StringNode | BooleanNode | NullNode
+  | NonFiniteNode | InvalidNode;
+
+export interface PropertyNode {
+  readonly key: string;
+  readonly keyStart: number;
+  readonly keyEnd: number;
+  value: JsonNode | null;
+  readonly start: number;
+  end: number;
+}
+
+export interface SyntaxProblem {
+  readonly message: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface ParsedJson {
+  readonly root: JsonNode | null;
+  /** Every number of every NumbersNode, in text order. */
+  readonly arena: Float32Array;
+  readonly errors: SyntaxProblem[];
+  /** Number arrays in text order (the rows of every matrix and every vector). */
+  readonly numberArrays: NumbersNode[];
+}
+
+const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const TWO53 = 9007199254740992;
+/** Smallest float64 that Math.fround rounds to Infinity. */
+export const FLOAT32_OVERFLOW = 3.4028235677973366e38;
+
+// char codes
+const SPACE = 32, TAB = 9, LF = 10, CR = 13, COMMA = 44, MINUS = 45, DOT = 46, SLASH = 47, ZERO = 48,
+  NINE = 57, COLON = 58, LBRACKET = 91, RBRACKET = 93, LBRACE = 123, RBRACE = 125, QUOTE = 34,
+  STAR = 42, BACKSLASH = 92, LOWER_E = 101, UPPER_E = 69, PLUS = 43, BOM = 0xfeff;
+
+/**
+ * Scans one JSON number starting at `pos` (which holds '-' or a digit). Returns the offset after
+ * it and leaves the value in `scan.value`, or an error message in `scan.error`.
+ */
+interface NumberScan { value: number; end: number; error: string | null }
+
+function scanNumber(text: string, pos: number, out: NumberScan): void {
+  const start = pos;
+  const len = text.length;
+  let c = text.charCodeAt(pos);
+  let neg = false;
+  if (c === MINUS) {
+    neg = true;
+    c = text.charCodeAt(++pos);
+  }
+  let mant = 0;
+  let exact = true;
+  let exp10 = 0;
+  out.error = null;
+  if (c === ZERO) {
+    c = text.charCodeAt(++pos);
+    if (c >= ZERO && c <= NINE) {
+      while (pos < len && c >= ZERO && c <= NINE) c = text.charCodeAt(++pos);
+      out.error = 'a number may not start with 0 followed by more digits';
+    }
+  } else if (c > ZERO && c <= NINE) {
+    do {
+      if (mant < 9e14) mant = mant * 10 + (c - ZERO);
+      else exact = false;
+      c = text.charCodeAt(++pos);
+    } while (c >= ZERO && c <= NINE);
+  } else {
+    out.error = 'expected a digit after the minus sign';
+  }
+  if (c === DOT) {
+    c = text.charCodeAt(++pos);
+    if (!(c >= ZERO && c <= NINE)) out.error ??= 'expected a digit after the decimal point';
+    while (c >= ZERO && c <= NINE) {
+      if (mant < 9e14) {
+        mant = mant * 10 + (c - ZERO);
+        exp10--;
+      } else if (c !== ZERO) exact = false;
+      c = text.charCodeAt(++pos);
+    }
+  }
+  if (c === LOWER_E || c === UPPER_E) {
+    c = text.charCodeAt(++pos);
+    let eneg = false;
+    if (c === PLUS || c === MINUS) {
+      eneg = c === MINUS;
+      c = text.charCodeAt(++pos);
+    }
+    if (!(c >= ZERO && c <= NINE)) out.error ??= 'expected a digit in the exponent';
+    let e = 0;
+    while (c >= ZERO && c <= NINE) {
+      if (e < 100000) e = e * 10 + (c - ZERO);
+      c = text.charCodeAt(++pos);
+    }
+    exp10 += eneg ? -e : e;
+  }
+  out.end = pos;
+  if (out.error !== null) {
+    out.value = NaN;
+    return;
+  }
+  let v: number;
+  if (exact && mant < TWO53 && exp10 >= -22 && exp10 <= 22) v = exp10 < 0 ? mant / POW10[-exp10] : mant * POW10[exp10];
+  else v = Math.abs(Number(text.slice(neg ? start + 1 : start, pos)));
+  out.value = neg ? -v : v;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= ZERO && c <= NINE) || c === 95 || c === 36 || c === MINUS || c === PLUS || c === DOT;
+}
+
+class Parser {
+  private pos = 0;
+  private readonly len: number;
+  readonly errors: SyntaxProblem[] = [];
+  readonly numberArrays: NumbersNode[] = [];
+  arena: Float32Array;
+  private n = 0;    // numbers written to the arena
+  private readonly num: NumberScan = { value: 0, end: 0, error: null };
+  private depth = 0;
+
+  constructor(private readonly text: string) {
+    this.len = text.length;
+    // Every number takes at least two characters with its separator, so this never overflows.
+    // Large typed arrays are zero-filled lazily by the OS: untouched pages cost no memory.
+    this.arena = new Float32Array((this.len >> 1) + 2);
+    if (text.charCodeAt(0) === BOM) this.pos = 1;
+  }
+
+  parse(): ParsedJson {
+    this.skipTrivia();
+    let root: JsonNode | null = null;
+    if (this.pos >= this.len) {
+      this.error('the file is empty: expected a JSON object', this.pos, this.pos);
+    } else {
+      root = this.parseValue();
+      this.skipTrivia();
+      if (this.pos < this.len) {
+        this.error('unexpected text after the end of the top-level value', this.pos, this.len);
+      }
+    }
+    return { root, arena: this.arena, errors: this.errors, numberArrays: this.numberArrays };
+  }
+
+  private error(message: string, start: number, end: number): void {
+    if (this.errors.length < 200) this.errors.push({ message, start, end: Math.max(end, start) });
+  }
+
+  /** Skips whitespace and comments. */
+  private skipTrivia(): void {
+    const t = this.text;
+    for (;;) {
+      const c = t.charCodeAt(this.pos);
+      if (c === SPACE || c === LF || c === CR || c === TAB) {
+        this.pos++;
+      } else if (c === SLASH) {
+        const d = t.charCodeAt(this.pos + 1);
+        if (d === SLASH) {
+          let p = this.pos + 2;
+          while (p < this.len && t.charCodeAt(p) !== LF && t.charCodeAt(p) !== CR) p++;
+          this.pos = p;
+        } else if (d === STAR) {
+          const close = t.indexOf('*/', this.pos + 2);
+          if (close < 0) {
+            this.error('unterminated block comment: expected */', this.pos, this.pos + 2);
+            this.pos = this.len;
+          } else this.pos = close + 2;
+        } else return;
+      } else if (c === 0xa0 || c === BOM || c === 0x2028 || c === 0x2029) {
+        this.pos++;
+      } else return;
+    }
+  }
+
+  private parseValue(): JsonNode {
+    const t = this.text;
+    const start = this.pos;
+    const c = t.charCodeAt(start);
+    if (c === LBRACE) return this.guardDepth(() => this.parseObject());
+    if (c === LBRACKET) return this.guardDepth(() => this.parseArray());
+    if (c === QUOTE) {
+      const value = this.scanString();
+      return { kind: 'string', value, start, end: this.pos };
+    }
+    if (c === MINUS || (c >= ZERO && c <= NINE)) {
+      if (c === MINUS && t.startsWith('-Infinity', start)) {
+        this.pos = start + 9;
+        return { kind: 'nonfinite', text: '-Infinity', start, end: this.pos };
+      }
+      scanNumber(t, start, this.num);
+      this.pos = this.num.end;
+      if (this.num.error !== null) {
+        this.error(this.num.error, start, this.pos);
+        return { kind: 'invalid', text: t.slice(start, this.pos), start, end: this.pos };
+      }
+      return { kind: 'number', value: this.num.value, start, end: this.pos };
+    }
+    // a word: true, false, null, NaN, Infinity, or something that is not JSON
+    let p = start;
+    while (p < this.len && isWordChar(t.charCodeAt(p))) p++;
+    const word = t.slice(start, p);
+    if (p === start) {
+      const ch = start < this.len ? JSON.stringify(t[start]) : 'the end of the file';
+      this.error(`expected a value, found ${ch}`, start, Math.min(start + 1, this.len));
+      if (start < this.len && c !== COMMA && c !== RBRACKET && c !== RBRACE && c !== COLON) this.pos = start + 1;
+      return { kind: 'invalid', text: '', start, end: this.pos };
+    }
+    this.pos = p;
+    switch (word) {
+      case 'true': return { kind: 'boolean', value: true, start, end: p };
+      case 'false': return { kind: 'boolean', value: false, start, end: p };
+      case 'null': return { kind: 'null', start, end: p };
+      case 'NaN': case 'Infinity': case '+Infinity':
+        return { kind: 'nonfinite', text: word, start, end: p };
+    }
+    if (c === QUOTE || c === 39 /* ' */) this.error('strings use double quotes', start, p);
+    else this.error(`expected a value (a number, string, true, false, null, array or object), found ${JSON.stringify(word)}`, start, p);
+    return { kind: 'invalid', text: word, start, end: p };
+  }
+
+  private guardDepth<T extends JsonNode>(f: () => T): T | InvalidNode {
+    if (this.depth >= 64) {
+      const start = this.pos;
+      this.error('nesting is deeper than 64 levels', start, start + 1);
+      this.pos = this.len;
+      return { kind: 'invalid', text: '', start, end: this.len };
+    }
+    this.depth++;
+    try {
+      return f();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private scanString(): string {
+    const t = this.text;
+    const start = this.pos;
+    let p = start + 1;
+    let out = '';
+    let chunk = p;
+    for (;;) {
+      if (p >= this.len) {
+        this.error('unterminated string: expected a closing "', start, p);
+        this.pos = p;
+        return out + t.slice(chunk, p);
+      }
+      const c = t.charCodeAt(p);
+      if (c === QUOTE) {
+        out += t.slice(chunk, p);
+        this.pos = p + 1;
+        return out;
+      }
+      if (c === LF || c === CR) {
+        this.error('unterminated string: a string cannot span lines', start, p);
+        this.pos = p;
+        return out + t.slice(chunk, p);
+      }
+      if (c === BACKSLASH) {
+        out += t.slice(chunk, p);
+        const e = t[p + 1];
+        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+        if (e !== undefined && e in simple) {
+          out += simple[e];
+          p += 2;
+        } else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(t.slice(p + 2, p + 6))) {
+          out += String.fromCharCode(parseInt(t.slice(p + 2, p + 6), 16));
+          p += 6;
+        } else {
+          this.error('invalid escape sequence in string', p, p + 2);
+          p += 2;
+        }
+        chunk = p;
+        continue;
+      }
+      p++;
+    }
+  }
+
+  private parseObject(): ObjectNode {
+    const start = this.pos;
+    const props: PropertyNode[] = [];
+    const node: ObjectNode = { kind: 'object', props, start, end: start };
+    this.pos++; // {
+    this.skipTrivia();
+    let first = true;
+    for (;;) {
+      const c = this.text.charCodeAt(this.pos);
+      if (c === RBRACE) {
+        this.pos++;
+        break;
+      }
+      if (this.pos >= this.len) {
+        this.error('unterminated object: expected }', start, start + 1);
+        break;
+      }
+      if (!first) {
+        if (c === COMMA) {
+          this.pos++;
+          this.skipTrivia();
+          if (this.text.charCodeAt(this.pos) === RBRACE) { // trailing comma: allowed
+            this.pos++;
+            break;
+          }
+        } else {
+          this.error('expected a comma or }', this.pos, this.pos + 1);
+        }
+      }
+      first = false;
+      const prop = this.parseProperty();
+      if (prop) props.push(prop);
+      else if (!this.recover(RBRACE)) break;
+      this.skipTrivia();
+    }
+    node.end = this.pos;
+    return node;
+  }
+
+  private parseProperty(): PropertyNode | null {
+    const t = this.text;
+    const keyStart = this.pos;
+    let key: string;
+    if (t.charCodeAt(keyStart) === QUOTE) {
+      key = this.scanString();
+    } else {
+      let p = keyStart;
+      while (p < this.len && isWordChar(t.charCodeAt(p))) p++;
+      if (p === keyStart) {
+        this.error('expected a property name in double quotes', keyStart, keyStart + 1);
+        return null;
+      }
+      key = t.slice(keyStart, p);
+      this.error(`property names need double quotes: "${key}"`, keyStart, p);
+      this.pos = p;
+    }
+    const keyEnd = this.pos;
+    const prop: PropertyNode = { key, keyStart, keyEnd, value: null, start: keyStart, end: keyEnd };
+    this.skipTrivia();
+    if (t.charCodeAt(this.pos) !== COLON) {
+      this.error(`expected a colon after "${key}"`, keyEnd, keyEnd + 1);
+      const c = t.charCodeAt(this.pos);
+      if (c === COMMA || c === RBRACE || this.pos >= this.len) return prop;
+    } else {
+      this.pos++;
+    }
+    this.skipTrivia();
+    const c = t.charCodeAt(this.pos);
+    if (c === COMMA || c === RBRACE || this.pos >= this.len) {
+      this.error(`expected a value for "${key}"`, this.pos, this.pos + 1);
+      return prop;
+    }
+    prop.value = this.parseValue();
+    prop.end = this.pos;
+    return prop;
+  }
+
+  /** After a broken element: skips to the next comma or closing bracket at this level. */
+  private recover(close: number): boolean {
+    const t = this.text;
+    let depth = 0;
+    while (this.pos < this.len) {
+      const c = t.charCodeAt(this.pos);
+      if (c === QUOTE) {
+        this.scanString();
+        continue;
+      }
+      if (c === LBRACE || c === LBRACKET) depth++;
+      else if (c === RBRACE || c === RBRACKET) {
+        if (depth === 0) return c === close;
+        depth--;
+      } else if (c === COMMA && depth === 0) return true;
+      this.pos++;
+    }
+    return false;
+  }
+
+  private parseArray(): ArrayNode | NumbersNode {
+    const start = this.pos;
+    this.pos++; // [
+    this.skipTrivia();
+    const c = this.text.charCodeAt(this.pos);
+    if (c === MINUS || (c >= ZERO && c <= NINE)) {
+      const fast = this.parseNumbers(start);
+      if (fast) return fast;
+      this.pos = start + 1; // not all plain numbers: again, slowly, with a node per element
+      this.skipTrivia();
+    }
+    return this.parseArraySlow(start);
+  }
+
+  /** The hot loop: numbers and separators only. Returns null to fall back at anything else. */
+  private parseNumbers(start: number): NumbersNode | null {
+    const t = this.text;
+    const arena = this.arena;
+    const num = this.num;
+    const offset = this.n;
+    let n = offset;
+    let pos = this.pos;
+    for (;;) {
+      let c = t.charCodeAt(pos);
+      if (!(c === MINUS || (c >= ZERO && c <= NINE))) break;
+      if (c === MINUS && t.charCodeAt(pos + 1) === 73 /* I */) break;
+      scanNumber(t, pos, num);
+      if (num.error !== null) break;
+      const v = num.value;
+      if (v >= FLOAT32_OVERFLOW || v <= -FLOAT32_OVERFLOW) break;
+      arena[n++] = v;
+      pos = num.end;
+      c = t.charCodeAt(pos);
+      while (c === SPACE || c === LF || c === CR || c === TAB) c = t.charCodeAt(++pos);
+      if (c === SLASH) {
+        this.pos = pos;
+        this.skipTrivia();
+        pos = this.pos;
+        c = t.charCodeAt(pos);
+      }
+      if (c === COMMA) {
+        c = t.charCodeAt(++pos);
+        while (c === SPACE || c === LF || c === CR || c === TAB) c = t.charCodeAt(++pos);
+        if (c === SLASH) {
+          this.pos = pos;
+          this.skipTrivia();
+          pos = this.pos;
+          c = t.charCodeAt(pos);
+        }
+        if (c === RBRACKET) { // trailing comma
+          this.pos = pos + 1;
+          return this.numbersNode(start, offset, n);
+        }
+        continue;
+      }
+      if (c === RBRACKET) {
+        this.pos = pos + 1;
+        return this.numbersNode(start, offset, n);
+      }
+      break;
+    }
+    return null;
+  }
+
+  private numbersNode(start: number, offset: number, n: number): NumbersNode {
+    this.n = n;
+    const node: NumbersNode = { kind: 'numbers', offset, length: n - offset, start, end: this.pos };
+    this.numberArrays.push(node);
+    return node;
+  }
+
+  private parseArraySlow(start: number): ArrayNode {
+    const items: JsonNode[] = [];
+    const node: ArrayNode = { kind: 'array', items, start, end: start };
+    let first = true;
+    for (;;) {
+      const c = this.text.charCodeAt(this.pos);
+      if (c === RBRACKET) {
+        this.pos++;
+        break;
+      }
+      if (this.pos >= this.len) {
+        this.error('unterminated array: expected ]', start, start + 1);
+        break;
+      }
+      if (!first) {
+        if (c === COMMA) {
+          this.pos++;
+          this.skipTrivia();
+          if (this.text.charCodeAt(this.pos) === RBRACKET) {
+            this.pos++;
+            break;
+          }
+        } else {
+          this.error('expected a comma or ]', this.pos, this.pos + 1);
+        }
+      }
+      first = false;
+      const before = this.pos;
+      const item = this.parseValue();
+      items.push(item);
+      if (item.kind === 'invalid' && this.pos === before && !this.recover(RBRACKET)) break;
+      this.skipTrivia();
+    }
+    node.end = this.pos;
+    return node;
+  }
+}
+
+export function parseJsonc(text: string): ParsedJson {
+  return new Parser(text).parse();
+}
+
+/** The values of a NumbersNode (a view into the arena, not a copy). */
+export function numbersOf(parsed: { arena: Float32Array }, node: NumbersNode): Float32Array {
+  return parsed.arena.subarray(node.offset, node.offset + node.length);
+}
+
+/**
+ * Scans the text of one number array (from its `[` to its `]`) again and returns where each
+ * element starts and ends. Used for positions of single numbers (hovers, errors inside rows),
+ * which the fast path does not keep.
+ */
+export function elementRanges(text: string, node: NodeBase): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let p = node.start + 1;
+  const end = node.end - 1;
+  while (p < end) {
+    const c = text.charCodeAt(p);
+    if (c === SPACE || c === LF || c === CR || c === TAB || c === COMMA) {
+      p++;
+    } else if (c === SLASH && text.charCodeAt(p + 1) === SLASH) {
+      while (p < end && text.charCodeAt(p) !== LF) p++;
+    } else if (c === SLASH && text.charCodeAt(p + 1) === STAR) {
+      const close = text.indexOf('*/', p + 2);
+      p = close < 0 ? end : close + 2;
+    } else {
+      const s = p;
+      while (p < end) {
+        const d = text.charCodeAt(p);
+        if (d === COMMA || d === SPACE || d === LF || d === CR || d === TAB || d === SLASH) break;
+        p++;
+      }
+      out.push([s, p]);
+    }
+  }
+  return out;
+}

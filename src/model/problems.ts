@@ -1,0 +1,51 @@
+// What the reader reports: errors (no model can be built) and warnings (legal but suspicious),
+// each with its JSON path and the offsets of the text it is about.
+
+export type Severity = 'error' | 'warning';
+
+export type ProblemCode =
+  | 'syntax'          // not JSON (with comments)
+  | 'type'            // a value of the wrong type
+  | 'missing'         // a required key is absent
+  | 'value'           // right type, not an allowed value
+  | 'ragged'          // matrix rows of different lengths
+  | 'shape'           // a matrix or vector that does not fit the model's dimensions
+  | 'layout'          // a matrix that fits only in the other layout
+  | 'heads'           // heads does not divide d_model
+  | 'nonfinite'       // NaN, Infinity where a number belongs
+  | 'overflow'        // a number too large for float32
+  | 'tokens-length'   // tokens list not as long as input
+  | 'unknown-key'     // a key the format does not have
+  | 'duplicate-key'
+  | 'unused'          // present but without effect (ln1 with norm "none", Wg without gating)
+  | 'internal';       // a bug of ours, said plainly
+
+/** Data a quick fix needs; only where the fix is unambiguous. */
+export type FixHint =
+  | { kind: 'rename-key'; to: string }
+  | { kind: 'set-layout'; to: 'out_in' | 'in_out' }
+  | { kind: 'tokens-length'; expected: number };
+
+export type PathSegment = string | number;
+
+export interface Problem {
+  readonly severity: Severity;
+  readonly code: ProblemCode;
+  readonly message: string;
+  readonly path: readonly PathSegment[];
+  readonly start: number;
+  readonly end: number;
+  readonly fix?: FixHint;
+}
+
+/** `layers[0].ffn.W1[3][2]`; the root is `$`. */
+export function formatPath(path: readonly PathSegment[]): string {
+  if (path.length === 0) return '$';
+  let s = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') s += `[${seg}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(seg)) s += s === '' ? seg : `.${seg}`;
+    else s += `[${JSON.stringify(seg)}]`;
+  }
+  return s;
+}

@@ -1,0 +1,729 @@
+// Reads a model file: text -> checked, shaped weights for the core, or every problem found.
+// Problems are gathered, not just the first, each with its JSON path and offsets; the reader
+// never throws (an unexpected failure becomes one 'internal' problem).
+
+import { isGated, type Activation } from '../core/activation';
+import type { AttentionWeights } from '../core/attention';
+import type { Layout } from '../core/linear';
+import {
+  DEFAULT_EPS, DEFAULT_LAYERNORM,
+  type FfnWeights, type HeadWeights, type LayerNormWeights, type LayerWeights, type ModelWeights, type Norm, type Positional,
+} from '../core/weights';
+import {
+  ATTENTION_FIELDS, FFN_FIELDS, HEAD_FIELDS, LAYER_FIELDS, LAYERNORM_FIELDS, MODEL_FIELDS, nearestKey, type Fields,
+} from './format';
+import {
+  FLOAT32_OVERFLOW, parseJsonc, type ArrayNode, type JsonNode, type NumbersNode, type ObjectNode, type ParsedJson, type PropertyNode,
+} from './jsonc';
+import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
+
+export interface ParamCounts {
+  readonly attention: number;
+  readonly ffn: number;
+  readonly norm: number;
+  readonly head: number;
+  readonly total: number;
+}
+
+export interface ModelDims {
+  readonly seq: number;
+  readonly dModel: number;
+  /** d_ff of the first layer that has an FFN, 0 if none. */
+  readonly dFf: number;
+  /** heads of the first layer that has attention, 0 if none. */
+  readonly heads: number;
+  readonly layers: number;
+  /** 0 without a head. */
+  readonly vocab: number;
+}
+
+export interface ModelFile {
+  readonly name: string;
+  readonly tokens: readonly string[];
+  readonly vocab: readonly string[];
+  readonly weights: ModelWeights;
+  readonly dims: ModelDims;
+  readonly params: ParamCounts;
+}
+
+export interface ReadResult {
+  /** null when any error was found. */
+  readonly model: ModelFile | null;
+  readonly problems: Problem[];
+  readonly json: ParsedJson;
+}
+
+/** A checked matrix as the file stores it: rows × cols. */
+interface Mat { readonly rows: number; readonly cols: number; readonly data: Float32Array; readonly node: JsonNode }
+interface Vec { readonly length: number; readonly data: Float32Array; readonly node: JsonNode }
+
+const MAX_ELEMENT_PROBLEMS = 12;
+
+function describe(node: JsonNode): string {
+  switch (node.kind) {
+    case 'object': return 'an object';
+    case 'array': return node.items.length === 0 ? 'an empty array' : 'an array';
+    case 'numbers': return 'an array of numbers';
+    case 'number': return `the number ${node.value}`;
+    case 'string': return `the string ${JSON.stringify(node.value.length > 24 ? node.value.slice(0, 24) + '…' : node.value)}`;
+    case 'boolean': return String(node.value);
+    case 'null': return 'null';
+    case 'nonfinite': return node.text;
+    case 'invalid': return node.text ? JSON.stringify(node.text) : 'nothing';
+  }
+}
+
+/** The file name without folders and without .ffn.json / .json. */
+export function defaultModelName(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  return base.replace(/\.ffn\.jsonc?$/i, '').replace(/\.jsonc?$/i, '') || base;
+}
+
+class Reader {
+  readonly problems: Problem[] = [];
+  private readonly json: ParsedJson;
+  private layout: Layout = 'out_in';
+  /** Non-square matrices: how many fit the current layout, how many fit only the other. */
+  private fitCurrent = 0;
+  private fitOtherOnly = 0;
+  private readonly layoutProblems: number[] = [];
+
+  constructor(private readonly text: string, private readonly fileName: string) {
+    this.json = parseJsonc(text);
+  }
+
+  result(model: ModelFile | null): ReadResult {
+    return { model, problems: this.problems, json: this.json };
+  }
+
+  private report(severity: Severity, code: ProblemCode, path: readonly PathSegment[], at: { start: number; end: number }, message: string, fix?: FixHint): void {
+    const p: Problem = fix ? { severity, code, message, path: [...path], start: at.start, end: at.end, fix } : { severity, code, message, path: [...path], start: at.start, end: at.end };
+    this.problems.push(p);
+  }
+  private error(code: ProblemCode, path: readonly PathSegment[], at: { start: number; end: number }, message: string, fix?: FixHint): void {
+    this.report('error', code, path, at, message, fix);
+  }
+  private warn(code: ProblemCode, path: readonly PathSegment[], at: { start: number; end: number }, message: string, fix?: FixHint): void {
+    this.report('warning', code, path, at, message, fix);
+  }
+  private hasErrors(): boolean {
+    return this.problems.some((p) => p.severity === 'error');
+  }
+
+  read(): ReadResult {
+    for (const e of this.json.errors) this.error('syntax', [], e, e.message);
+    const root = this.json.root;
+    if (!root) return this.result(null);
+    if (root.kind !== 'object') {
+      this.error('type', [], root, `a model file is a JSON object ({ "version": 1, "input": …, "ffn": … }), found ${describe(root)}`);
+      return this.result(null);
+    }
+    const top = this.fields(root, [], MODEL_FIELDS);
+
+    // version
+    const version = top.get('version');
+    if (!version) this.error('missing', ['version'], { start: root.start, end: root.start + 1 }, 'version is required: add "version": 1');
+    else if (version.value && !(version.value.kind === 'number' && version.value.value === 1)) {
+      this.error('value', ['version'], version.value, `version must be 1 (this reader knows format version 1), found ${describe(version.value)}`);
+    }
+
+    const name = this.string(top.get('name'), ['name']) ?? defaultModelName(this.fileName);
+    this.layout = this.enumValue(top.get('layout'), ['layout'], ['out_in', 'in_out'], 'out_in') as Layout;
+    const positional = this.enumValue(top.get('positional'), ['positional'], ['none', 'sinusoidal'], 'none') as Positional;
+    const residual = this.bool(top.get('residual'), ['residual'], false);
+    const norm = this.enumValue(top.get('norm'), ['norm'], ['none', 'post', 'pre'], 'none') as Norm;
+    const finalNorm = this.bool(top.get('final_norm'), ['final_norm'], false);
+
+    // input: fixes T and C, which every other shape is checked against
+    const inputProp = top.get('input');
+    let input: Mat | null = null;
+    if (!inputProp) this.error('missing', ['input'], { start: root.start, end: root.start + 1 }, 'input is required: the token vectors, one row per token, e.g. "input": [[1, 0, 1.5], [0, 1, 0]]');
+    else if (inputProp.value) input = this.matrix(inputProp.value, ['input'], 'input');
+    const T = input?.rows ?? 0;
+    const C = input?.cols ?? 0;
+    const dims = input ? { T, C } : null;
+
+    // tokens
+    let tokens: string[] = Array.from({ length: T }, (_, i) => `t${i}`);
+    const tokensProp = top.get('tokens');
+    if (tokensProp?.value) {
+      const list = this.strings(tokensProp.value, ['tokens']);
+      if (list && dims && list.length !== T) {
+        this.error('tokens-length', ['tokens'], tokensProp.value, `tokens has ${list.length} label${list.length === 1 ? '' : 's'} but input has ${T} row${T === 1 ? '' : 's'}: give one label per input row`, { kind: 'tokens-length', expected: T });
+      } else if (list) tokens = list;
+    }
+
+    // layers: either the list or the single-layer shorthand, not both
+    const shorthandKeys = ['attention', 'ffn', 'ln1', 'ln2'].filter((k) => top.has(k));
+    const layersProp = top.get('layers');
+    const layers: LayerWeights[] = [];
+    const counts = { attention: 0, ffn: 0, norm: 0, head: 0 };
+    if (layersProp && shorthandKeys.length > 0) {
+      const p = top.get(shorthandKeys[0])!;
+      this.error('value', [shorthandKeys[0]], { start: p.keyStart, end: p.keyEnd }, `use either "layers" or the single-layer shorthand (${shorthandKeys.join(', ')} at the top level), not both: move "${shorthandKeys[0]}" into a layer`);
+    }
+    if (!layersProp && shorthandKeys.length === 0) {
+      this.error('missing', [], { start: root.start, end: root.start + 1 }, 'a model needs at least one of "ffn", "attention" or "layers"');
+    }
+    if (layersProp?.value) {
+      const v = layersProp.value;
+      if (v.kind !== 'array') this.error('type', ['layers'], v, `layers must be an array of layer objects, found ${describe(v)}`);
+      else {
+        if (v.items.length === 0) this.warn('value', ['layers'], v, 'layers is empty: the output is the input');
+        v.items.forEach((item, i) => {
+          const path: PathSegment[] = ['layers', i];
+          if (item.kind !== 'object') {
+            this.error('type', path, item, `each layer is an object with "attention", "ffn", "ln1", "ln2"; found ${describe(item)}`);
+            return;
+          }
+          const f = this.fields(item, path, LAYER_FIELDS);
+          if (f.size === 0) this.warn('value', path, item, `layer ${i} is empty: it has neither "attention" nor "ffn"`);
+          const layer = this.layer(f, path, dims, norm, counts);
+          if (layer) layers.push(layer);
+        });
+      }
+    } else if (shorthandKeys.length > 0) {
+      const layer = this.layer(top, [], dims, norm, counts);
+      if (layer) layers.push(layer);
+    }
+
+    // final norm
+    let lnF: LayerNormWeights = DEFAULT_LAYERNORM;
+    const lnFProp = top.get('ln_f');
+    if (lnFProp?.value) {
+      lnF = this.layernorm(lnFProp.value, ['ln_f'], dims, counts, finalNorm) ?? DEFAULT_LAYERNORM;
+      if (!finalNorm) this.warn('unused', ['ln_f'], { start: lnFProp.keyStart, end: lnFProp.keyEnd }, 'ln_f is not applied because final_norm is false: set "final_norm": true to use it');
+    }
+    if (finalNorm && norm !== 'pre') {
+      const p = top.get('final_norm')!;
+      this.warn('value', ['final_norm'], { start: p.keyStart, end: p.keyEnd }, `final_norm is meant for norm "pre" (as GPT-2); with norm "${norm}" the output is normalized once more`);
+    }
+
+    // head
+    let head: HeadWeights | null = null;
+    let vocab: string[] = [];
+    const headProp = top.get('head');
+    if (headProp?.value) {
+      const h = this.head(headProp.value, ['head'], dims, counts);
+      if (h) ({ head, vocab } = h);
+    }
+
+    this.finishLayoutHints();
+    if (this.hasErrors() || !input || !dims) return this.result(null);
+
+    const firstFfn = layers.find((l) => l.ffn)?.ffn;
+    const firstAttn = layers.find((l) => l.attention)?.attention;
+    const params: ParamCounts = { ...counts, total: counts.attention + counts.ffn + counts.norm + counts.head };
+    const weights: ModelWeights = {
+      T, C, layout: this.layout, input: input.data, positional, residual, norm, layers, finalNorm, lnF, head,
+    };
+    return this.result({
+      name, tokens, vocab, weights, params,
+      dims: { seq: T, dModel: C, dFf: firstFfn?.F ?? 0, heads: firstAttn?.heads ?? 0, layers: layers.length, vocab: head?.V ?? 0 },
+    });
+  }
+
+  // --- objects and scalars -------------------------------------------------------------------
+
+  /** The properties of an object, checked against the format (unknown and duplicate keys). */
+  private fields(node: ObjectNode, path: readonly PathSegment[], spec: Fields): Map<string, PropertyNode> {
+    const out = new Map<string, PropertyNode>();
+    const valid = Object.keys(spec);
+    for (const p of node.props) {
+      const at = { start: p.keyStart, end: p.keyEnd };
+      if (out.has(p.key)) {
+        this.warn('duplicate-key', [...path, p.key], at, `"${p.key}" appears twice in ${formatPath(path)}; the last one counts`);
+      }
+      if (!(p.key in spec)) {
+        const near = nearestKey(p.key, valid);
+        const where = path.length ? formatPath(path) : 'the top level';
+        this.warn('unknown-key', [...path, p.key], at,
+          near ? `unknown key "${p.key}" in ${where}: did you mean "${near}"?` : `unknown key "${p.key}" in ${where}; it is ignored (expected one of: ${valid.join(', ')})`,
+          near ? { kind: 'rename-key', to: near } : undefined);
+        continue;
+      }
+      out.set(p.key, p);
+    }
+    return out;
+  }
+
+  private bool(p: PropertyNode | undefined, path: readonly PathSegment[], dflt: boolean): boolean {
+    if (!p?.value) return dflt;
+    if (p.value.kind === 'boolean') return p.value.value;
+    this.error('type', path, p.value, `${formatPath(path)} must be true or false, found ${describe(p.value)}`);
+    return dflt;
+  }
+
+  private string(p: PropertyNode | undefined, path: readonly PathSegment[]): string | undefined {
+    if (!p?.value) return undefined;
+    if (p.value.kind === 'string') return p.value.value;
+    this.error('type', path, p.value, `${formatPath(path)} must be a string, found ${describe(p.value)}`);
+    return undefined;
+  }
+
+  private enumValue(p: PropertyNode | undefined, path: readonly PathSegment[], values: readonly string[], dflt: string): string {
+    if (!p?.value) return dflt;
+    const v = p.value;
+    const list = values.map((x) => `"${x}"`).join(', ');
+    if (v.kind !== 'string') {
+      this.error('type', path, v, `${formatPath(path)} must be one of ${list}, found ${describe(v)}`);
+      return dflt;
+    }
+    if (!values.includes(v.value)) {
+      const near = nearestKey(v.value, values);
+      this.error('value', path, v, `${formatPath(path)} must be one of ${list}, found "${v.value}"${near ? `: did you mean "${near}"?` : ''}`);
+      return dflt;
+    }
+    return v.value;
+  }
+
+  private number(p: PropertyNode | undefined, path: readonly PathSegment[], opts: { integer?: boolean; min?: number; above?: number }, dflt: number): number {
+    if (!p?.value) return dflt;
+    const v = p.value;
+    const what = opts.integer ? 'a whole number' : 'a number';
+    if (v.kind === 'nonfinite') {
+      this.error('nonfinite', path, v, `${formatPath(path)} must be a finite number, found ${v.text} (JSON has no ${v.text})`);
+      return dflt;
+    }
+    if (v.kind !== 'number') {
+      this.error('type', path, v, `${formatPath(path)} must be ${what}, found ${describe(v)}`);
+      return dflt;
+    }
+    if (opts.integer && !Number.isInteger(v.value)) {
+      this.error('value', path, v, `${formatPath(path)} must be a whole number, found ${v.value}`);
+      return dflt;
+    }
+    if (opts.min !== undefined && v.value < opts.min) {
+      this.error('value', path, v, `${formatPath(path)} must be at least ${opts.min}, found ${v.value}`);
+      return dflt;
+    }
+    if (opts.above !== undefined && !(v.value > opts.above)) {
+      this.error('value', path, v, `${formatPath(path)} must be greater than ${opts.above}, found ${v.value}`);
+      return dflt;
+    }
+    return v.value;
+  }
+
+  private strings(node: JsonNode, path: readonly PathSegment[]): string[] | null {
+    if (node.kind !== 'array') {
+      this.error('type', path, node, `${formatPath(path)} must be an array of strings, found ${describe(node)}`);
+      return null;
+    }
+    const out: string[] = [];
+    let ok = true;
+    node.items.forEach((item, i) => {
+      if (item.kind === 'string') out.push(item.value);
+      else {
+        ok = false;
+        this.error('type', [...path, i], item, `${formatPath([...path, i])} must be a string, found ${describe(item)}`);
+      }
+    });
+    return ok ? out : null;
+  }
+
+  // --- numbers: vectors and matrices ---------------------------------------------------------
+
+  /** Reports every element of a slow-path array that is not a finite float32 number. */
+  private elementProblems(items: readonly JsonNode[], path: readonly PathSegment[], budget: { left: number }): boolean {
+    let ok = true;
+    items.forEach((item, i) => {
+      const at = [...path, i];
+      let msg: string | null = null;
+      let code: ProblemCode = 'type';
+      if (item.kind === 'number') {
+        if (item.value >= FLOAT32_OVERFLOW || item.value <= -FLOAT32_OVERFLOW) {
+          code = 'overflow';
+          msg = `${formatPath(at)} = ${this.text.slice(item.start, item.end)} is too large for float32 (largest: ±3.4028235e38)`;
+        }
+      } else if (item.kind === 'nonfinite') {
+        code = 'nonfinite';
+        msg = `${formatPath(at)} is ${item.text}, which is not a number JSON allows: write a finite number`;
+      } else if (item.kind === 'invalid') {
+        code = 'syntax';
+        msg = null; // the syntax error is reported already
+        ok = false;
+      } else {
+        msg = `${formatPath(at)} must be a number, found ${describe(item)}`;
+      }
+      if (msg !== null) {
+        ok = false;
+        if (budget.left-- > 0) this.error(code, at, item, msg);
+      }
+    });
+    return ok;
+  }
+
+  private vector(node: JsonNode, path: readonly PathSegment[]): Vec | null {
+    if (node.kind === 'numbers') return { length: node.length, data: this.json.arena.subarray(node.offset, node.offset + node.length), node };
+    if (node.kind === 'array') {
+      if (node.items.some((x) => x.kind === 'array' || x.kind === 'numbers')) {
+        this.error('type', path, node, `${formatPath(path)} must be a vector (an array of numbers), found an array of arrays`);
+        return null;
+      }
+      const budget = { left: MAX_ELEMENT_PROBLEMS };
+      if (!this.elementProblems(node.items, path, budget)) {
+        this.moreProblems(path, node, budget);
+        return null;
+      }
+      return { length: 0, data: new Float32Array(0), node }; // only reached for []
+    }
+    this.error('type', path, node, `${formatPath(path)} must be a vector (an array of numbers), found ${describe(node)}`);
+    return null;
+  }
+
+  private moreProblems(path: readonly PathSegment[], node: JsonNode, budget: { left: number }): void {
+    if (budget.left < 0) this.error('type', path, { start: node.start, end: node.start + 1 }, `… and ${-budget.left} more problem${budget.left === -1 ? '' : 's'} in ${formatPath(path)}`);
+  }
+
+  private matrix(node: JsonNode, path: readonly PathSegment[], name: string): Mat | null {
+    if (node.kind === 'numbers') {
+      const preview = this.text.slice(node.start, Math.min(node.end, node.start + 40));
+      this.error('type', path, node, `${formatPath(path)} must be a matrix (an array of rows), found a single row of ${node.length} numbers; wrap it in brackets: [${preview}${node.end - node.start > 40 ? '…' : ''}]`);
+      return null;
+    }
+    if (node.kind !== 'array') {
+      this.error('type', path, node, `${formatPath(path)} must be a matrix (an array of rows of numbers), found ${describe(node)}`);
+      return null;
+    }
+    if (node.items.length === 0) {
+      this.error('shape', path, node, `${formatPath(path)} has no rows`);
+      return null;
+    }
+    const rows = node.items;
+    let ok = true;
+    let cols = -1;
+    const budget = { left: MAX_ELEMENT_PROBLEMS };
+    rows.forEach((row, i) => {
+      const at = [...path, i];
+      let len: number;
+      if (row.kind === 'numbers') len = row.length;
+      else if (row.kind === 'array') {
+        if (!this.elementProblems(row.items, at, budget)) {
+          ok = false;
+          return;
+        }
+        len = row.items.length;
+      } else {
+        ok = false;
+        if (budget.left-- > 0) this.error('type', at, row, `${formatPath(at)} must be a row (an array of numbers), found ${describe(row)}`);
+        return;
+      }
+      if (cols < 0) {
+        cols = len;
+        if (len === 0) {
+          ok = false;
+          this.error('shape', at, row, `${formatPath(at)} is empty: a row needs at least one number`);
+        }
+      } else if (len !== cols) {
+        ok = false;
+        if (budget.left-- > 0) {
+          this.error('ragged', at, row, `${formatPath(at)} has ${len} number${len === 1 ? '' : 's'} but ${name}[0] has ${cols}: every row of a matrix has the same length`);
+        }
+      }
+    });
+    this.moreProblems(path, node, budget);
+    if (!ok || cols <= 0) return null;
+    return { rows: rows.length, cols, data: this.matrixData(node, cols), node };
+  }
+
+  /** The rows' numbers as one Float32Array: a view into the arena when they lie in a row. */
+  private matrixData(node: ArrayNode, cols: number): Float32Array {
+    const rows = node.items as NumbersNode[];
+    const first = rows[0].offset;
+    if (rows.every((r, i) => r.offset === first + i * cols)) return this.json.arena.subarray(first, first + rows.length * cols);
+    const out = new Float32Array(rows.length * cols);
+    rows.forEach((r, i) => out.set(this.json.arena.subarray(r.offset, r.offset + cols), i * cols));
+    return out;
+  }
+
+  /** A vector that must have n elements; `why` says where n comes from. */
+  private sizedVector(p: PropertyNode | undefined, path: readonly PathSegment[], n: number | null, why: string): Float32Array | null {
+    if (!p?.value) return null;
+    const v = this.vector(p.value, path);
+    if (!v || n === null) return null;
+    if (v.length !== n) {
+      this.error('shape', path, v.node, `${formatPath(path)} has ${v.length} number${v.length === 1 ? '' : 's'} but ${why}, so it must have ${n}`);
+      return null;
+    }
+    return v.data;
+  }
+
+  /**
+   * A weight matrix of a linear map in → out, stored [out][in] (out_in) or [in][out] (in_out).
+   * `out` null means this matrix defines it. Returns the out dimension, or null on a mismatch.
+   */
+  private linearShape(
+    m: Mat, path: readonly PathSegment[], name: string,
+    inDim: { n: number; name: string; why: string }, out: { n: number | null; name: string; why?: string },
+  ): number | null {
+    const L = this.layout;
+    const [o, i] = L === 'out_in' ? [m.rows, m.cols] : [m.cols, m.rows];
+    const fits = (oo: number, ii: number): boolean => ii === inDim.n && (out.n === null || oo === out.n);
+    const square = m.rows === m.cols;
+    if (fits(o, i)) {
+      if (!square) this.fitCurrent++;
+      return o;
+    }
+    const outStr = out.n === null ? out.name : String(out.n);
+    const expected = L === 'out_in' ? `[${outStr}, ${inDim.n}]` : `[${inDim.n}, ${outStr}]`;
+    const because = out.n === null || !out.why ? `${inDim.why}` : `${inDim.why} and ${out.why}`;
+    let msg = `${formatPath(path)} is [${m.rows}, ${m.cols}] but ${because}, so ${name} must be ${expected} (layout ${L})`;
+    const otherFits = fits(i, o) && !square;
+    if (otherFits) {
+      const other = L === 'out_in' ? 'in_out' : 'out_in';
+      msg += `; it fits layout "${other}" (${other === 'in_out' ? '[in][out]' : '[out][in]'}): if the file stores matrices that way, set "layout": "${other}" at the top level`;
+      this.fitOtherOnly++;
+      this.layoutProblems.push(this.problems.length);
+      this.error('layout', path, m.node, msg);
+    } else {
+      this.error('shape', path, m.node, msg);
+    }
+    return null;
+  }
+
+  /** The layout quick fix is offered only when every non-square matrix fits only the other way. */
+  private finishLayoutHints(): void {
+    if (this.fitOtherOnly === 0 || this.fitCurrent > 0) return;
+    const to = this.layout === 'out_in' ? 'in_out' : 'out_in';
+    for (const i of this.layoutProblems) this.problems[i] = { ...this.problems[i], fix: { kind: 'set-layout', to } };
+  }
+
+  // --- the parts of a model ------------------------------------------------------------------
+
+  private layer(
+    f: Map<string, PropertyNode>, path: readonly PathSegment[], dims: { T: number; C: number } | null, norm: Norm,
+    counts: { attention: number; ffn: number; norm: number; head: number },
+  ): LayerWeights | null {
+    let ok = true;
+    let attention: AttentionWeights | null = null;
+    let ffn: FfnWeights | null = null;
+    const a = f.get('attention');
+    if (a?.value) {
+      attention = this.attention(a.value, [...path, 'attention'], dims, counts);
+      ok &&= attention !== null;
+    }
+    const ff = f.get('ffn');
+    if (ff?.value) {
+      ffn = this.ffn(ff.value, [...path, 'ffn'], dims, counts);
+      ok &&= ffn !== null;
+    }
+    const ln = (key: 'ln1' | 'ln2', sub: 'attention' | 'ffn'): LayerNormWeights => {
+      const p = f.get(key);
+      if (!p?.value) return DEFAULT_LAYERNORM;
+      const used = norm !== 'none' && f.has(sub);
+      const w = this.layernorm(p.value, [...path, key], dims, counts, used);
+      if (norm === 'none') this.warn('unused', [...path, key], { start: p.keyStart, end: p.keyEnd }, `${key} is not applied because norm is "none": set "norm": "pre" or "post" at the top level to use it`);
+      else if (!f.has(sub)) this.warn('unused', [...path, key], { start: p.keyStart, end: p.keyEnd }, `${key} normalizes the ${sub} sublayer, which this layer does not have`);
+      if (!w) ok = false;
+      return w ?? DEFAULT_LAYERNORM;
+    };
+    const ln1 = ln('ln1', 'attention');
+    const ln2 = ln('ln2', 'ffn');
+    return ok ? { attention, ffn, ln1, ln2 } : null;
+  }
+
+  private layernorm(node: JsonNode, path: readonly PathSegment[], dims: { C: number } | null, counts: { norm: number }, used: boolean): LayerNormWeights | null {
+    if (node.kind !== 'object') {
+      this.error('type', path, node, `${formatPath(path)} must be a LayerNorm object { "gamma": [...], "beta": [...], "eps": 1e-5 }, found ${describe(node)}`);
+      return null;
+    }
+    const f = this.fields(node, path, LAYERNORM_FIELDS);
+    const C = dims?.C ?? null;
+    const why = `input rows have d_model = ${C}`;
+    const gamma = this.sizedVector(f.get('gamma'), [...path, 'gamma'], C, why);
+    const beta = this.sizedVector(f.get('beta'), [...path, 'beta'], C, why);
+    const eps = this.number(f.get('eps'), [...path, 'eps'], { above: 0 }, DEFAULT_EPS);
+    if (used) counts.norm += (gamma?.length ?? 0) + (beta?.length ?? 0);
+    if ((f.get('gamma')?.value && !gamma) || (f.get('beta')?.value && !beta)) return null;
+    return { gamma, beta, eps };
+  }
+
+  private attention(node: JsonNode, path: readonly PathSegment[], dims: { T: number; C: number } | null, counts: { attention: number }): AttentionWeights | null {
+    if (node.kind !== 'object') {
+      this.error('type', path, node, `${formatPath(path)} must be an object with "heads", "causal" and optional "Wq", "Wk", "Wv", "Wo" and biases, found ${describe(node)}`);
+      return null;
+    }
+    const f = this.fields(node, path, ATTENTION_FIELDS);
+    const heads = this.number(f.get('heads'), [...path, 'heads'], { integer: true, min: 1 }, 1);
+    const causal = this.bool(f.get('causal'), [...path, 'causal'], false);
+    let ok = true;
+    const C = dims?.C ?? null;
+    if (C !== null && C % heads !== 0) {
+      const divisors = Array.from({ length: C }, (_, i) => i + 1).filter((d) => C % d === 0);
+      const p = f.get('heads')!;
+      this.error('heads', [...path, 'heads'], p.value ?? p, `${formatPath([...path, 'heads'])} = ${heads} does not divide d_model = ${C}: each head takes d_model / heads columns; use one of ${divisors.join(', ')}`);
+      ok = false;
+    }
+    const mat = (key: string): Float32Array | null => {
+      const p = f.get(key);
+      if (!p?.value) return null;
+      const m = this.matrix(p.value, [...path, key], key);
+      if (!m) {
+        ok = false;
+        return null;
+      }
+      if (C === null) return null;
+      if (m.rows !== C || m.cols !== C) {
+        this.error('shape', [...path, key], m.node, `${formatPath([...path, key])} is [${m.rows}, ${m.cols}] but input rows have d_model = ${C}, so ${key} must be [${C}, ${C}]`);
+        ok = false;
+        return null;
+      }
+      counts.attention += m.rows * m.cols;
+      return m.data;
+    };
+    const vec = (key: string): Float32Array | null => {
+      const p = f.get(key);
+      if (!p?.value) return null;
+      const v = this.sizedVector(p, [...path, key], C, `input rows have d_model = ${C}`);
+      if (!v) ok = false;
+      else counts.attention += v.length;
+      return v;
+    };
+    const w: AttentionWeights = {
+      heads, causal,
+      Wq: mat('Wq'), bq: vec('bq'), Wk: mat('Wk'), bk: vec('bk'),
+      Wv: mat('Wv'), bv: vec('bv'), Wo: mat('Wo'), bo: vec('bo'),
+    };
+    return ok ? w : null;
+  }
+
+  private ffn(node: JsonNode, path: readonly PathSegment[], dims: { T: number; C: number } | null, counts: { ffn: number }): FfnWeights | null {
+    if (node.kind !== 'object') {
+      this.error('type', path, node, `${formatPath(path)} must be an object with "activation", "W1", "b1", "W2", "b2", found ${describe(node)}`);
+      return null;
+    }
+    const f = this.fields(node, path, FFN_FIELDS);
+    const activation = this.enumValue(f.get('activation'), [...path, 'activation'], FFN_FIELDS.activation.values!, 'relu') as Activation;
+    let ok = true;
+    const C = dims?.C ?? null;
+    const dIn = { n: C ?? 0, name: 'd_model', why: `input rows have d_model = ${C}` };
+    const required = (key: 'W1' | 'W2'): Mat | null => {
+      const p = f.get(key);
+      if (!p) {
+        this.error('missing', [...path, key], { start: node.start, end: node.start + 1 }, `${formatPath(path)} needs ${key} (${key === 'W1' ? 'the up-projection, d_model → d_ff' : 'the down-projection, d_ff → d_model'})`);
+        ok = false;
+        return null;
+      }
+      if (!p.value) return null;
+      const m = this.matrix(p.value, [...path, key], key);
+      if (!m) ok = false;
+      return m;
+    };
+    const W1 = required('W1');
+    let F: number | null = null;
+    if (W1 && C !== null) {
+      F = this.linearShape(W1, [...path, 'W1'], 'W1', dIn, { n: null, name: 'd_ff' });
+      if (F === null) ok = false;
+    }
+    const dff = F === null ? null : { n: F, name: 'd_ff', why: `d_ff = ${F} (from W1)` };
+    const b1 = this.sizedVector(f.get('b1'), [...path, 'b1'], F, `d_ff = ${F} (from W1)`);
+    if (f.get('b1')?.value && !b1) ok = false;
+
+    let Wg: Float32Array | null = null;
+    let bg: Float32Array | null = null;
+    const gated = isGated(activation);
+    const wgProp = f.get('Wg');
+    if (gated) {
+      if (!wgProp) {
+        this.error('missing', [...path, 'Wg'], { start: node.start, end: node.start + 1 }, `activation "${activation}" is gated: ${formatPath(path)} needs Wg (the gate, same shape as W1), act = ${activation === 'swiglu' ? 'SiLU' : activation === 'geglu' ? 'GELU' : 'ReLU'}(x·Wgᵀ + bg) ⊙ (x·W1ᵀ + b1)`);
+        ok = false;
+      } else if (wgProp.value) {
+        const m = this.matrix(wgProp.value, [...path, 'Wg'], 'Wg');
+        if (!m) ok = false;
+        else if (C !== null && dff) {
+          if (this.linearShape(m, [...path, 'Wg'], 'Wg', dIn, dff) === null) ok = false;
+          else {
+            Wg = m.data;
+            counts.ffn += m.rows * m.cols;
+          }
+        }
+      }
+      bg = this.sizedVector(f.get('bg'), [...path, 'bg'], F, `d_ff = ${F} (from W1)`);
+      if (f.get('bg')?.value && !bg) ok = false;
+      if (bg) counts.ffn += bg.length;
+    } else {
+      for (const key of ['Wg', 'bg']) {
+        const p = f.get(key);
+        if (p) this.warn('unused', [...path, key], { start: p.keyStart, end: p.keyEnd }, `${key} is only used by the gated activations (swiglu, geglu, reglu); activation is "${activation}"`);
+      }
+    }
+
+    const W2 = required('W2');
+    if (W2 && C !== null && dff) {
+      if (this.linearShape(W2, [...path, 'W2'], 'W2', { n: F!, name: 'd_ff', why: `d_ff = ${F} (from W1)` }, { n: C, name: 'd_model', why: `d_model = ${C}` }) === null) ok = false;
+    }
+    const b2 = this.sizedVector(f.get('b2'), [...path, 'b2'], C, `input rows have d_model = ${C}`);
+    if (f.get('b2')?.value && !b2) ok = false;
+
+    if (!ok || !W1 || !W2 || F === null) return null;
+    counts.ffn += W1.rows * W1.cols + W2.rows * W2.cols + (b1?.length ?? 0) + (b2?.length ?? 0);
+    return { activation, F, W1: W1.data, b1, Wg, bg, W2: W2.data, b2 };
+  }
+
+  private head(node: JsonNode, path: readonly PathSegment[], dims: { C: number } | null, counts: { head: number }): { head: HeadWeights; vocab: string[] } | null {
+    if (node.kind !== 'object') {
+      this.error('type', path, node, `${formatPath(path)} must be an object with "W", "b", "vocab", "temperature", found ${describe(node)}`);
+      return null;
+    }
+    const f = this.fields(node, path, HEAD_FIELDS);
+    const temperature = this.number(f.get('temperature'), [...path, 'temperature'], { above: 0 }, 1);
+    const vocabProp = f.get('vocab');
+    const vocab = vocabProp?.value ? this.strings(vocabProp.value, [...path, 'vocab']) : null;
+    const wProp = f.get('W');
+    if (!wProp) {
+      this.error('missing', [...path, 'W'], { start: node.start, end: node.start + 1 }, `${formatPath(path)} needs W (the unembedding, d_model → vocab)`);
+      return null;
+    }
+    if (!wProp.value) return null;
+    const W = this.matrix(wProp.value, [...path, 'W'], 'W');
+    if (!W || !dims) return null;
+    const C = dims.C;
+    const out = vocab ? { n: vocab.length, name: 'vocab', why: `head.vocab has ${vocab.length} words` } : { n: null, name: 'vocab' };
+    const V = this.linearShape(W, [...path, 'W'], 'W', { n: C, name: 'd_model', why: `input rows have d_model = ${C}` }, out);
+    if (V === null) return null;
+    const bProp = f.get('b');
+    const b = this.sizedVector(bProp, [...path, 'b'], V, `the vocabulary has ${V} entries (rows of W)`);
+    if (bProp?.value && !b) return null;
+    if (vocabProp?.value && !vocab) return null;
+    counts.head += W.rows * W.cols + (b?.length ?? 0);
+    return {
+      head: { V, W: W.data, b, temperature },
+      vocab: vocab ?? Array.from({ length: V }, (_, i) => `v${i}`),
+    };
+  }
+}
+
+/** Reads a model file. Never throws. */
+export function readModel(text: string, fileName: string): ReadResult {
+  const reader = new Reader(text, fileName);
+  try {
+    return reader.read();
+  } catch (e) {
+    // A bug of ours: say so plainly, in one line, without a stack trace.
+    const problems = [...reader.problems, {
+      severity: 'error' as const, code: 'internal' as const, path: [], start: 0, end: 0,
+      message: `FFN Lens could not read this file (an internal error: ${e instanceof Error ? e.message : String(e)}); please report it`,
+    }];
+    return { model: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] } };
+  }
+}
+
+/**
+ * Whether a JSON document is a model file: named *.ffn.json, or a top-level object with
+ * "version": 1 and at least one of "ffn", "attention", "layers".
+ */
+export function isModelFileName(fileName: string): boolean {
+  return /\.ffn\.jsonc?$/i.test(fileName);
+}
+
+export function looksLikeModelText(text: string): boolean {
+  // Cheap test before any parse: both markers must appear somewhere.
+  return /"version"\s*:\s*1\b/.test(text) && /"(ffn|attention|layers)"\s*:/.test(text);
+}
+
+export function isModelRoot(root: JsonNode | null): boolean {
+  if (!root || root.kind !== 'object') return false;
+  const keys = new Map(root.props.map((p) => [p.key, p.value] as const));
+  const v = keys.get('version');
+  return !!v && v.kind === 'number' && v.value === 1 && ['ffn', 'attention', 'layers'].some((k) => keys.has(k));
+}
