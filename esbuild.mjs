@@ -6,7 +6,7 @@
 // `--tests` instead compiles src/ and test/ file by file into out/ for mocha.
 // `--watch` rebuilds the bundles on change; `--production` minifies.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 
@@ -53,4 +53,5 @@ if (args.has('--tests')) {
   console.log('watching…');
 } else {
   await Promise.all([...bundles, ...optional].map((b) => esbuild.build(b)));
+  if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755); // runnable as ./dist/cli.js too
 }

@@ -93,6 +93,8 @@ class Reader {
   }
 
   result(model: ModelFile | null): ReadResult {
+    // In file order, as a reader of the file meets them (sort is stable for ties).
+    this.problems.sort((a, b) => a.start - b.start);
     return { model, problems: this.problems, json: this.json };
   }
 

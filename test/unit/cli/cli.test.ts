@@ -1,0 +1,137 @@
+// The command line as a process: the built dist/cli.js, as `npx ffn-lens` runs it.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatFloat32 } from '../../../src/cli/format';
+import { compareClose } from '../../helpers/compare';
+import { goldenCases, REPO } from '../../helpers/fixtures';
+
+const CLI = join(REPO, 'dist', 'cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'ffn-cli-'));
+
+function cli(...args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+describe('ffn-lens stages (process)', () => {
+  const identity = file('identity.ffn.json', `{
+  "version": 1,
+  "tokens": ["a", "b"],
+  "input": [[1, 0, 1.5], [0, 1, 0]],
+  "ffn": {
+    "W1": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b1": [0.1, 0, -0.2],
+    "W2": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b2": [-0.2, 0.1, 0.3]
+  }
+}`);
+
+  it('prints the model and every stage as one JSON object; exit 0', () => {
+    const r = cli('stages', identity);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.err, '');
+    const j = JSON.parse(r.out);
+    assert.deepEqual(j.model, {
+      name: 'identity', seq: 2, d_model: 3, d_ff: 3, heads: 0, layers: 1, vocab: 0,
+      params: { attention: 0, ffn: 24, norm: 0, head: 0, total: 24 },
+    });
+    assert.deepEqual(j.stages.map((s: { id: string }) => s.id), ['input', 'layers.0.ffn.up', 'layers.0.ffn.act', 'layers.0.ffn.down', 'layers.0.out', 'output']);
+    const out = j.stages.find((s: { id: string }) => s.id === 'output');
+    assert.deepEqual(out.shape, [2, 3]);
+    // The worked example [[0.9, 0.1, 1.6], [-0.1, 1.1, 0.3]] in float32 arithmetic (PyTorch prints the same), each
+    // printed as the shortest decimal that reads back as that float32.
+    assert.deepEqual(out.data, [0.90000004, 0.1, 1.5999999, -0.1, 1.1, 0.3]);
+  });
+
+  it('--only keeps the named stages, in computation order', () => {
+    const r = cli('stages', identity, '--only', 'output,layers.0.ffn.act');
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(j.stages.map((s: { id: string }) => s.id), ['layers.0.ffn.act', 'output']);
+    assert.deepEqual(j.stages[0].data, [1.1, 0, 1.3, 0.1, 1, 0]);
+  });
+
+  it('--summary prints shape and min/max/mean instead of data', () => {
+    const r = cli('stages', identity, '--summary', '--only=layers.0.ffn.up');
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(j.stages, [{ id: 'layers.0.ffn.up', shape: [2, 3], min: -0.2, max: 1.3, mean: 0.55 }]);
+  });
+
+  it('an invalid model: exit 1, nothing on stdout, FILE:LINE:COL: error: PATH: message on stderr', () => {
+    const bad = file('bad.ffn.json', '{\n  "version": 1,\n  "input": [[1, 2], [3]],\n  "ffn": {"W1": [[1, 2]], "W2": [[1], [2]], "actvation": "relu"}\n}\n');
+    const r = cli('stages', bad);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '');
+    assert.deepEqual(r.err.trim().split('\n'), [
+      `${bad}:3:21: error: input[1]: input[1] has 1 number but input[0] has 2: every row of a matrix has the same length`,
+      `${bad}:4:45: warning: ffn.actvation: unknown key "actvation" in ffn: did you mean "activation"?`,
+    ]);
+  });
+
+  it('a JSON syntax error is reported the same way', () => {
+    const bad = file('syntax.ffn.json', '{"version": 1,\n "input": [[1, 2]]\n "ffn": {}}');
+    const r = cli('stages', bad);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '');
+    assert.match(r.err, new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:2: error: \\$: expected a comma or \\}`));
+  });
+
+  it('wrong usage: exit 2 with the usage text', () => {
+    for (const args of [[], ['frobnicate'], ['stages'], ['stages', identity, '--bogus'], ['stages', identity, '--only']]) {
+      const r = cli(...args);
+      assert.equal(r.code, 2, `args ${JSON.stringify(args)}`);
+      assert.equal(r.out, '');
+      assert.match(r.err, /Usage: ffn-lens stages FILE/);
+    }
+  });
+
+  it('an unknown stage id in --only: exit 2, listing the stages there are', () => {
+    const r = cli('stages', identity, '--only', 'layers.0.attn.q');
+    assert.equal(r.code, 2);
+    assert.match(r.err, /no stage "layers.0.attn.q" in this model; its stages are:\n {2}input\n/);
+  });
+
+  it('--help prints usage on stdout, exit 0', () => {
+    const r = cli('--help');
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^Usage: ffn-lens stages FILE/);
+  });
+
+  it('a missing or unreadable file: exit 1, one clear line, no stack trace', () => {
+    let r = cli('stages', join(dir, 'nope.ffn.json'));
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `ffn-lens: cannot read ${join(dir, 'nope.ffn.json')}: no such file\n`);
+    r = cli('stages', dir);
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `ffn-lens: cannot read ${dir}: it is a directory\n`);
+  });
+
+  it('agrees with a PyTorch reference case through the process boundary', () => {
+    const c = goldenCases().find((g) => g.name === 'torch_encoder_layer_pre_ln')!;
+    const r = cli('stages', file('torch.ffn.json', JSON.stringify(c.model)));
+    assert.equal(r.code, 0, r.err);
+    for (const s of JSON.parse(r.out).stages) {
+      const msg = compareClose(s.data, c.expected[s.id].data, c.tolerance, s.id);
+      assert.equal(msg, null, msg ?? '');
+    }
+  });
+});
+
+describe('formatFloat32', () => {
+  it('prints the shortest decimal that reads back as the same float32', () => {
+    assert.equal(formatFloat32(Math.fround(0.1)), '0.1');
+    assert.equal(formatFloat32(Math.fround(1.6)), '1.6');
+    assert.equal(formatFloat32(Math.fround(0.90000004)), '0.90000004');
+    assert.equal(formatFloat32(16777216), '16777216');
+    assert.equal(formatFloat32(Math.fround(1e-45)), '1e-45');
+    assert.equal(formatFloat32(NaN), 'null');
+  });
+});

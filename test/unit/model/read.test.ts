@@ -1,0 +1,188 @@
+// One test per kind of problem: its code, message, JSON path, line and column.
+import * as assert from 'node:assert/strict';
+import { LineIndex } from '../../../src/model/lines';
+import { formatPath, type Problem } from '../../../src/model/problems';
+import { readModel } from '../../../src/model/read';
+import { rng } from '../../helpers/random';
+
+interface Seen { severity: string; code: string; path: string; line: number; col: number; message: string; at: string }
+
+function problems(text: string): Seen[] {
+  const res = readModel(text, 'm.ffn.json');
+  const lines = new LineIndex(text);
+  return res.problems.map((p: Problem) => {
+    const { line, col } = lines.position(p.start);
+    return { severity: p.severity, code: p.code, path: formatPath(p.path), line, col, message: p.message, at: text.slice(p.start, p.end) };
+  });
+}
+
+function only(text: string, code: string): Seen {
+  const ps = problems(text).filter((p) => p.code === code);
+  assert.equal(ps.length, 1, `expected one "${code}" problem, got:\n${JSON.stringify(problems(text), null, 1)}`);
+  return ps[0];
+}
+
+const ID3 = '[[1, 0, 0], [0, 1, 0], [0, 0, 1]]';
+
+describe('readModel: a valid file', () => {
+  it('reads the identity example with defaults filled in', () => {
+    const res = readModel(`{
+      // comments and trailing commas are fine
+      "version": 1,
+      "input": [[1, 0, 1.5], [0, 1, 0]],
+      "ffn": { "W1": ${ID3}, "b1": [0.1, 0, -0.2], "W2": ${ID3}, "b2": [-0.2, 0.1, 0.3], },
+    }`, '/some/dir/identity.ffn.json');
+    assert.deepEqual(res.problems, []);
+    const m = res.model!;
+    assert.equal(m.name, 'identity');
+    assert.deepEqual(m.tokens, ['t0', 't1']);
+    assert.equal(m.weights.layout, 'out_in');
+    assert.equal(m.weights.norm, 'none');
+    assert.equal(m.weights.residual, false);
+    assert.equal(m.weights.layers[0].ffn!.activation, 'relu');
+    assert.deepEqual(m.dims, { seq: 2, dModel: 3, dFf: 3, heads: 0, layers: 1, vocab: 0 });
+    assert.deepEqual(m.params, { attention: 0, ffn: 9 + 3 + 9 + 3, norm: 0, head: 0, total: 24 });
+  });
+});
+
+describe('readModel: problems, with path, line and column', () => {
+  it('JSON syntax error: position of the slip', () => {
+    const p = only('{\n  "version": 1,\n  "input": [[1, 2] [3, 4]]\n}', 'syntax');
+    assert.deepEqual([p.line, p.col, p.severity], [3, 20, 'error']);
+    assert.match(p.message, /expected a comma or \]/);
+  });
+
+  it('wrong type: residual as a string', () => {
+    const p = only(`{"version": 1, "residual": "yes",\n "input": [[1]], "ffn": {"W1": [[1]], "W2": [[1]]}}`, 'type');
+    assert.equal(p.path, 'residual');
+    assert.equal(p.message, 'residual must be true or false, found the string "yes"');
+    assert.deepEqual([p.line, p.col, p.at], [1, 28, '"yes"']);
+  });
+
+  it('ragged matrix: names the row and both lengths', () => {
+    const text = `{"version": 1, "input": [[1, 2]],\n "ffn": {"W1": [[1, 2],\n   [3]], "W2": [[1], [2]]}}`;
+    const p = only(text, 'ragged');
+    assert.equal(p.path, 'ffn.W1[1]');
+    assert.equal(p.message, 'ffn.W1[1] has 1 number but W1[0] has 2: every row of a matrix has the same length');
+    assert.deepEqual([p.line, p.col, p.at], [3, 4, '[3]']);
+  });
+
+  it('shape that does not fit: which dimension, what was expected and why', () => {
+    const W1 = JSON.stringify(Array.from({ length: 16 }, () => Array(8).fill(0)));
+    const text = `{"version": 1, "input": [[1, 2, 3, 4, 5, 6]],\n"ffn": {"W1": ${W1}, "W2": [[0]]}}`;
+    const p = only(text, 'shape');
+    assert.equal(p.path, 'ffn.W1');
+    assert.equal(p.message, 'ffn.W1 is [16, 8] but input rows have d_model = 6, so W1 must be [d_ff, 6] (layout out_in)');
+    assert.deepEqual([p.line, p.col], [2, 15]);
+  });
+
+  it('W2 against both d_model and d_ff', () => {
+    const text = `{"version": 1, "input": [[1, 2]], "ffn": {"W1": [[1, 0], [0, 1], [1, 1]], "W2": [[1, 0], [0, 1]]}}`;
+    const p = only(text, 'shape');
+    assert.equal(p.path, 'ffn.W2');
+    assert.equal(p.message, 'ffn.W2 is [2, 2] but d_ff = 3 (from W1) and d_model = 2, so W2 must be [2, 3] (layout out_in)');
+  });
+
+  it('a matrix that fits only in the other layout says so and names the setting', () => {
+    const W1 = JSON.stringify(Array.from({ length: 2 }, () => Array(4).fill(1))); // [in=2][out=4]
+    const W2 = JSON.stringify(Array.from({ length: 4 }, () => Array(2).fill(1))); // [in=4][out=2]
+    const text = `{"version": 1, "input": [[1, 2]], "ffn": {"W1": ${W1}, "W2": ${W2}}}`;
+    const res = readModel(text, 'm.ffn.json');
+    const layout = res.problems.filter((p) => p.code === 'layout');
+    assert.equal(layout.length, 1, JSON.stringify(res.problems)); // W2 is not checked once W1 fails
+    assert.equal(layout[0].message, 'ffn.W1 is [2, 4] but input rows have d_model = 2, so W1 must be [d_ff, 2] (layout out_in); it fits layout "in_out" ([in][out]): if the file stores matrices that way, set "layout": "in_out" at the top level');
+    assert.deepEqual(layout[0].fix, { kind: 'set-layout', to: 'in_out' });
+    // with the layout set, it reads
+    const fixed = readModel(text.replace('"version": 1,', '"version": 1, "layout": "in_out",'), 'm.ffn.json');
+    assert.deepEqual(fixed.problems, []);
+    assert.equal(fixed.model!.dims.dFf, 4);
+  });
+
+  it('heads that do not divide d_model', () => {
+    const text = `{"version": 1, "input": [[1, 2, 3, 4, 5, 6]],\n "attention": {"heads": 4}}`;
+    const p = only(text, 'heads');
+    assert.equal(p.path, 'attention.heads');
+    assert.equal(p.message, 'attention.heads = 4 does not divide d_model = 6: each head takes d_model / heads columns; use one of 1, 2, 3, 6');
+    assert.deepEqual([p.line, p.col, p.at], [2, 25, '4']);
+  });
+
+  it('NaN, Infinity and strings where numbers belong: each at its element', () => {
+    const text = `{"version": 1,\n "input": [[1, NaN], [Infinity, "0.5"]],\n "ffn": {"W1": [[1, 0]], "W2": [[1], [0]]}}`;
+    const ps = problems(text).filter((p) => p.severity === 'error');
+    assert.deepEqual(ps.map((p) => [p.code, p.path, p.line, p.col, p.at]), [
+      ['nonfinite', 'input[0][1]', 2, 16, 'NaN'],
+      ['nonfinite', 'input[1][0]', 2, 23, 'Infinity'],
+      ['type', 'input[1][1]', 2, 33, '"0.5"'],
+    ]);
+    assert.equal(ps[0].message, 'input[0][1] is NaN, which is not a number JSON allows: write a finite number');
+    assert.equal(ps[2].message, 'input[1][1] must be a number, found the string "0.5"');
+  });
+
+  it('a number too large for float32', () => {
+    const p = only(`{"version": 1, "input": [[1, 1e39]], "ffn": {"W1": [[1, 0]], "W2": [[1], [0]]}}`, 'overflow');
+    assert.equal(p.path, 'input[0][1]');
+    assert.match(p.message, /1e39 is too large for float32/);
+  });
+
+  it('a tokens list of the wrong length', () => {
+    const p = only(`{"version": 1, "tokens": ["a", "b", "c"],\n "input": [[1], [2]], "ffn": {"W1": [[1]], "W2": [[1]]}}`, 'tokens-length');
+    assert.equal(p.path, 'tokens');
+    assert.equal(p.message, 'tokens has 3 labels but input has 2 rows: give one label per input row');
+    assert.deepEqual([p.line, p.col], [1, 26]);
+  });
+
+  it('unknown keys: a warning with the nearest valid key', () => {
+    const text = `{"version": 1, "input": [[1]],\n "ffn": {"activaton": "gelu", "W1": [[1]], "W2": [[1]]}}`;
+    const p = only(text, 'unknown-key');
+    assert.equal(p.severity, 'warning');
+    assert.equal(p.path, 'ffn.activaton');
+    assert.equal(p.message, 'unknown key "activaton" in ffn: did you mean "activation"?');
+    assert.deepEqual([p.line, p.col, p.at], [2, 10, '"activaton"']);
+    assert.ok(readModel(text, 'm.ffn.json').model, 'a warning does not stop the model');
+  });
+
+  it('a missing required key', () => {
+    const p = only(`{"version": 1, "input": [[1]], "ffn": {"W1": [[1]]}}`, 'missing');
+    assert.equal(p.path, 'ffn.W2');
+    assert.match(p.message, /ffn needs W2/);
+  });
+
+  it('a gated activation without its gate', () => {
+    const p = only(`{"version": 1, "input": [[1]], "ffn": {"activation": "swiglu", "W1": [[1]], "W2": [[1]]}}`, 'missing');
+    assert.equal(p.path, 'ffn.Wg');
+    assert.match(p.message, /"swiglu" is gated: ffn needs Wg/);
+  });
+
+  it('gathers every problem, not just the first', () => {
+    const text = `{"version": 2, "norm": "middle", "input": [[1, 2], [3]], "ffn": {"W1": [[1]], "W2": [[1]], "extra": 1}}`;
+    const codes = problems(text).map((p) => `${p.code}:${p.path}`);
+    assert.deepEqual(codes.sort(), ['ragged:input[1]', 'unknown-key:ffn.extra', 'value:norm', 'value:version'].sort());
+  });
+
+  it('layers and the shorthand together is an error; so is a file with no layer at all', () => {
+    const both = problems(`{"version": 1, "input": [[1]], "ffn": {"W1": [[1]], "W2": [[1]]}, "layers": [{"ffn": {"W1": [[1]], "W2": [[1]]}}]}`);
+    assert.deepEqual(both.map((p) => [p.severity, p.code, p.path]), [['error', 'value', 'ffn']]);
+    assert.match(both[0].message, /use either "layers" or the single-layer shorthand/);
+    assert.equal(only(`{"version": 1, "input": [[1]]}`, 'missing').message, 'a model needs at least one of "ffn", "attention" or "layers"');
+  });
+
+  it('never throws: random edits of a valid file', () => {
+    const good = `{"version": 1, "tokens": ["a", "b"], "norm": "pre", "residual": true, "input": [[1, 2], [3, 4]],
+      "layers": [{"attention": {"heads": 2, "causal": true, "Wq": [[1, 0], [0, 1]]}, "ffn": {"activation": "geglu", "W1": [[1, 0]], "Wg": [[0, 1]], "W2": [[1], [0]]}, "ln1": {"gamma": [1, 1]}}],
+      "head": {"W": [[1, 0], [0, 1], [1, 1]], "vocab": ["x", "y", "z"], "temperature": 0.5}}`;
+    assert.ok(readModel(good, 'g.ffn.json').model);
+    const r = rng(11);
+    const pieces = ['[', ']', '{', '}', ',', '"', ':', '1', '-', 'NaN', 'null', '"W1"', ' ', '\n', '[[1]]', 'true'];
+    for (let i = 0; i < 2000; i++) {
+      let t = good;
+      for (let k = 0; k < 1 + Math.floor(r() * 3); k++) {
+        const at = Math.floor(r() * t.length);
+        const del = Math.floor(r() * 4);
+        t = t.slice(0, at) + (r() < 0.7 ? pieces[Math.floor(r() * pieces.length)] : '') + t.slice(at + del);
+      }
+      assert.doesNotThrow(() => readModel(t, 'g.ffn.json'), t);
+      const res = readModel(t, 'g.ffn.json');
+      assert.ok(!res.problems.some((p) => p.code === 'internal'), `internal error for:\n${t}\n${JSON.stringify(res.problems)}`);
+    }
+  });
+});
