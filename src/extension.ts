@@ -1,22 +1,98 @@
+// FFN Lens: activation wires the parts together; each part owns its own disposables.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readModel } from './model/read';
+import { pickSample } from './commands/samples';
+import { ComputeClient } from './compute/computeClient';
+import { readSettings } from './config';
+import { ModelDiagnostics } from './editor/diagnostics';
+import { looksLikeModelDocument, ModelDocuments } from './editor/modelDocuments';
+import { Disposable } from './util/dispose';
+import { PreviewManager } from './preview/previewManager';
 
-export function activate(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(vscode.commands.registerCommand('ffnLens.visualize', () => {
-    const doc = vscode.window.activeTextEditor?.document;
-    if (!doc) {
-      void vscode.window.showInformationMessage('FFN Lens: open a model file (*.ffn.json) first.');
-      return;
-    }
-    const res = readModel(doc.getText(), doc.fileName);
-    const errors = res.problems.filter((p) => p.severity === 'error');
-    if (res.model) {
-      const d = res.model.dims;
-      void vscode.window.showInformationMessage(`FFN Lens: ${res.model.name}: seq ${d.seq}, d_model ${d.dModel}, d_ff ${d.dFf}, ${d.layers} layer(s).`);
-    } else {
-      void vscode.window.showWarningMessage(`FFN Lens: ${errors.length} problem(s): ${errors[0]?.message ?? ''}`);
-    }
-  }));
+/** Handed to the integration tests (the return value of activate). */
+export interface FfnLensApi {
+  readonly previews: PreviewManager;
+  readonly documents: ModelDocuments;
+  readonly client: ComputeClient;
 }
 
-export function deactivate(): void {}
+class FfnLens extends Disposable {
+  readonly log: vscode.LogOutputChannel;
+  readonly client: ComputeClient;
+  readonly documents: ModelDocuments;
+  readonly previews: PreviewManager;
+
+  constructor(context: vscode.ExtensionContext) {
+    super();
+    this.log = this._register(vscode.window.createOutputChannel('FFN Lens', { log: true }));
+    this.client = this._register(new ComputeClient(path.join(context.extensionPath, 'dist', 'worker.js'), this.log));
+    this.client.send({ type: 'config', debounceMs: readSettings().debounceMs });
+    this.documents = this._register(new ModelDocuments(this.client));
+    this._register(new ModelDiagnostics(this.client, this.documents));
+    this.previews = this._register(new PreviewManager(this.client, this.documents, context.extensionUri));
+
+    this._register(vscode.commands.registerCommand('ffnLens.visualize', (uri?: vscode.Uri) => this.visualize(uri)));
+    this._register(vscode.commands.registerCommand('ffnLens.openSample', async () => {
+      const doc = await pickSample(context.extensionUri);
+      if (!doc) return;
+      await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+      this.previews.show(doc);
+    }));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('ffnLens.debounceMs')) this.client.send({ type: 'config', debounceMs: readSettings().debounceMs });
+    }));
+
+    // The context key behind the editor title button.
+    const updateContext = (): void => {
+      const doc = vscode.window.activeTextEditor?.document;
+      void vscode.commands.executeCommand('setContext', 'ffnLens.isModelFile', !!doc && (this.documents.isTracked(doc.uri) || looksLikeModelDocument(doc)));
+    };
+    this._register(vscode.window.onDidChangeActiveTextEditor(updateContext));
+    this._register(this.documents.onDidChange(updateContext));
+    updateContext();
+  }
+
+  async visualize(uri?: vscode.Uri): Promise<void> {
+    let doc: vscode.TextDocument | undefined;
+    if (uri instanceof vscode.Uri) doc = await vscode.workspace.openTextDocument(uri);
+    else doc = vscode.window.activeTextEditor?.document;
+    if (!doc) {
+      const pick = await vscode.window.showInformationMessage('FFN Lens: open a model file (*.ffn.json) first, or try a sample.', 'Open Sample');
+      if (pick) await vscode.commands.executeCommand('ffnLens.openSample');
+      return;
+    }
+    if (!this.documents.isTracked(doc.uri) && !looksLikeModelDocument(doc)) {
+      const go = await vscode.window.showWarningMessage(
+        `FFN Lens: ${path.basename(doc.fileName)} does not look like a model file (a *.ffn.json, or JSON with "version": 1 and "ffn", "attention" or "layers"). Visualize it anyway?`,
+        'Visualize', 'Open Sample');
+      if (go === 'Open Sample') await vscode.commands.executeCommand('ffnLens.openSample');
+      if (go !== 'Visualize') return;
+    }
+    this.previews.show(doc);
+  }
+
+  /** `npm run demo` sets FFN_LENS_OPEN: open that file with its panel beside, once. */
+  async openFromEnvironment(state: vscode.Memento): Promise<void> {
+    const file = process.env.FFN_LENS_OPEN;
+    if (!file || state.get('ffnLens.openedFromEnvironment') === file) return; // a reload restores the panel itself
+    await state.update('ffnLens.openedFromEnvironment', file);
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+      this.previews.show(doc, vscode.ViewColumn.Two);
+    } catch (e) {
+      this.log.warn(`FFN_LENS_OPEN=${file}: ${(e as Error).message}`);
+    }
+  }
+}
+
+export function activate(context: vscode.ExtensionContext): FfnLensApi {
+  const lens = new FfnLens(context);
+  context.subscriptions.push(lens);
+  void lens.openFromEnvironment(context.globalState);
+  return { previews: lens.previews, documents: lens.documents, client: lens.client };
+}
+
+export function deactivate(): void {
+  // everything is disposed through context.subscriptions
+}

@@ -3,6 +3,7 @@
 //
 //   input (+ positions) -> layers.0 … layers.L-1 -> [ln_f] -> output -> [head.logits, head.probs]
 
+import { isGated } from './activation';
 import { blockForward, type BlockConfig } from './block';
 import { tsKernel, type MatmulKernel } from './kernel';
 import { layernormForward } from './layernorm';
@@ -11,6 +12,48 @@ import { positionalForward } from './positional';
 import { softmaxForward } from './softmax';
 import type { Stage, StageSink } from './stages';
 import type { ModelWeights } from './weights';
+
+/** The ids and shapes modelForward will produce, in order, without computing anything. */
+export function planStages(m: ModelWeights): Array<{ id: string; shape: number[] }> {
+  const { T, C } = m;
+  const out: Array<{ id: string; shape: number[] }> = [{ id: 'input', shape: [T, C] }];
+  const add = (id: string, shape: number[]): void => {
+    out.push({ id, shape });
+  };
+  m.layers.forEach((l, i) => {
+    const p = `layers.${i}.`;
+    if (l.attention) {
+      const NH = l.attention.heads;
+      const HS = C / NH;
+      if (m.norm === 'pre') add(p + 'ln1', [T, C]);
+      for (const k of ['q', 'k', 'v']) add(`${p}attn.${k}`, [NH, T, HS]);
+      add(p + 'attn.scores', [NH, T, T]);
+      add(p + 'attn.weights', [NH, T, T]);
+      add(p + 'attn.context', [T, C]);
+      add(p + 'attn.out', [T, C]);
+      if (m.residual) add(p + 'attn.residual', [T, C]);
+      if (m.norm === 'post') add(p + 'ln1', [T, C]);
+    }
+    if (l.ffn) {
+      const F = l.ffn.F;
+      if (m.norm === 'pre') add(p + 'ln2', [T, C]);
+      add(p + 'ffn.up', [T, F]);
+      if (isGated(l.ffn.activation)) add(p + 'ffn.gate', [T, F]);
+      add(p + 'ffn.act', [T, F]);
+      add(p + 'ffn.down', [T, C]);
+      if (m.residual) add(p + 'ffn.residual', [T, C]);
+      if (m.norm === 'post') add(p + 'ln2', [T, C]);
+    }
+    add(p + 'out', [T, C]);
+  });
+  if (m.finalNorm) add('ln_f', [T, C]);
+  add('output', [T, C]);
+  if (m.head) {
+    add('head.logits', [T, m.head.V]);
+    add('head.probs', [T, m.head.V]);
+  }
+  return out;
+}
 
 // m -> stages; each is also handed to `emit` the moment it exists (the panel streams them)
 export function modelForward(m: ModelWeights, kernel: MatmulKernel = tsKernel, emit?: StageSink): Stage[] {

@@ -393,34 +393,43 @@ class Reader {
     }
     const rows = node.items;
     let ok = true;
-    let cols = -1;
     const budget = { left: MAX_ELEMENT_PROBLEMS };
-    rows.forEach((row, i) => {
+    const lengths: number[] = rows.map((row, i) => {
       const at = [...path, i];
-      let len: number;
-      if (row.kind === 'numbers') len = row.length;
-      else if (row.kind === 'array') {
-        if (!this.elementProblems(row.items, at, budget)) {
-          ok = false;
-          return;
-        }
-        len = row.items.length;
-      } else {
+      if (row.kind === 'numbers') return row.length;
+      if (row.kind === 'array') {
+        if (this.elementProblems(row.items, at, budget)) return row.items.length;
         ok = false;
-        if (budget.left-- > 0) this.error('type', at, row, `${formatPath(at)} must be a row (an array of numbers), found ${describe(row)}`);
-        return;
+        return -1;
       }
-      if (cols < 0) {
-        cols = len;
-        if (len === 0) {
-          ok = false;
-          this.error('shape', at, row, `${formatPath(at)} is empty: a row needs at least one number`);
-        }
-      } else if (len !== cols) {
-        ok = false;
-        if (budget.left-- > 0) {
-          this.error('ragged', at, row, `${formatPath(at)} has ${len} number${len === 1 ? '' : 's'} but ${name}[0] has ${cols}: every row of a matrix has the same length`);
-        }
+      ok = false;
+      if (budget.left-- > 0) this.error('type', at, row, `${formatPath(at)} must be a row (an array of numbers), found ${describe(row)}`);
+      return -1;
+    });
+    // The rows' length is the one most rows have (ties: row 0's), so one odd row is the one blamed.
+    const counts = new Map<number, number>();
+    for (const n of lengths) if (n >= 0) counts.set(n, (counts.get(n) ?? 0) + 1);
+    let cols = -1;
+    let best = 0;
+    for (const n of lengths) {
+      if (n < 0) continue;
+      const c = counts.get(n)!;
+      if (c > best) {
+        best = c;
+        cols = n;
+      }
+    }
+    const ref = lengths.indexOf(cols);
+    if (cols === 0) {
+      ok = false;
+      this.error('shape', [...path, ref], rows[ref], `${formatPath([...path, ref])} is empty: a row needs at least one number`);
+    }
+    lengths.forEach((len, i) => {
+      if (len < 0 || len === cols) return;
+      ok = false;
+      const at = [...path, i];
+      if (budget.left-- > 0) {
+        this.error('ragged', at, rows[i], `${formatPath(at)} has ${len} number${len === 1 ? '' : 's'} but ${name}[${ref}] has ${cols}${best > 1 ? ` (as ${best === rows.length - 1 ? 'every other row' : `${best} rows`})` : ''}: every row of a matrix has the same length`);
       }
     });
     this.moreProblems(path, node, budget);

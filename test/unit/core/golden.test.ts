@@ -1,6 +1,6 @@
 // Every stage of every PyTorch reference case, within the case's tolerance.
 import * as assert from 'node:assert/strict';
-import { modelForward } from '../../../src/core/forward';
+import { modelForward, planStages } from '../../../src/core/forward';
 import { tsKernel } from '../../../src/core/kernel';
 import { readModel } from '../../../src/model/read';
 import { compareClose } from '../../helpers/compare';
@@ -17,6 +17,7 @@ describe('PyTorch reference cases (test/fixtures/golden)', () => {
       const stages = modelForward(res.model.weights, tsKernel);
       const ids = stages.map((s) => s.id);
       assert.deepEqual(ids, Object.keys(c.expected), `${c.name}: stage ids and their order`);
+      assert.deepEqual(planStages(res.model.weights), stages.map((s) => ({ id: s.id, shape: [...s.shape] })), `${c.name}: planStages agrees with the forward pass`);
       for (const s of stages) {
         const want = c.expected[s.id];
         assert.deepEqual(s.shape, want.shape, `${c.name}: stage ${s.id}: shape`);

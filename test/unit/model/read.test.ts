@@ -67,6 +67,13 @@ describe('readModel: problems, with path, line and column', () => {
     assert.deepEqual([p.line, p.col, p.at], [3, 4, '[3]']);
   });
 
+  it('ragged matrix: the row that differs from the others is blamed, even when it is row 0', () => {
+    const text = `{"version": 1, "input": [[1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [1, 2, 3, 4]], "ffn": {"W1": [[1, 0, 0, 0]], "W2": [[1], [0], [0], [0]]}}`;
+    const p = only(text, 'ragged');
+    assert.equal(p.path, 'input[0]');
+    assert.equal(p.message, 'input[0] has 3 numbers but input[1] has 4 (as every other row): every row of a matrix has the same length');
+  });
+
   it('shape that does not fit: which dimension, what was expected and why', () => {
     const W1 = JSON.stringify(Array.from({ length: 16 }, () => Array(8).fill(0)));
     const text = `{"version": 1, "input": [[1, 2, 3, 4, 5, 6]],\n"ffn": {"W1": ${W1}, "W2": [[0]]}}`;

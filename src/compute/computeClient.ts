@@ -1,0 +1,82 @@
+// The extension host's end of the compute worker: starts it, sends it messages, answers queries,
+// and restarts it if it ever dies (then everything is sent to it again).
+import { Worker } from 'node:worker_threads';
+import * as vscode from 'vscode';
+import { Disposable } from '../util/dispose';
+import type { FromWorker, Query, QueryResult, ToWorker } from './protocol';
+
+export class ComputeClient extends Disposable {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, (r: QueryResult | null) => void>();
+  private restarts = 0;
+
+  private readonly _onMessage = this._register(new vscode.EventEmitter<FromWorker>());
+  readonly onMessage = this._onMessage.event;
+  /** Fired after a restart: documents must be opened again. */
+  private readonly _onRestart = this._register(new vscode.EventEmitter<void>());
+  readonly onRestart = this._onRestart.event;
+
+  constructor(private readonly workerPath: string, private readonly log: vscode.LogOutputChannel) {
+    super();
+    this.start();
+  }
+
+  private start(): void {
+    const w = new Worker(this.workerPath);
+    this.worker = w;
+    w.on('message', (msg: FromWorker) => {
+      if (msg.type === 'reply') {
+        this.pending.get(msg.id)?.(msg.result);
+        this.pending.delete(msg.id);
+      } else if (msg.type === 'log') {
+        this.log.warn(msg.message);
+      } else {
+        this._onMessage.fire(msg);
+      }
+    });
+    w.on('error', (e) => this.log.error(`compute worker failed: ${e.message}`));
+    w.on('exit', (code) => {
+      if (this.isDisposed || this.worker !== w) return;
+      this.worker = null;
+      for (const resolve of this.pending.values()) resolve(null);
+      this.pending.clear();
+      this.log.error(`compute worker exited (code ${code}); restarting`);
+      if (++this.restarts > 5) {
+        void vscode.window.showErrorMessage('FFN Lens: the compute worker keeps stopping; see the "FFN Lens" output for details.');
+        return;
+      }
+      setTimeout(() => {
+        if (this.isDisposed) return;
+        this.start();
+        this._onRestart.fire();
+      }, 200);
+    });
+  }
+
+  send(msg: ToWorker): void {
+    this.worker?.postMessage(msg);
+  }
+
+  query(doc: string, query: Query, timeoutMs = 3000): Promise<QueryResult | null> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve(null);
+      }, timeoutMs);
+      this.pending.set(id, (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+      this.send({ type: 'query', id, doc, query });
+    });
+  }
+
+  override dispose(): void {
+    const w = this.worker;
+    this.worker = null;
+    super.dispose();
+    void w?.terminate();
+  }
+}

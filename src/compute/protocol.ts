@@ -1,0 +1,49 @@
+// Messages between the extension host and the compute worker (a worker thread, so parsing and
+// the forward pass never block the editor). Documents are named by their URI string; every
+// result carries the document version it was computed from.
+
+import type { FixHint } from '../model/problems';
+import type { ModelSummary, ProblemInfo } from '../preview/protocol';
+
+export interface TextChange {
+  readonly offset: number;
+  readonly length: number;
+  readonly text: string;
+}
+
+/** Host → worker */
+export type ToWorker =
+  | { readonly type: 'open'; readonly doc: string; readonly fileName: string; readonly version: number; readonly text: string }
+  /** Deltas in order, each relative to the text after the previous one; `length` is the text length after all. */
+  | { readonly type: 'change'; readonly doc: string; readonly version: number; readonly changes: readonly TextChange[]; readonly length: number }
+  | { readonly type: 'close'; readonly doc: string }
+  /** Stream stages of this document (a panel shows it), or stop. */
+  | { readonly type: 'subscribe'; readonly doc: string; readonly on: boolean }
+  | { readonly type: 'config'; readonly debounceMs: number }
+  | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query };
+
+export type Query =
+  | { readonly kind: 'locate'; readonly stageId: string; readonly index: readonly number[] }
+  | { readonly kind: 'text-length' };
+
+/** A text range to reveal, as offsets; `what` says in words what it is. */
+export interface Located { readonly start: number; readonly end: number; readonly what: string }
+
+export type QueryResult =
+  | { readonly kind: 'locate'; readonly version: number; readonly located: Located | null }
+  | { readonly kind: 'text-length'; readonly version: number; readonly length: number };
+
+export interface WorkerProblem extends Omit<ProblemInfo, 'line' | 'col'> {
+  readonly start: number;
+  readonly end: number;
+  readonly fix?: FixHint;
+}
+
+/** Worker → host */
+export type FromWorker =
+  | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: ModelSummary | null }
+  | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer }
+  | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number } }
+  | { readonly type: 'resync'; readonly doc: string; readonly reason: string }
+  | { readonly type: 'reply'; readonly id: number; readonly result: QueryResult | null }
+  | { readonly type: 'log'; readonly message: string };

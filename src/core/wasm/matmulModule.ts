@@ -1,0 +1,215 @@
+// Generates the WebAssembly module of the SIMD matmul kernel (design from perf-notes.md).
+//
+// Packed B: ceil(N/16) panels, each K rows × 16 columns of f32, contiguous (64 bytes per row),
+// zero-padded past N. Output scratch: (M, NP·16), row stride NP·64 bytes.
+//
+// Inner block: 2 rows × 16 columns = 8 f32x4 accumulators. Per k: 4 v128.load of B, one
+// load32_splat of A per row, then acc = acc + a·b as f32x4.mul then f32x4.add (not fused), with
+// one accumulator per output element in the order k = 0…K-1: the scalar recomputation
+// acc = fround(acc + fround(a·b)) reproduces it bit for bit (matmulColumns relies on this).
+//
+// Exports (all pointers are byte offsets into the imported memory):
+//   mm(a, b, out, M, K, NP)        out (M, NP·16) = a (M,K) · panels b
+//   pack_kn(src, dst, K, N)        full panels from src (K,N); columns ≥ 16·floor(N/16) are left to the caller
+//   pack_nk(src, dst, K, N)        full panels from src (N,K), the transposed layout
+
+import { encodeModule, FuncBuilder, I32, V128 } from './wasmBytes';
+
+export function matmulModuleBytes(): Uint8Array {
+  return encodeModule({
+    memoryImport: { minPages: 1 },
+    functions: [
+      { name: 'mm', fn: matmulFunction() },
+      { name: 'pack_kn', fn: packKnFunction() },
+      { name: 'pack_nk', fn: packNkFunction() },
+    ],
+  });
+}
+
+/** A tiny module that only validates where simd128 is supported. */
+export function simdProbeBytes(): Uint8Array {
+  const f = new FuncBuilder([], []);
+  f.v128Zero().v128Zero().f32x4Mul().drop();
+  return encodeModule({ functions: [{ name: 'probe', fn: f }] });
+}
+
+// mm(a, b, out, M, K, NP): panels outer so one panel (K·64 bytes) stays in cache while every
+// row pair of a streams past it; B is read from memory once per call.
+function matmulFunction(): FuncBuilder {
+  const f = new FuncBuilder([I32, I32, I32, I32, I32, I32]);
+  const [a, b, out, M, K, NP] = [0, 1, 2, 3, 4, 5].map((i) => f.param(i));
+  const aRowBytes = f.local(I32);   // K·4
+  const outRowBytes = f.local(I32); // NP·64
+  const panel = f.local(I32);       // current panel start
+  const panelEnd = f.local(I32);
+  const outCol = f.local(I32);      // out + p·64
+  const aRow = f.local(I32);
+  const outPtr = f.local(I32);
+  const rowsLeft = f.local(I32);
+  const pa0 = f.local(I32);
+  const pa1 = f.local(I32);
+  const paEnd = f.local(I32);
+  const pb = f.local(I32);
+  const bv = [0, 1, 2, 3].map(() => f.local(V128));
+  const x = [0, 1].map(() => f.local(V128));
+  const acc = [0, 1].map(() => [0, 1, 2, 3].map(() => f.local(V128)));
+
+  f.get(K).i32(2).i32Shl().set(aRowBytes);
+  f.get(NP).i32(6).i32Shl().set(outRowBytes);
+  f.get(b).set(panel);
+  f.get(b).get(K).get(NP).i32Mul().i32(6).i32Shl().i32Add().set(panelEnd);
+  f.get(out).set(outCol);
+
+  // One k step for `rows` rows: 4 loads of B, a load-and-splat of A per row, 4·rows mul + add.
+  const step = (rows: number): void => {
+    for (let c = 0; c < 4; c++) f.get(pb).v128Load(16 * c).set(bv[c]);
+    f.get(pa0).v128Load32Splat().set(x[0]);
+    if (rows === 2) f.get(pa1).v128Load32Splat().set(x[1]);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < 4; c++) f.get(acc[r][c]).get(x[r]).get(bv[c]).f32x4Mul().f32x4Add().set(acc[r][c]);
+    }
+  };
+
+  // Accumulates rows (1 or 2) starting at aRow over the whole panel, stores them at outPtr.
+  // One k step per trip: TurboFan unrolls this loop itself, while a k loop unrolled here made
+  // it hoist every load of the trip and spill accumulators (measured: 40 vs 28 GFLOPS).
+  const rowBlock = (rows: number): void => {
+    for (let r = 0; r < rows; r++) for (let c = 0; c < 4; c++) f.v128Zero().set(acc[r][c]);
+    f.get(aRow).set(pa0);
+    if (rows === 2) f.get(aRow).get(aRowBytes).i32Add().set(pa1);
+    f.get(panel).set(pb);
+    f.get(aRow).get(aRowBytes).i32Add().set(paEnd);
+    f.block(() => {
+      f.get(pa0).get(paEnd).i32GeU().brIf(0);
+      f.loop(() => {
+        step(rows);
+        f.get(pa0).i32(4).i32Add().set(pa0);
+        if (rows === 2) f.get(pa1).i32(4).i32Add().set(pa1);
+        f.get(pb).i32(64).i32Add().set(pb);
+        f.get(pa0).get(paEnd).i32LtU().brIf(0);
+      });
+    });
+    for (let c = 0; c < 4; c++) f.get(outPtr).get(acc[0][c]).v128Store(16 * c);
+    if (rows === 2) {
+      f.get(outPtr).get(outRowBytes).i32Add().set(outPtr);
+      for (let c = 0; c < 4; c++) f.get(outPtr).get(acc[1][c]).v128Store(16 * c);
+    }
+  };
+
+  f.block(() => {
+    f.get(panel).get(panelEnd).i32GeU().brIf(0);
+    f.loop(() => {
+      f.get(a).set(aRow);
+      f.get(outCol).set(outPtr);
+      f.get(M).set(rowsLeft);
+      f.block(() => {
+        f.loop(() => {
+          f.get(rowsLeft).i32(2).i32LtU().brIf(1);
+          rowBlock(2);
+          // rowBlock left outPtr on the second row
+          f.get(outPtr).get(outRowBytes).i32Add().set(outPtr);
+          f.get(aRow).get(aRowBytes).i32(1).i32Shl().i32Add().set(aRow);
+          f.get(rowsLeft).i32(2).i32Sub().set(rowsLeft);
+          f.br(0);
+        });
+      });
+      f.get(rowsLeft).if(() => rowBlock(1));
+      f.get(panel).get(K).i32(6).i32Shl().i32Add().set(panel);
+      f.get(outCol).i32(64).i32Add().set(outCol);
+      f.get(panel).get(panelEnd).i32LtU().brIf(0);
+    });
+  });
+  return f;
+}
+
+// pack_kn(src, dst, K, N): src (K,N) row-major; panel p row k = src[k][16p … 16p+15].
+function packKnFunction(): FuncBuilder {
+  const f = new FuncBuilder([I32, I32, I32, I32]);
+  const [src, dst, K, N] = [0, 1, 2, 3].map((i) => f.param(i));
+  const rowBytes = f.local(I32);
+  const p = f.local(I32);
+  const pFull = f.local(I32);
+  const s = f.local(I32);
+  const d = f.local(I32);
+  const dEnd = f.local(I32);
+  f.get(N).i32(2).i32Shl().set(rowBytes);
+  f.get(N).i32(4).i32ShrU().set(pFull);
+  f.get(dst).set(d);
+  f.block(() => {
+    f.get(p).get(pFull).i32GeU().brIf(0);
+    f.loop(() => {
+      f.get(src).get(p).i32(6).i32Shl().i32Add().set(s);
+      f.get(d).get(K).i32(6).i32Shl().i32Add().set(dEnd);
+      f.block(() => {
+        f.get(d).get(dEnd).i32GeU().brIf(0);
+        f.loop(() => {
+          for (let c = 0; c < 4; c++) f.get(d).get(s).v128Load(16 * c).v128Store(16 * c);
+          f.get(s).get(rowBytes).i32Add().set(s);
+          f.get(d).i32(64).i32Add().tee(d).get(dEnd).i32LtU().brIf(0);
+        });
+      });
+      f.get(p).i32(1).i32Add().tee(p).get(pFull).i32LtU().brIf(0);
+    });
+  });
+  return f;
+}
+
+// pack_nk(src, dst, K, N): src (N,K) row-major (torch Linear weight); panel p column c is row
+// 16p+c of src. Four source rows at a time are read 4 k at a time and transposed in registers
+// (8 shuffles per 4×4 block) into 4 panel rows: 2× the scalar element-by-element copy.
+function packNkFunction(): FuncBuilder {
+  const f = new FuncBuilder([I32, I32, I32, I32]);
+  const [src, dst, K, N] = [0, 1, 2, 3].map((i) => f.param(i));
+  const rowBytes = f.local(I32);
+  const j = f.local(I32);    // first of the 4 source rows
+  const jFull = f.local(I32);
+  const s = [0, 1, 2, 3].map(() => f.local(I32));
+  const sEnd4 = f.local(I32); // s[0] at the last whole group of 4 k
+  const sEnd = f.local(I32);
+  const d = f.local(I32);
+  const r = [0, 1, 2, 3].map(() => f.local(V128));
+  const t = [0, 1, 2, 3].map(() => f.local(V128));
+  f.get(K).i32(2).i32Shl().set(rowBytes);
+  f.get(N).i32(-16).i32And().set(jFull);
+  f.block(() => {
+    f.get(j).get(jFull).i32GeU().brIf(0);
+    f.loop(() => {
+      // s[i] = src + (j+i)·K·4, d = dst + (j>>4)·K·64 + (j&15)·4
+      f.get(src).get(j).get(rowBytes).i32Mul().i32Add().set(s[0]);
+      for (let i = 1; i < 4; i++) f.get(s[i - 1]).get(rowBytes).i32Add().set(s[i]);
+      f.get(s[0]).get(rowBytes).i32Add().set(sEnd);
+      f.get(s[0]).get(K).i32(-4).i32And().i32(2).i32Shl().i32Add().set(sEnd4);
+      f.get(dst).get(j).i32(4).i32ShrU().get(K).i32Mul().i32(6).i32Shl().i32Add()
+        .get(j).i32(15).i32And().i32(2).i32Shl().i32Add().set(d);
+      f.block(() => {
+        f.get(s[0]).get(sEnd4).i32GeU().brIf(0);
+        f.loop(() => {
+          for (let i = 0; i < 4; i++) f.get(s[i]).v128Load().set(r[i]);
+          f.get(r[0]).get(r[1]).shuffle32(0, 4, 1, 5).set(t[0]); // r0[0] r1[0] r0[1] r1[1]
+          f.get(r[2]).get(r[3]).shuffle32(0, 4, 1, 5).set(t[1]); // r2[0] r3[0] r2[1] r3[1]
+          f.get(r[0]).get(r[1]).shuffle32(2, 6, 3, 7).set(t[2]); // r0[2] r1[2] r0[3] r1[3]
+          f.get(r[2]).get(r[3]).shuffle32(2, 6, 3, 7).set(t[3]);
+          f.get(d).get(t[0]).get(t[1]).shuffle32(0, 1, 4, 5).v128Store(0);   // k+0: r0 r1 r2 r3
+          f.get(d).get(t[0]).get(t[1]).shuffle32(2, 3, 6, 7).v128Store(64);  // k+1
+          f.get(d).get(t[2]).get(t[3]).shuffle32(0, 1, 4, 5).v128Store(128); // k+2
+          f.get(d).get(t[2]).get(t[3]).shuffle32(2, 3, 6, 7).v128Store(192); // k+3
+          for (let i = 1; i < 4; i++) f.get(s[i]).i32(16).i32Add().set(s[i]);
+          f.get(d).i32(256).i32Add().set(d);
+          f.get(s[0]).i32(16).i32Add().tee(s[0]).get(sEnd4).i32LtU().brIf(0);
+        });
+      });
+      // the last K mod 4 values of the 4 rows, one by one
+      f.block(() => {
+        f.get(s[0]).get(sEnd).i32GeU().brIf(0);
+        f.loop(() => {
+          for (let i = 0; i < 4; i++) f.get(d).get(s[i]).f32Load().f32Store(4 * i);
+          for (let i = 1; i < 4; i++) f.get(s[i]).i32(4).i32Add().set(s[i]);
+          f.get(d).i32(64).i32Add().set(d);
+          f.get(s[0]).i32(4).i32Add().tee(s[0]).get(sEnd).i32LtU().brIf(0);
+        });
+      });
+      f.get(j).i32(4).i32Add().tee(j).get(jFull).i32LtU().brIf(0);
+    });
+  });
+  return f;
+}

@@ -1,0 +1,154 @@
+// A minimal WebAssembly binary encoder: just the sections, value types and instructions the
+// kernels in this folder need (i32 control flow, scalar f32, simd128). Emitting bytes from
+// TypeScript keeps the extension free of native binaries, downloads and .wasm files on disk
+// (everything lives in the esbuild bundle).
+
+export const I32 = 0x7f;
+export const F32 = 0x7d;
+export const V128 = 0x7b;
+export type ValType = typeof I32 | typeof F32 | typeof V128;
+
+const SECTION = { type: 1, import: 2, function: 3, export: 7, code: 10 } as const;
+
+export function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+export function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    const done = (n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0);
+    out.push(done ? byte : byte | 0x80);
+    if (done) return out;
+  }
+}
+
+function name(s: string): number[] {
+  const bytes = [...s].map((ch) => ch.charCodeAt(0) & 0x7f);
+  return [...uleb(bytes.length), ...bytes];
+}
+
+function vec(items: number[][]): number[] {
+  return [...uleb(items.length), ...items.flat()];
+}
+
+function section(id: number, body: number[]): number[] {
+  return [id, ...uleb(body.length), ...body];
+}
+
+/** A local variable (parameters come first, numbered from 0). */
+export type Local = number & { readonly __local?: never };
+
+/**
+ * The body of one function. Instructions are appended in order; structured control takes a
+ * callback for its inner instructions so nesting in the generator mirrors nesting in the code.
+ */
+export class FuncBuilder {
+  readonly bytes: number[] = [];
+  private readonly extraLocals: ValType[] = [];
+
+  constructor(readonly params: readonly ValType[], readonly results: readonly ValType[] = []) {}
+
+  param(i: number): Local {
+    return i as Local;
+  }
+
+  local(type: ValType): Local {
+    this.extraLocals.push(type);
+    return (this.params.length + this.extraLocals.length - 1) as Local;
+  }
+
+  /** Encoded body: locals then code then `end`. */
+  body(): number[] {
+    const groups = this.extraLocals.map((t) => [...uleb(1), t]);
+    const code = [...vec(groups), ...this.bytes, 0x0b];
+    return [...uleb(code.length), ...code];
+  }
+
+  private op(...b: number[]): this {
+    this.bytes.push(...b);
+    return this;
+  }
+
+  private simd(opcode: number, ...imm: number[]): this {
+    return this.op(0xfd, ...uleb(opcode), ...imm);
+  }
+
+  // control
+  block(inner: () => void): this { this.op(0x02, 0x40); inner(); return this.op(0x0b); }
+  loop(inner: () => void): this { this.op(0x03, 0x40); inner(); return this.op(0x0b); }
+  if(inner: () => void): this { this.op(0x04, 0x40); inner(); return this.op(0x0b); }
+  br(depth: number): this { return this.op(0x0c, ...uleb(depth)); }
+  drop(): this { return this.op(0x1a); }
+  brIf(depth: number): this { return this.op(0x0d, ...uleb(depth)); }
+
+  // variables
+  get(l: Local): this { return this.op(0x20, ...uleb(l)); }
+  set(l: Local): this { return this.op(0x21, ...uleb(l)); }
+  tee(l: Local): this { return this.op(0x22, ...uleb(l)); }
+
+  // i32
+  i32(n: number): this { return this.op(0x41, ...sleb(n | 0)); }
+  i32Eqz(): this { return this.op(0x45); }
+  i32Ne(): this { return this.op(0x47); }
+  i32LtU(): this { return this.op(0x49); }
+  i32GeU(): this { return this.op(0x4f); }
+  i32Add(): this { return this.op(0x6a); }
+  i32Sub(): this { return this.op(0x6b); }
+  i32Mul(): this { return this.op(0x6c); }
+  i32RemU(): this { return this.op(0x70); }
+  i32And(): this { return this.op(0x71); }
+  i32Shl(): this { return this.op(0x74); }
+  i32ShrU(): this { return this.op(0x76); }
+
+  // scalar f32 (memarg: log2 alignment, byte offset)
+  f32Load(offset = 0): this { return this.op(0x2a, 2, ...uleb(offset)); }
+  f32Store(offset = 0): this { return this.op(0x38, 2, ...uleb(offset)); }
+  f32Const0(): this { return this.op(0x43, 0, 0, 0, 0); }
+  f32Add(): this { return this.op(0x92); }
+  f32Mul(): this { return this.op(0x94); }
+
+  // simd128 (alignment hints are hints only: unaligned access is valid)
+  v128Load(offset = 0): this { return this.simd(0x00, 4, ...uleb(offset)); }
+  v128Load32Splat(offset = 0): this { return this.simd(0x09, 2, ...uleb(offset)); }
+  v128Store(offset = 0): this { return this.simd(0x0b, 4, ...uleb(offset)); }
+  v128Zero(): this { return this.simd(0x0c, ...new Array<number>(16).fill(0)); }
+  f32x4Splat(): this { return this.simd(0x13); }
+  /** i8x16.shuffle of two f32x4 by 32-bit lanes: 0-3 pick from the first operand, 4-7 from the second. */
+  shuffle32(l0: number, l1: number, l2: number, l3: number): this {
+    return this.simd(0x0d, ...[l0, l1, l2, l3].flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]));
+  }
+  f32x4Add(): this { return this.simd(0xe4); }
+  f32x4Mul(): this { return this.simd(0xe6); }
+}
+
+export interface ModuleSpec {
+  /** Imported as env.memory; min pages. */
+  memoryImport?: { minPages: number };
+  functions: { name: string; fn: FuncBuilder }[];
+}
+
+/** The bytes of a module: one type per function, all exported by name. */
+export function encodeModule(spec: ModuleSpec): Uint8Array {
+  const fns = spec.functions;
+  const types = fns.map(({ fn }) => [0x60, ...vec(fn.params.map((t) => [t])), ...vec(fn.results.map((t) => [t]))]);
+  const out: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  out.push(...section(SECTION.type, vec(types)));
+  if (spec.memoryImport) {
+    const mem = [...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(spec.memoryImport.minPages)];
+    out.push(...section(SECTION.import, vec([mem])));
+  }
+  out.push(...section(SECTION.function, vec(fns.map((_, i) => uleb(i)))));
+  out.push(...section(SECTION.export, vec(fns.map(({ name: n }, i) => [...name(n), 0x00, ...uleb(i)]))));
+  out.push(...section(SECTION.code, vec(fns.map(({ fn }) => fn.body()))));
+  return Uint8Array.from(out);
+}

@@ -1,0 +1,238 @@
+// The WebAssembly simd128 matmul kernel: about 10× the TypeScript kernel on FFN shapes
+// (perf-notes.md). One WebAssembly.Memory per kernel; packed weights live in it until
+// release(). Callers only ever see their own Float32Arrays: inputs are copied in, results
+// copied out, so no view into wasm memory escapes (memory.grow detaches views, and posting
+// one to the webview would send the whole memory).
+
+import type { MatmulKernel, Packed } from '../kernel';
+import type { BLayout } from '../matmulNaive';
+import { matmulModuleBytes, simdProbeBytes } from './matmulModule';
+import { wasmApi, type WasmApi, type WasmMemory, type WasmModule } from './wasmApi';
+import { BLOCK_ALIGN, WasmHeap } from './wasmHeap';
+
+/** Columns per panel of packed B (4 × f32x4). */
+export const PANEL = 16;
+/** Padded output rows up to this width are copied out element by element. */
+const SMALL_ROW = 64;
+
+export interface WasmMatmulKernel extends MatmulKernel {
+  readonly name: 'wasm-simd';
+  /** Size of this kernel's WebAssembly memory (it grows, never shrinks). */
+  readonly memoryBytes: number;
+  /** Bytes held by live packed weights plus the scratch of the largest matmul so far. */
+  readonly usedBytes: number;
+  /**
+   * Rewrites only the given columns j of packed B from b (same K, N, layout as at pack()):
+   * after an edit of row j of an out_in weight, microseconds instead of a whole re-pack.
+   */
+  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void;
+}
+
+type MmFn = (a: number, b: number, out: number, M: number, K: number, NP: number) => void;
+type PackFn = (src: number, dst: number, K: number, N: number) => void;
+
+// What pack() returns: where the panels live. Opaque to callers (see Packed).
+class WasmPacked implements Packed {
+  released = false;
+  constructor(
+    readonly K: number,
+    readonly N: number,
+    readonly ptr: number, // byte offset of ceil(N/16) panels of K×16 f32
+    readonly owner: object,
+  ) {}
+}
+
+/** True when this runtime runs WebAssembly with simd128. */
+export function hasWasmSimd(api: WasmApi | null = wasmApi()): boolean {
+  if (api === null) return false;
+  try {
+    return api.validate(simdProbeBytes());
+  } catch {
+    return false;
+  }
+}
+
+/** The kernel, or null when WebAssembly or simd128 is unavailable (callers then use tsKernel). */
+export function createWasmKernel(): WasmMatmulKernel | null {
+  const api = wasmApi();
+  if (api === null || !hasWasmSimd(api)) return null;
+  try {
+    return new WasmKernel(api);
+  } catch {
+    return null; // e.g. a host that validates but refuses to compile (CSP without wasm-eval)
+  }
+}
+
+// One compiled module per process; each kernel instantiates it against its own memory.
+let compiled: { api: WasmApi; module: WasmModule } | null = null;
+
+class WasmKernel implements WasmMatmulKernel {
+  readonly name = 'wasm-simd' as const;
+  private readonly memory: WasmMemory;
+  private readonly heap: WasmHeap;
+  private readonly mm: MmFn;
+  private readonly packKn: PackFn;
+  private readonly packNk: PackFn;
+  private f32View: Float32Array;
+  private scratchPtr = 0;
+  private scratchBytes = 0;
+  // Frees the panels of a Packed dropped without release(), so a forgotten one cannot leak.
+  private readonly finalizer = new FinalizationRegistry<number>((ptr) => this.heap.free(ptr));
+
+  constructor(api: WasmApi) {
+    if (compiled === null || compiled.api !== api) compiled = { api, module: new api.Module(matmulModuleBytes()) };
+    this.memory = new api.Memory({ initial: 1 });
+    const instance = new api.Instance(compiled.module, { env: { memory: this.memory } });
+    this.mm = instance.exports.mm as MmFn;
+    this.packKn = instance.exports.pack_kn as PackFn;
+    this.packNk = instance.exports.pack_nk as PackFn;
+    this.heap = new WasmHeap(this.memory);
+    this.f32View = new Float32Array(this.memory.buffer);
+  }
+
+  get memoryBytes(): number {
+    return this.heap.memoryBytes;
+  }
+
+  get usedBytes(): number {
+    return this.heap.usedBytes;
+  }
+
+  // b (K,N) if "kn", (N,K) if "nk"  ->  panels (ceil(N/16), K, 16), zero-padded past N
+  pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed {
+    checkDims(K, N);
+    if (b.length < K * N) throw new RangeError(`pack: b has ${b.length} values, needs K·N = ${K * N}`);
+    const NP = Math.ceil(N / PANEL);
+    const ptr = this.heap.alloc(NP * K * PANEL * 4);
+    const src = this.heap.alloc(K * N * 4);
+    try {
+      const f32 = this.view();
+      f32.set(b.subarray(0, K * N), src >> 2);
+      (bLayout === 'kn' ? this.packKn : this.packNk)(src, ptr, K, N);
+      this.packLastPanel(f32, src >> 2, ptr >> 2, K, N, bLayout);
+    } finally {
+      this.heap.free(src);
+    }
+    const packed = new WasmPacked(K, N, ptr, this);
+    this.finalizer.register(packed, ptr, packed);
+    return packed;
+  }
+
+  // out (M,N) = a (M,K) · B
+  matmul(out: Float32Array, a: Float32Array, M: number, packed: Packed): void {
+    const p = this.own(packed);
+    const { K, N } = p;
+    checkOperands(out, a, M, K, N);
+    if (M === 0) return;
+    const NP = Math.ceil(N / PANEL);
+    const stride = NP * PANEL; // scratch rows are padded to whole panels
+    const aBytes = alignUp(M * K * 4);
+    const aPtr = this.scratch(aBytes + M * stride * 4);
+    const outPtr = aPtr + aBytes;
+    let f32 = this.view();
+    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
+    this.mm(aPtr, p.ptr, outPtr, M, K, NP);
+    f32 = this.view();
+    const o = outPtr >> 2;
+    if (stride === N) out.set(f32.subarray(o, o + M * N));
+    else if (N <= SMALL_ROW) {
+      // a loop beats one subarray per row at this size (the per-call cost of small shapes)
+      for (let i = 0; i < M; i++) for (let j = 0, s = o + i * stride, d = i * N; j < N; j++) out[d + j] = f32[s + j];
+    } else for (let i = 0; i < M; i++) out.set(f32.subarray(o + i * stride, o + i * stride + N), i * N);
+  }
+
+  // out[:, j] for j in cols only: the same f32 products and sums in the same order as mm,
+  // so the result is bit-identical to what matmul() writes there.
+  matmulColumns(out: Float32Array, a: Float32Array, M: number, packed: Packed, cols: readonly number[]): void {
+    const p = this.own(packed);
+    const { K, N } = p;
+    checkOperands(out, a, M, K, N);
+    const f32 = this.view();
+    const fround = Math.fround;
+    for (const j of cols) {
+      checkColumn(j, N);
+      const base = (p.ptr >> 2) + Math.floor(j / PANEL) * K * PANEL + (j % PANEL);
+      for (let i = 0; i < M; i++) {
+        const ai = i * K;
+        let acc = 0;
+        for (let k = 0; k < K; k++) acc = fround(acc + fround(a[ai + k] * f32[base + k * PANEL]));
+        out[i * N + j] = acc;
+      }
+    }
+  }
+
+  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void {
+    const p = this.own(packed);
+    const { K, N } = p;
+    if (b.length < K * N) throw new RangeError(`repackColumns: b has ${b.length} values, needs K·N = ${K * N}`);
+    const f32 = this.view();
+    for (const j of cols) {
+      checkColumn(j, N);
+      const d = (p.ptr >> 2) + Math.floor(j / PANEL) * K * PANEL + (j % PANEL);
+      if (bLayout === 'kn') for (let k = 0; k < K; k++) f32[d + k * PANEL] = b[k * N + j];
+      else for (let k = 0, s = j * K; k < K; k++) f32[d + k * PANEL] = b[s + k];
+    }
+  }
+
+  release(packed: Packed): void {
+    const p = this.own(packed, true);
+    if (p.released) return;
+    p.released = true;
+    this.finalizer.unregister(p);
+    this.heap.free(p.ptr);
+  }
+
+  // The current Float32Array over memory; memory.grow replaces the buffer, so re-made then.
+  // One scratch block for a and out, kept between calls and replaced only when too small.
+  private scratch(bytes: number): number {
+    if (bytes > this.scratchBytes) {
+      if (this.scratchBytes > 0) this.heap.free(this.scratchPtr);
+      this.scratchBytes = 0; // stays consistent if alloc throws
+      this.scratchPtr = this.heap.alloc(bytes);
+      this.scratchBytes = bytes;
+    }
+    return this.scratchPtr;
+  }
+
+  private view(): Float32Array {
+    if (this.f32View.buffer !== this.memory.buffer) this.f32View = new Float32Array(this.memory.buffer);
+    return this.f32View;
+  }
+
+  private own(packed: Packed, allowReleased = false): WasmPacked {
+    if (!(packed instanceof WasmPacked) || packed.owner !== this) throw new Error('wasm-simd: packed by another kernel');
+    if (packed.released && !allowReleased) throw new Error('wasm-simd: packed weights used after release()');
+    return packed;
+  }
+
+  // The partial panel (N not a multiple of 16) in JS: zero the padding, copy the N mod 16 columns.
+  private packLastPanel(f32: Float32Array, src: number, dst: number, K: number, N: number, bLayout: BLayout): void {
+    const j0 = N - (N % PANEL);
+    if (j0 === N) return;
+    const d = dst + (j0 / PANEL) * K * PANEL;
+    f32.fill(0, d, d + K * PANEL);
+    for (let j = j0; j < N; j++) {
+      const c = j - j0;
+      if (bLayout === 'kn') for (let k = 0; k < K; k++) f32[d + k * PANEL + c] = f32[src + k * N + j];
+      else for (let k = 0; k < K; k++) f32[d + k * PANEL + c] = f32[src + j * K + k];
+    }
+  }
+}
+
+function checkDims(K: number, N: number): void {
+  if (!Number.isInteger(K) || !Number.isInteger(N) || K < 0 || N < 0) throw new RangeError(`pack: bad shape K=${K} N=${N}`);
+}
+
+function checkColumn(j: number, N: number): void {
+  if (!Number.isInteger(j) || j < 0 || j >= N) throw new RangeError(`column ${j} outside 0…${N - 1}`);
+}
+
+function checkOperands(out: Float32Array, a: Float32Array, M: number, K: number, N: number): void {
+  if (!Number.isInteger(M) || M < 0) throw new RangeError(`matmul: bad M=${M}`);
+  if (a.length < M * K) throw new RangeError(`matmul: a has ${a.length} values, needs M·K = ${M * K}`);
+  if (out.length < M * N) throw new RangeError(`matmul: out has ${out.length} values, needs M·N = ${M * N}`);
+}
+
+function alignUp(bytes: number): number {
+  return Math.ceil(bytes / BLOCK_ALIGN) * BLOCK_ALIGN;
+}

@@ -1,0 +1,103 @@
+// Which open documents are model files, kept in step with the compute worker: the whole text
+// when a document opens, then only the deltas of each change, with the document version.
+//
+// A model file is a *.ffn.json, or a JSON document whose top level has "version": 1 and one of
+// "ffn", "attention", "layers". Once a document is tracked it stays tracked until it closes, so
+// a half-typed edit never makes its diagnostics or its panel vanish.
+import * as vscode from 'vscode';
+import type { ComputeClient } from '../compute/computeClient';
+import type { TextChange } from '../compute/protocol';
+import { isModelFileName } from '../model/read';
+import { Disposable } from '../util/dispose';
+
+const JSON_LANGUAGES = new Set(['json', 'jsonc']);
+/** Content sniffing stops here: a bigger non-*.ffn.json file is not scanned on every keystroke. */
+const SNIFF_LIMIT = 8 * 1024 * 1024;
+
+export function looksLikeModelDocument(doc: vscode.TextDocument): boolean {
+  if (isModelFileName(doc.fileName)) return true;
+  if (!JSON_LANGUAGES.has(doc.languageId)) return false;
+  const text = doc.getText();
+  if (text.length > SNIFF_LIMIT) return false;
+  return /"version"\s*:\s*1\b/.test(text) && /"(ffn|attention|layers)"\s*:/.test(text);
+}
+
+/** The text length without building the text (getText() is O(n), offsetAt is not). */
+export function documentLength(doc: vscode.TextDocument): number {
+  return doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end);
+}
+
+export class ModelDocuments extends Disposable {
+  private readonly tracked = new Map<string, vscode.TextDocument>();
+
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.TextDocument>());
+  /** A tracked document was opened, changed or tracked for the first time. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidClose = this._register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidClose = this._onDidClose.event;
+
+  constructor(private readonly client: ComputeClient) {
+    super();
+    this._register(vscode.workspace.onDidOpenTextDocument((d) => this.consider(d)));
+    this._register(vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)));
+    this._register(vscode.workspace.onDidCloseTextDocument((d) => this.close(d)));
+    this._register(client.onRestart(() => {
+      for (const d of this.tracked.values()) this.open(d);
+    }));
+    this._register(client.onMessage((m) => {
+      if (m.type !== 'resync') return;
+      const d = this.tracked.get(m.doc);
+      if (d) this.open(d);
+    }));
+    for (const d of vscode.workspace.textDocuments) this.consider(d);
+  }
+
+  isTracked(uri: vscode.Uri): boolean {
+    return this.tracked.has(uri.toString());
+  }
+
+  get(uri: vscode.Uri | string): vscode.TextDocument | undefined {
+    return this.tracked.get(typeof uri === 'string' ? uri : uri.toString());
+  }
+
+  all(): vscode.TextDocument[] {
+    return [...this.tracked.values()];
+  }
+
+  /** Tracks a document even if it does not look like a model (the user asked to visualize it). */
+  track(doc: vscode.TextDocument): void {
+    if (!this.tracked.has(doc.uri.toString())) this.open(doc);
+  }
+
+  private consider(doc: vscode.TextDocument): void {
+    if (this.tracked.has(doc.uri.toString()) || doc.uri.scheme === 'git' || doc.uri.scheme === 'output') return;
+    if (looksLikeModelDocument(doc)) this.open(doc);
+  }
+
+  private open(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    this.tracked.set(key, doc);
+    this.client.send({ type: 'open', doc: key, fileName: doc.fileName, version: doc.version, text: doc.getText() });
+    this._onDidChange.fire(doc);
+  }
+
+  private changed(e: vscode.TextDocumentChangeEvent): void {
+    const doc = e.document;
+    const key = doc.uri.toString();
+    if (!this.tracked.has(key)) {
+      if (e.contentChanges.length) this.consider(doc);
+      return;
+    }
+    if (e.contentChanges.length === 0) return; // dirty-state change only
+    const changes: TextChange[] = e.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text }));
+    this.client.send({ type: 'change', doc: key, version: doc.version, changes, length: documentLength(doc) });
+    this._onDidChange.fire(doc);
+  }
+
+  private close(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    if (!this.tracked.delete(key)) return;
+    this.client.send({ type: 'close', doc: key });
+    this._onDidClose.fire(doc.uri);
+  }
+}

@@ -1,0 +1,114 @@
+// All panels: one per document, opened beside the editor, restored after a window reload
+// (WebviewPanelSerializer), and, when ffnLens.followActiveEditor is on, the most recently used
+// panel follows the active editor to another model file that has no panel of its own.
+import * as vscode from 'vscode';
+import type { ComputeClient } from '../compute/computeClient';
+import { readSettings } from '../config';
+import type { ModelDocuments } from '../editor/modelDocuments';
+import { Disposable } from '../util/dispose';
+import { Preview, PREVIEW_VIEW_TYPE } from './preview';
+
+interface SavedState {
+  readonly uri?: string;
+}
+
+export class PreviewManager extends Disposable implements vscode.WebviewPanelSerializer<SavedState> {
+  private readonly previews = new Set<Preview>();
+  private lastActive: Preview | undefined;
+
+  constructor(
+    private readonly client: ComputeClient,
+    private readonly docs: ModelDocuments,
+    private readonly extensionUri: vscode.Uri,
+  ) {
+    super();
+    this._register(vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, this));
+    this._register(client.onMessage((m) => {
+      if (!('doc' in m)) return;
+      for (const p of this.previews) if (p.document.uri.toString() === m.doc) p.fromWorker(m);
+    }));
+    this._register(client.onRestart(() => {
+      for (const p of this.previews) p.resubscribe();
+    }));
+    this._register(vscode.window.onDidChangeActiveTextEditor((e) => this.activeEditorChanged(e)));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('ffnLens')) for (const p of this.previews) p.updateSettings();
+    }));
+    // A document closed and opened again is a new TextDocument (its versions start again):
+    // the panel keeps its last render meanwhile, then follows the new one.
+    this._register(docs.onDidChange((doc) => {
+      for (const p of this.previews) if (p.document.uri.toString() === doc.uri.toString() && p.document !== doc) p.rebind(doc);
+    }));
+  }
+
+  all(): Preview[] {
+    return [...this.previews];
+  }
+
+  find(uri: vscode.Uri): Preview | undefined {
+    return [...this.previews].find((p) => p.document.uri.toString() === uri.toString());
+  }
+
+  /** Shows the panel of a document beside it: creates it, or reveals the one there is. */
+  show(doc: vscode.TextDocument, column?: vscode.ViewColumn): Preview {
+    this.docs.track(doc);
+    const existing = this.find(doc.uri);
+    if (existing) {
+      existing.panel.reveal(existing.panel.viewColumn, true);
+      this.lastActive = existing;
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'FFN Lens', { viewColumn: column ?? vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      enableFindWidget: true,
+    });
+    return this.attach(panel, doc);
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: SavedState | undefined): Promise<void> {
+    try {
+      if (!state?.uri) throw new Error('no document recorded');
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(state.uri));
+      this.docs.track(doc);
+      this.attach(panel, doc);
+    } catch {
+      panel.webview.html = `<!DOCTYPE html><html><body><p>FFN Lens could not restore this panel: its model file is gone. Close it and run "FFN Lens: Visualize FFN" again.</p></body></html>`;
+    }
+  }
+
+  private attach(panel: vscode.WebviewPanel, doc: vscode.TextDocument): Preview {
+    const p = new Preview(panel, doc, this.client, this.extensionUri, (pv, id, index) => void this.reveal(pv, id, index));
+    this.previews.add(p);
+    this.lastActive = p;
+    this._register(p.panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) this.lastActive = p;
+    }));
+    p.onDidDispose(() => {
+      this.previews.delete(p);
+      if (this.lastActive === p) this.lastActive = undefined;
+    });
+    return p;
+  }
+
+  private activeEditorChanged(e: vscode.TextEditor | undefined): void {
+    if (!e || !readSettings().followActiveEditor) return;
+    const doc = e.document;
+    if (!this.docs.isTracked(doc.uri) || this.find(doc.uri)) return;
+    const p = this.lastActive;
+    if (p && p.panel.visible) p.retarget(doc);
+  }
+
+  /** A heatmap cell was clicked: select the numbers it comes from in the editor. */
+  private async reveal(p: Preview, stageId: string, index: readonly number[]): Promise<void> {
+    const doc = p.document;
+    const r = await this.client.query(doc.uri.toString(), { kind: 'locate', stageId, index });
+    if (!r || r.kind !== 'locate' || !r.located || r.version !== doc.version) {
+      vscode.window.setStatusBarMessage('FFN Lens: nothing in the file to show for this cell', 3000);
+      return;
+    }
+    const range = new vscode.Range(doc.positionAt(r.located.start), doc.positionAt(r.located.end));
+    const editor = await vscode.window.showTextDocument(doc, { viewColumn: p.editorColumn(), selection: range, preserveFocus: false });
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    vscode.window.setStatusBarMessage(`FFN Lens: ${r.located.what}`, 5000);
+  }
+}

@@ -1,0 +1,95 @@
+// Messages between the extension host and the panel's webview, as discriminated unions.
+// Both sides import this file with `import type` only: it holds no code, so the webview bundle
+// never pulls in host modules (the markdown preview and the hex editor do the same).
+
+export type ColormapSetting = 'coolwarm' | 'purple-orange' | 'viridis' | 'grayscale';
+export type RangeSetting = 'perHeatmap' | 'perStageKind' | 'percentile';
+
+export interface PanelSettings {
+  readonly colormap: ColormapSetting;
+  readonly range: RangeSetting;
+  /** For range "percentile": clip at this percentile of |v| (e.g. 99). */
+  readonly percentile: number;
+  /** Larger stages are pooled (max |v|) down to this many rows and columns. */
+  readonly maxRows: number;
+  readonly maxCols: number;
+}
+
+export interface LayerSummary {
+  readonly attention: { readonly heads: number; readonly causal: boolean; readonly identity: readonly string[] } | null;
+  readonly ffn: { readonly activation: string; readonly dFf: number; readonly gated: boolean } | null;
+}
+
+export interface ParamSummary {
+  readonly attention: number;
+  readonly ffn: number;
+  readonly norm: number;
+  readonly head: number;
+  readonly total: number;
+}
+
+export interface StagePlan {
+  readonly id: string;
+  readonly shape: readonly number[];
+}
+
+/** What the panel needs to lay itself out before any number arrives. */
+export interface ModelSummary {
+  readonly name: string;
+  readonly tokens: readonly string[];
+  readonly vocab: readonly string[];
+  readonly seq: number;
+  readonly dModel: number;
+  readonly layout: 'out_in' | 'in_out';
+  readonly norm: 'none' | 'pre' | 'post';
+  readonly residual: boolean;
+  readonly positional: 'none' | 'sinusoidal';
+  readonly finalNorm: boolean;
+  readonly layers: readonly LayerSummary[];
+  readonly head: { readonly temperature: number; readonly vocabSize: number } | null;
+  readonly params: ParamSummary;
+  /** Every stage id and shape, in computation order. */
+  readonly stages: readonly StagePlan[];
+}
+
+export interface ProblemInfo {
+  readonly severity: 'error' | 'warning';
+  readonly code: string;
+  readonly message: string;
+  readonly path: string;
+  /** 1-based, for display. */
+  readonly line: number;
+  readonly col: number;
+}
+
+/** Host → webview */
+export type ToWebview =
+  /** (Re)start: forget any render; `uri` is the document shown (kept in the webview state for restore). */
+  | { readonly type: 'init'; readonly settings: PanelSettings; readonly uri: string }
+  | { readonly type: 'settings'; readonly settings: PanelSettings }
+  /** A new render begins: lay out these stages; keep showing the old numbers until new ones come. */
+  | { readonly type: 'model'; readonly version: number; readonly summary: ModelSummary; readonly warnings: readonly ProblemInfo[] }
+  | { readonly type: 'stage'; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer }
+  | { readonly type: 'done'; readonly version: number; readonly ms: number }
+  /** The text does not read as a model: keep the last good render, dimmed, and say why. */
+  | { readonly type: 'problems'; readonly version: number; readonly problems: readonly ProblemInfo[] }
+  /** The file is too large for VS Code to hand to extensions: the panel follows the file on disk. */
+  | { readonly type: 'notice'; readonly text: string }
+  /** Highlight a neuron (column of d_ff stages) or a token (row), from the editor's cursor. */
+  | { readonly type: 'highlight'; readonly target: HighlightTarget | null };
+
+export type HighlightTarget =
+  | { readonly kind: 'neuron'; readonly layer: number; readonly index: number }
+  | { readonly kind: 'token'; readonly index: number }
+  | { readonly kind: 'dim'; readonly layer: number; readonly index: number };
+
+/** Webview → host */
+export type FromWebview =
+  | { readonly type: 'ready' }
+  /** Reveal in the editor the number(s) this cell comes from. */
+  | { readonly type: 'reveal'; readonly stageId: string; readonly index: readonly number[] }
+  | { readonly type: 'gotoProblem'; readonly line: number; readonly col: number }
+  /** Sent after each drawn render: which version is on screen (tests read it). */
+  | { readonly type: 'rendered'; readonly version: number; readonly stages: number; readonly ms: number }
+  /** The panel's colormap / range controls write the user settings. */
+  | { readonly type: 'setSetting'; readonly key: 'colormap' | 'colorRange'; readonly value: string };

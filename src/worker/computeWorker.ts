@@ -1,0 +1,52 @@
+// The compute worker: a worker thread that reads model files and runs the forward pass, so the
+// extension host's thread (the editor's) never waits on either. One DocSession per document.
+import { parentPort } from 'node:worker_threads';
+import type { FromWorker, ToWorker } from '../compute/protocol';
+import { defaultKernel } from '../core/kernels';
+import type { MatmulKernel } from '../core/kernel';
+import { DocSession } from './session';
+
+const port = parentPort;
+if (!port) throw new Error('computeWorker must run in a worker thread');
+
+const sessions = new Map<string, DocSession>();
+let debounceMs = 150;
+let kernel: MatmulKernel | null = null;
+const getKernel = (): MatmulKernel => (kernel ??= defaultKernel());
+const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => port.postMessage(msg, transfer);
+
+port.on('message', (msg: ToWorker) => {
+  try {
+    handle(msg);
+  } catch (e) {
+    post({ type: 'log', message: `worker: ${(e as Error)?.stack ?? String(e)}` });
+  }
+});
+
+function handle(msg: ToWorker): void {
+  switch (msg.type) {
+    case 'open': {
+      sessions.get(msg.doc)?.dispose();
+      sessions.set(msg.doc, new DocSession(msg.doc, msg.fileName, msg.text, msg.version, post, getKernel, () => debounceMs));
+      return;
+    }
+    case 'change':
+      sessions.get(msg.doc)?.change(msg.version, msg.changes, msg.length);
+      return;
+    case 'close':
+      sessions.get(msg.doc)?.dispose();
+      sessions.delete(msg.doc);
+      return;
+    case 'subscribe':
+      sessions.get(msg.doc)?.subscribe(msg.on);
+      return;
+    case 'config':
+      debounceMs = msg.debounceMs;
+      return;
+    case 'query': {
+      const s = sessions.get(msg.doc);
+      post({ type: 'reply', id: msg.id, result: s ? s.query(msg.query) : null });
+      return;
+    }
+  }
+}

@@ -1,0 +1,137 @@
+// One open model document inside the worker: its text (kept in step with the editor by deltas),
+// its last read and its last computed stages. Computing is debounced: the first change after a
+// quiet spell runs at once, a burst of changes runs once, `debounceMs` after the last one.
+
+import { modelForward } from '../core/forward';
+import type { MatmulKernel } from '../core/kernel';
+import type { Stage } from '../core/stages';
+import type { FromWorker, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
+import { locateStageCell } from '../model/locate';
+import { formatPath } from '../model/problems';
+import { readModel, type ReadResult } from '../model/read';
+import { summarize } from './summary';
+
+export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
+
+export class DocSession {
+  private text: string;
+  private version: number;
+  private subscribed = false;
+  private read: ReadResult | null = null;
+  private readVersion = -1;
+  private stages: Stage[] | null = null;
+  private stagesVersion = -1;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastRun = -Infinity;
+
+  constructor(
+    readonly doc: string,
+    private readonly fileName: string,
+    text: string,
+    version: number,
+    private readonly post: Post,
+    private readonly kernel: () => MatmulKernel,
+    private readonly debounceMs: () => number,
+  ) {
+    this.text = text;
+    this.version = version;
+    this.schedule();
+  }
+
+  change(version: number, changes: readonly TextChange[], length: number): void {
+    let t = this.text;
+    for (const c of changes) t = t.slice(0, c.offset) + c.text + t.slice(c.offset + c.length);
+    this.text = t;
+    this.version = version;
+    if (t.length !== length) {
+      // Out of step with the editor (should not happen): ask for the whole text again.
+      this.post({ type: 'resync', doc: this.doc, reason: `text length ${t.length}, editor has ${length}` });
+      return;
+    }
+    this.schedule();
+  }
+
+  replace(version: number, text: string): void {
+    this.text = text;
+    this.version = version;
+    this.schedule();
+  }
+
+  subscribe(on: boolean): void {
+    this.subscribed = on;
+    if (!on) return;
+    if (this.read && this.readVersion === this.version && this.stagesVersion === this.version) this.publish();
+    else this.schedule(true);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(now = false): void {
+    if (this.timer) clearTimeout(this.timer);
+    const wait = Date.now() - this.lastRun;
+    const d = this.debounceMs();
+    // Leading edge after a quiet spell, trailing edge inside a burst.
+    const delay = now || (this.timer === null && wait >= d) ? 0 : d;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.run();
+    }, delay);
+  }
+
+  private run(): void {
+    this.lastRun = Date.now();
+    const version = this.version;
+    const t0 = performance.now();
+    this.read = readModel(this.text, this.fileName);
+    this.readVersion = version;
+    const t1 = performance.now();
+    this.stages = null;
+    this.stagesVersion = -1;
+    const model = this.read.model;
+    this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? summarize(model) : null });
+    if (!model) return;
+    const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version) : undefined;
+    this.stages = modelForward(model.weights, this.kernel(), emit);
+    this.stagesVersion = version;
+    this.post({ type: 'done', doc: this.doc, version, ms: { parse: t1 - t0, forward: performance.now() - t1 } });
+  }
+
+  /** Everything again for a new subscriber (a panel opened or reloaded). */
+  private publish(): void {
+    const read = this.read!;
+    const model = read.model;
+    this.post({ type: 'model', doc: this.doc, version: this.readVersion, problems: this.problems(), summary: model ? summarize(model) : null });
+    if (!model || !this.stages) return;
+    for (const s of this.stages) this.postStage(s, this.stagesVersion);
+    this.post({ type: 'done', doc: this.doc, version: this.stagesVersion, ms: { parse: 0, forward: 0 } });
+  }
+
+  private postStage(s: Stage, version: number): void {
+    // A copy of its own, transferred: never a view into memory we keep using.
+    const data = s.data.slice().buffer as ArrayBuffer;
+    this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data }, [data]);
+  }
+
+  private problems(): WorkerProblem[] {
+    return (this.read?.problems ?? []).map((p) => ({
+      severity: p.severity, code: p.code, message: p.message, path: formatPath(p.path), start: p.start, end: p.end,
+      ...(p.fix ? { fix: p.fix } : {}),
+    }));
+  }
+
+  query(q: Query): QueryResult | null {
+    switch (q.kind) {
+      case 'text-length':
+        return { kind: 'text-length', version: this.version, length: this.text.length };
+      case 'locate': {
+        const r = this.read;
+        if (!r?.model || this.readVersion !== this.version) return { kind: 'locate', version: this.version, located: null };
+        const loc = locateStageCell(this.text, r.json.root, r.model, q.stageId, q.index);
+        return { kind: 'locate', version: this.version, located: loc && { start: loc.start, end: loc.end, what: `${loc.path}: ${loc.what}` } };
+      }
+    }
+  }
+}
