@@ -25,7 +25,8 @@ const bundles = [
 ].filter((b) => Object.values(b.entryPoints).every(existsSync));
 const optional = [
   { ...node, entryPoints: { worker: 'src/worker/computeWorker.ts' }, outdir: 'dist' },
-  { ...common, platform: 'browser', format: 'iife', target: 'chrome114', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', loader: { '.css': 'text' } },
+  { ...common, platform: 'browser', format: 'iife', target: 'chrome114', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { webview: 'webview/panel.css' }, outdir: 'dist' },
   { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist' },
 ].filter((b) => Object.values(b.entryPoints).every(existsSync));
 

@@ -10,7 +10,7 @@ import type { Stage } from '../core/stages';
 import { LineIndex } from '../model/lines';
 import { formatPath } from '../model/problems';
 import { readModel, type ModelFile } from '../model/read';
-import { formatFloat32 } from './format';
+import { formatFloat32 } from '../util/float32';
 
 export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary]
 

@@ -1,5 +1,5 @@
 // The panel's HTML: a strict Content Security Policy (nothing but our own files; scripts only
-// with this page's nonce), the codicons stylesheet under the id vscode-elements looks for.
+// with this page's nonce; no inline styles).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
@@ -10,7 +10,6 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
     "default-src 'none'",
     `img-src ${webview.cspSource} data:`,
     `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   return `<!DOCTYPE html>
@@ -19,8 +18,7 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${csp}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${asset('dist', 'codicon.css')}" id="vscode-codicon-stylesheet">
-  <link rel="stylesheet" href="${asset('media', 'panel.css')}">
+  <link rel="stylesheet" href="${asset('dist', 'webview.css')}">
   <title>FFN Lens</title>
 </head>
 <body>

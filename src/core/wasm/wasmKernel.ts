@@ -104,14 +104,18 @@ class WasmKernel implements WasmMatmulKernel {
     if (b.length < K * N) throw new RangeError(`pack: b has ${b.length} values, needs K·N = ${K * N}`);
     const NP = Math.ceil(N / PANEL);
     const ptr = this.heap.alloc(NP * K * PANEL * 4);
-    const src = this.heap.alloc(K * N * 4);
+    let src = 0; // b is copied in whole, then rearranged by wasm (a transpose for "nk")
     try {
+      src = this.heap.alloc(K * N * 4);
       const f32 = this.view();
-      f32.set(b.subarray(0, K * N), src >> 2);
+      f32.set(b.length === K * N ? b : b.subarray(0, K * N), src >> 2);
       (bLayout === 'kn' ? this.packKn : this.packNk)(src, ptr, K, N);
       this.packLastPanel(f32, src >> 2, ptr >> 2, K, N, bLayout);
+    } catch (e) {
+      this.heap.free(ptr); // memory.grow refused: leave the heap as it was
+      throw e;
     } finally {
-      this.heap.free(src);
+      if (src !== 0) this.heap.free(src);
     }
     const packed = new WasmPacked(K, N, ptr, this);
     this.finalizer.register(packed, ptr, packed);
@@ -124,6 +128,10 @@ class WasmKernel implements WasmMatmulKernel {
     const { K, N } = p;
     checkOperands(out, a, M, K, N);
     if (M === 0) return;
+    if (K === 0) {
+      out.fill(0, 0, M * N); // empty sums; mm walks panels by address and K = 0 has none
+      return;
+    }
     const NP = Math.ceil(N / PANEL);
     const stride = NP * PANEL; // scratch rows are padded to whole panels
     const aBytes = alignUp(M * K * 4);
@@ -182,7 +190,6 @@ class WasmKernel implements WasmMatmulKernel {
     this.heap.free(p.ptr);
   }
 
-  // The current Float32Array over memory; memory.grow replaces the buffer, so re-made then.
   // One scratch block for a and out, kept between calls and replaced only when too small.
   private scratch(bytes: number): number {
     if (bytes > this.scratchBytes) {
@@ -194,6 +201,7 @@ class WasmKernel implements WasmMatmulKernel {
     return this.scratchPtr;
   }
 
+  // The current Float32Array over memory; memory.grow replaces the buffer, so re-made then.
   private view(): Float32Array {
     if (this.f32View.buffer !== this.memory.buffer) this.f32View = new Float32Array(this.memory.buffer);
     return this.f32View;

@@ -1,0 +1,50 @@
+// The DOM-free part of the legend: tick labels, value formatting and gradient stops.
+
+import { type ColormapName, colorAt, cssRGB } from './colormaps';
+
+export interface LegendTick {
+  kind: 'min' | 'zero' | 'max';
+  value: number;
+  /** Position along the bar, 0 (left, lo) .. 1 (right, hi). */
+  fraction: number;
+  label: string;
+}
+
+export interface LegendOptions {
+  colormap: ColormapName;
+  range: readonly [number, number];
+  /** The range was clipped (percentile): values beyond an end exist and are drawn in the end color. */
+  clipped?: { lo?: boolean; hi?: boolean };
+}
+
+/** A short label for a legend or tooltip value: 3 significant digits, exponent form outside 1e-3..1e4. */
+export function formatValue(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  const s = a >= 1e4 || a < 1e-3 ? v.toExponential(2).replace(/\.?0+e/, 'e').replace('e+', 'e') : String(Number(v.toPrecision(3)));
+  return s.replace(/-/g, '−');
+}
+
+/** The min, 0 (when inside the range) and max labels with their positions along the bar. */
+export function legendTicks(opts: LegendOptions): LegendTick[] {
+  const [lo, hi] = opts.range;
+  const ticks: LegendTick[] = [{ kind: 'min', value: lo, fraction: 0, label: (opts.clipped?.lo ? '≤ ' : '') + formatValue(lo) }];
+  if (lo < 0 && hi > 0) ticks.push({ kind: 'zero', value: 0, fraction: -lo / (hi - lo), label: '0' });
+  ticks.push({ kind: 'max', value: hi, fraction: 1, label: (opts.clipped?.hi ? '≥ ' : '') + formatValue(hi) });
+  return ticks;
+}
+
+/** count evenly spaced stops of the map, e.g. for a CSS gradient or an SVG <linearGradient>. */
+export function gradientStops(name: ColormapName, count = 17): { offset: number; color: string }[] {
+  const n = Math.max(2, Math.floor(count));
+  return Array.from({ length: n }, (_, i) => ({ offset: i / (n - 1), color: cssRGB(colorAt(name, i / (n - 1))) }));
+}
+
+/** A CSS linear-gradient() of the map (low end first), for a legend that is a plain element. */
+export function cssGradient(name: ColormapName, direction = 'to right', count = 17): string {
+  return `linear-gradient(${direction}, ${gradientStops(name, count)
+    .map((s) => `${s.color} ${(s.offset * 100).toFixed(2)}%`)
+    .join(', ')})`;
+}

@@ -1,0 +1,19 @@
+// The panel's entry point: start the app, pass it the host's messages, tell the host we are ready.
+import type { ToWebview } from '../src/preview/protocol';
+import { App } from './app';
+import './elements';
+import { post } from './vscodeApi';
+
+const root = document.getElementById('app');
+if (root) {
+  const app = new App(root);
+  window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
+    try {
+      app.handle(e.data);
+    } catch (err) {
+      // Never a stack trace in front of the user: a line, and the rest in the webview console.
+      console.error('FFN Lens panel:', err);
+    }
+  });
+  post({ type: 'ready' });
+}

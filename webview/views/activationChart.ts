@@ -1,0 +1,84 @@
+// The activation function's curve over the range of this input's pre-activation values, with
+// every (token, neuron) value plotted on it, and ReLU beside GELU/SiLU for comparison: which
+// neurons does the function silence, which does it let through, and how far below zero.
+import { activationFn, isGated, type Activation } from '../../src/core/activation';
+import { h } from '../dom';
+import { activationName } from '../stageInfo';
+import { makeChart, themeColors, type Chart } from './charts';
+
+export class ActivationChart {
+  readonly el: HTMLElement;
+  private readonly canvas: HTMLCanvasElement;
+  private readonly caption: HTMLElement;
+  private chart: Chart | null = null;
+
+  constructor() {
+    this.canvas = h('canvas', { class: 'chart-canvas', role: 'img' });
+    this.caption = h('p', { class: 'chart-caption' });
+    this.el = h('div', { class: 'chart activation-chart' }, h('div', { class: 'chart-box' }, this.canvas), this.caption);
+  }
+
+  /** pre: the values the function is applied to (up, or gate when gated); out: f(pre) (not ⊙ up). */
+  update(activation: Activation, pre: Float32Array): void {
+    const f = activationFn(activation);
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of pre) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    if (!Number.isFinite(lo) || !Number.isFinite(hi)) return;
+    const pad = Math.max(0.5, (hi - lo) * 0.08);
+    lo -= pad;
+    hi += pad;
+    const curve = (g: (x: number) => number): Array<{ x: number; y: number }> =>
+      Array.from({ length: 121 }, (_, i) => {
+        const x = lo + ((hi - lo) * i) / 120;
+        return { x, y: g(x) };
+      });
+    // At most 4000 points: a 32 × 3072 stage is sampled evenly (the caption counts them all).
+    const step = Math.max(1, Math.ceil(pre.length / 4000));
+    const points: Array<{ x: number; y: number }> = [];
+    for (let i = 0; i < pre.length; i += step) points.push({ x: pre[i], y: f(pre[i]) });
+    let silenced = 0;
+    for (const v of pre) if (Math.abs(f(v)) < 1e-3) silenced++;
+    const name = activationName(activation);
+    const base = isGated(activation) ? activationName(activation === 'swiglu' ? 'silu' : activation === 'geglu' ? 'gelu' : 'relu') : name;
+    const c = themeColors();
+    const datasets: NonNullable<import('chart.js').ChartConfiguration<'scatter'>['data']>['datasets'] = [
+      { type: 'scatter', label: 'this input', data: points, pointRadius: 2.5, backgroundColor: c.accent2, borderColor: c.accent2 },
+      { type: 'line', label: base, data: curve(f), borderColor: c.accent, borderWidth: 2, pointRadius: 0, fill: false } as never,
+    ];
+    if (activation !== 'relu' && activation !== 'reglu' && activation !== 'linear') {
+      datasets.push({ type: 'line', label: 'ReLU', data: curve((x) => Math.max(0, x)), borderColor: c.muted, borderDash: [4, 4], borderWidth: 1, pointRadius: 0, fill: false } as never);
+    }
+    const config = {
+      type: 'scatter' as const,
+      data: { datasets },
+      options: {
+        animation: false as const, responsive: true, maintainAspectRatio: false,
+        scales: {
+          x: { type: 'linear' as const, title: { display: true, text: isGated(activation) ? 'gate (pre-activation)' : 'up (pre-activation)' }, grid: { color: c.grid } },
+          y: { type: 'linear' as const, title: { display: true, text: `${base}(x)` }, grid: { color: c.grid } },
+        },
+        plugins: { legend: { display: true, labels: { boxWidth: 12 } }, tooltip: { enabled: true } },
+      },
+    };
+    if (this.chart) {
+      this.chart.data = config.data as never;
+      this.chart.update('none');
+    } else {
+      this.chart = makeChart(this.canvas, config as never);
+    }
+    this.canvas.setAttribute('aria-label', `${name} curve with ${pre.length} pre-activation values`);
+    const pct = ((100 * silenced) / pre.length).toFixed(0);
+    this.caption.textContent = activation === 'linear'
+      ? 'linear: nothing is silenced, and W2·W1 is a single matrix — the FFN adds no expressive power.'
+      : `${base} silences ${silenced} of ${pre.length} values (${pct}%: |f(x)| < 0.001)${activation === 'gelu' || activation === 'gelu_tanh' ? '; unlike ReLU it lets small negatives through, down to −0.17' : ''}.`;
+  }
+
+  dispose(): void {
+    this.chart?.destroy();
+    this.chart = null;
+  }
+}

@@ -1,0 +1,82 @@
+// The head's probabilities for one token (the last, by default) as bars of the top words:
+// softmax of its logits divided by the temperature, as in the seed post's prediction step.
+import { h } from '../dom';
+import { makeChart, themeColors, type Chart } from './charts';
+
+const TOP = 12;
+
+export class ProbsChart {
+  readonly el: HTMLElement;
+  private readonly canvas: HTMLCanvasElement;
+  private readonly select: HTMLElement & { value: string };
+  private readonly caption: HTMLElement;
+  private chart: Chart | null = null;
+  private probs: Float32Array | null = null;
+  private tokens: readonly string[] = [];
+  private vocab: readonly string[] = [];
+  private temperature = 1;
+
+  constructor(private token: number, private readonly onToken: (t: number) => void) {
+    this.canvas = h('canvas', { class: 'chart-canvas', role: 'img' });
+    this.select = h('vscode-single-select', { class: 'probs-token', 'aria-label': 'token' }) as HTMLElement & { value: string };
+    this.select.addEventListener('change', () => {
+      this.token = Number(this.select.value);
+      this.onToken(this.token);
+      this.draw();
+    });
+    this.caption = h('p', { class: 'chart-caption' });
+    this.el = h('div', { class: 'chart probs-chart' },
+      h('div', { class: 'control-row' }, h('span', { class: 'control-label' }, 'Next-word probabilities after'), this.select),
+      h('div', { class: 'chart-box' }, this.canvas), this.caption);
+  }
+
+  update(probs: Float32Array, tokens: readonly string[], vocab: readonly string[], temperature: number): void {
+    this.probs = probs;
+    const changed = tokens.join('\u0000') !== this.tokens.join('\u0000');
+    this.tokens = tokens;
+    this.vocab = vocab;
+    this.temperature = temperature;
+    if (changed) {
+      this.select.replaceChildren(...tokens.map((t, i) => h('vscode-option', { value: String(i) }, `${i}: ${t}${i === tokens.length - 1 ? ' (last)' : ''}`)));
+    }
+    const t = this.token < 0 || this.token >= tokens.length ? tokens.length - 1 : this.token;
+    this.select.value = String(t);
+    this.draw();
+  }
+
+  private draw(): void {
+    const p = this.probs;
+    if (!p) return;
+    const V = this.vocab.length;
+    const T = this.tokens.length;
+    const t = this.token < 0 || this.token >= T ? T - 1 : this.token;
+    const row = Array.from(p.subarray(t * V, (t + 1) * V)).map((v, i) => ({ v, w: this.vocab[i] ?? `v${i}` }));
+    row.sort((a, b) => b.v - a.v);
+    const top = row.slice(0, TOP);
+    const c = themeColors();
+    const data = {
+      labels: top.map((r) => r.w),
+      datasets: [{ label: 'probability', data: top.map((r) => r.v), backgroundColor: top.map((_, i) => (i === 0 ? c.accent : c.muted)) }],
+    };
+    if (this.chart) {
+      this.chart.data = data;
+      this.chart.update('none');
+    } else {
+      this.chart = makeChart(this.canvas, {
+        type: 'bar', data,
+        options: {
+          indexAxis: 'y', animation: false, responsive: true, maintainAspectRatio: false,
+          scales: { x: { min: 0, max: 1, grid: { color: c.grid } }, y: { grid: { display: false } } },
+          plugins: { legend: { display: false } },
+        },
+      });
+    }
+    const best = top[0];
+    this.canvas.setAttribute('aria-label', `probabilities after "${this.tokens[t]}": ${top.map((r) => `${r.w} ${(r.v * 100).toFixed(1)}%`).join(', ')}`);
+    this.caption.textContent = `After "${this.tokens[t]}", the model predicts "${best.w}" (${(best.v * 100).toFixed(1)}%) — softmax of the logits / temperature ${this.temperature}${V > TOP ? `; the top ${TOP} of ${V} words` : ''}.`;
+  }
+
+  dispose(): void {
+    this.chart?.destroy();
+  }
+}

@@ -1,0 +1,188 @@
+// One stage: its title with meaning and shape, its heatmap (for attention stages, one head at a
+// time with a head selector, or all heads as small multiples), and its color legend.
+import type { ModelSummary } from '../../src/preview/protocol';
+import { h } from '../dom';
+import { drawLegend, type ColormapName } from '../heatmap';
+import { axisName, shapeLabel, type StageInfo } from '../stageInfo';
+import { exact, HeatmapView, type HeatmapSpec } from './heatmapView';
+
+export interface CardContext {
+  readonly summary: ModelSummary;
+  readonly colormap: ColormapName;
+  readonly maxRows: number;
+  readonly maxCols: number;
+  /** The color range for this stage's data (or one head's data). */
+  range(stageId: string, data: Float32Array, mask: Uint8Array | undefined): [number, number];
+  reveal(stageId: string, index: number[]): void;
+  head(stageId: string): number;
+  setHead(stageId: string, h: number): void;
+  allHeads(stageId: string): boolean;
+  setAllHeads(stageId: string, on: boolean): void;
+}
+
+export interface StageData {
+  readonly shape: readonly number[];
+  readonly data: Float32Array;
+}
+
+export function causalMask(T: number): Uint8Array {
+  const m = new Uint8Array(T * T);
+  for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) m[i * T + j] = 1;
+  return m;
+}
+
+export class StageCard {
+  readonly el: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly controls: HTMLElement;
+  private readonly legendBox: HTMLElement;
+  private readonly main = new HeatmapView();
+  private small: HeatmapView[] = [];
+  private readonly smallGrid: HTMLElement;
+  private headSelect: (HTMLElement & { value: string }) | null = null;
+  private allHeadsBox: (HTMLElement & { checked: boolean }) | null = null;
+  private stage: StageData | null = null;
+  private lastWidth = 0;
+
+  constructor(readonly info: StageInfo, private readonly shape: readonly number[], private ctx: CardContext) {
+    this.controls = h('div', { class: 'card-controls' });
+    this.legendBox = h('div', { class: 'card-legend' });
+    this.smallGrid = h('div', { class: 'small-multiples', hidden: true });
+    this.body = h('div', { class: 'card-body' }, this.controls, this.main.el, this.smallGrid, this.legendBox);
+    this.el = h('section', { class: 'card', 'data-stage-id': info.id, 'data-state': 'waiting' },
+      h('header', { class: 'card-header' },
+        h('h3', { class: 'card-title' }, info.title, h('span', { class: 'card-shape' }, ` ${shapeLabel(shape)}`)),
+        h('p', { class: 'card-meaning' }, info.meaning)),
+      this.body);
+    this.main.canvasElement.dataset.stageId = info.id;
+    if (info.perHead) this.buildHeadControls(shape[0]);
+  }
+
+  setContext(ctx: CardContext): void {
+    this.ctx = ctx;
+  }
+
+  private buildHeadControls(NH: number): void {
+    if (NH <= 1) return;
+    const sel = h('vscode-single-select', { class: 'head-select', 'aria-label': 'head' }) as HTMLElement & { value: string };
+    sel.append(...Array.from({ length: NH }, (_, i) => h('vscode-option', { value: String(i) }, `head ${i}`)));
+    sel.value = String(this.ctx.head(this.info.id));
+    sel.addEventListener('change', () => {
+      this.ctx.setHead(this.info.id, Number(sel.value));
+      this.draw(true);
+    });
+    const box = h('vscode-checkbox', { class: 'all-heads' }, 'all heads') as HTMLElement & { checked: boolean };
+    box.checked = this.ctx.allHeads(this.info.id);
+    box.addEventListener('change', () => {
+      this.ctx.setAllHeads(this.info.id, box.checked);
+      this.draw(true);
+    });
+    this.headSelect = sel;
+    this.allHeadsBox = box;
+    this.controls.append(h('span', { class: 'control-label' }, 'Head'), sel, box);
+  }
+
+  setData(stage: StageData): void {
+    this.stage = stage;
+    this.el.dataset.state = 'drawn';
+    this.draw(true);
+  }
+
+  /** Marks the card as showing numbers from an older render (a new one is on its way). */
+  setPending(): void {
+    if (this.stage) this.el.dataset.state = 'stale';
+  }
+
+  get hasData(): boolean {
+    return this.stage !== null;
+  }
+
+  get data(): StageData | null {
+    return this.stage;
+  }
+
+  get heatmap(): HeatmapView {
+    return this.main;
+  }
+
+  /** Redraws (new data, colors, or width). */
+  draw(force = false): void {
+    const st = this.stage;
+    if (!st || this.el.offsetParent === null) return; // collapsed or hidden: drawn when shown
+    const width = this.body.clientWidth;
+    if (!force && width === this.lastWidth) return;
+    this.lastWidth = width;
+    const { summary } = this.ctx;
+    const info = this.info;
+    const T = summary.seq;
+    if (info.perHead) {
+      const NH = st.shape[0];
+      const X = st.shape[2];
+      const hsel = Math.min(this.ctx.head(info.id), NH - 1);
+      if (this.headSelect) this.headSelect.value = String(hsel);
+      const all = NH > 1 && this.ctx.allHeads(info.id);
+      if (this.allHeadsBox) this.allHeadsBox.checked = all;
+      const mask = info.masked ? causalMask(T) : undefined;
+      const slice = (hh: number): Float32Array => st.data.subarray(hh * T * X, (hh + 1) * T * X);
+      const range = this.ctx.range(info.id, all ? st.data : slice(hsel), mask);
+      this.main.el.hidden = all;
+      this.smallGrid.hidden = !all;
+      if (!all) {
+        this.main.set(this.spec(slice(hsel), T, X, hsel, mask));
+        this.main.paint(this.paintOpts(range), width);
+      } else {
+        while (this.small.length < NH) this.small.push(new HeatmapView(true));
+        this.smallGrid.replaceChildren(...this.small.slice(0, NH).map((v, hh) => h('figure', { class: 'small-multiple' }, v.el, h('figcaption', {}, `head ${hh}`))));
+        const cellW = Math.max(80, Math.floor(width / Math.min(NH, 4)) - 12);
+        this.small.slice(0, NH).forEach((v, hh) => {
+          v.set(this.spec(slice(hh), T, X, hh, mask));
+          v.paint(this.paintOpts(range), cellW);
+        });
+      }
+      this.legend(range);
+      return;
+    }
+    const [rows, cols] = st.shape;
+    const range = this.ctx.range(info.id, st.data, undefined);
+    this.main.set(this.spec(st.data, rows, cols, -1, undefined));
+    this.main.paint(this.paintOpts(range), width);
+    this.legend(range);
+  }
+
+  private paintOpts(range: [number, number]): { colormap: ColormapName; range: [number, number]; maxRows: number; maxCols: number } {
+    return { colormap: this.ctx.colormap, range, maxRows: this.ctx.maxRows, maxCols: this.ctx.maxCols };
+  }
+
+  private legend(range: [number, number]): void {
+    this.legendBox.replaceChildren();
+    drawLegend(this.legendBox, { colormap: this.ctx.colormap, range });
+  }
+
+  private spec(data: Float32Array, rows: number, cols: number, head: number, mask: Uint8Array | undefined): HeatmapSpec {
+    const { summary } = this.ctx;
+    const info = this.info;
+    const tokens = summary.tokens;
+    const colLabels = info.cols === 'key' ? tokens : info.cols === 'vocab' ? summary.vocab : null;
+    const stageTitle = head >= 0 ? `${info.title} · head ${head}` : info.title;
+    return {
+      data, rows, cols, colLabels, mask,
+      rowLabels: tokens,
+      colAxis: axisName(info.cols),
+      ariaLabel: `${stageTitle} ${shapeLabel(this.shape)}`,
+      describe: (r, c, v, masked) => {
+        const tok = tokens[r] ?? `t${r}`;
+        const lines = [stageTitle];
+        if (info.cols === 'key') {
+          lines.push(`query "${tok}" (row ${r}) → key "${tokens[c] ?? c}" (column ${c})`);
+          lines.push(masked ? 'masked: a causal query cannot see a later token' : `${info.kind === 'attn.weights' ? 'weight' : 'score'} = ${exact(v)}`);
+          return lines;
+        }
+        const colName = info.cols === 'vocab' ? `word "${summary.vocab[c] ?? c}" (${c})` : `${axisName(info.cols)} ${c}`;
+        lines.push(`token "${tok}" (row ${r}) · ${colName}`);
+        lines.push(`value = ${exact(v)}`);
+        return lines;
+      },
+      onClick: (r, c) => this.ctx.reveal(info.id, head >= 0 ? [head, r, c] : [r, c]),
+    };
+  }
+}

@@ -1,0 +1,41 @@
+// The webview's handle on VS Code: typed messages out, and a typed view state kept with
+// setState (it survives hiding the panel and, through the serializer, a window reload).
+import type { FromWebview } from '../src/preview/protocol';
+
+export interface ViewState {
+  /** The document shown: the serializer reopens it after a reload. */
+  uri?: string;
+  collapsed: Record<string, boolean>;
+  /** Selected head per attention stage id. */
+  head: Record<string, number>;
+  /** All-heads grid shown per attention stage id. */
+  allHeads: Record<string, boolean>;
+  /** The token whose probabilities the bar chart shows (-1: the last). */
+  probsToken: number;
+  scrollY: number;
+}
+
+interface VsCodeApi {
+  postMessage(msg: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api: VsCodeApi = typeof acquireVsCodeApi === 'function'
+  ? acquireVsCodeApi()
+  : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+
+export function post(msg: FromWebview): void {
+  api.postMessage(msg);
+}
+
+export function loadState(): ViewState {
+  const s = (api.getState() ?? {}) as Partial<ViewState>;
+  return { collapsed: {}, head: {}, allHeads: {}, probsToken: -1, scrollY: 0, ...s };
+}
+
+export function saveState(s: ViewState): void {
+  api.setState(s);
+}
