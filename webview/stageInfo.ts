@@ -18,21 +18,14 @@ export interface StageInfo {
   readonly masked: boolean;
 }
 
-const ACT_NAMES: Record<string, string> = {
-  relu: 'ReLU', gelu: 'GELU', gelu_tanh: 'GELU (tanh)', silu: 'SiLU', linear: 'linear',
-  swiglu: 'SwiGLU', geglu: 'GeGLU', reglu: 'ReGLU',
-};
-
-export function activationName(a: string): string {
-  return ACT_NAMES[a] ?? a;
-}
+import { activationLabel } from '../src/core/activation';
 
 export function stageInfo(id: string, s: ModelSummary): StageInfo {
   const m = /^layers\.(\d+)\.(.*)$/.exec(id);
   const layer = m ? Number(m[1]) : -1;
   const kind = m ? m[2] : id;
   const L = layer >= 0 ? s.layers[layer] : undefined;
-  const act = L?.ffn ? activationName(L.ffn.activation) : '';
+  const act = L?.ffn ? activationLabel(L.ffn.activation) : '';
   const causal = !!L?.attention?.causal;
   const norm = s.norm;
   const base = { id, kind, layer, perHead: false, masked: false };

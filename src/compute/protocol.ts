@@ -3,6 +3,7 @@
 // result carries the document version it was computed from.
 
 import type { FixHint } from '../model/problems';
+import type { CursorTarget, Lens } from '../worker/insight';
 import type { ModelSummary, ProblemInfo } from '../preview/protocol';
 
 export interface TextChange {
@@ -24,6 +25,9 @@ export type ToWorker =
 
 export type Query =
   | { readonly kind: 'locate'; readonly stageId: string; readonly index: readonly number[] }
+  | { readonly kind: 'hover'; readonly offset: number }
+  | { readonly kind: 'lenses' }
+  | { readonly kind: 'cursor'; readonly offset: number }
   | { readonly kind: 'text-length' };
 
 /** A text range to reveal, as offsets; `what` says in words what it is. */
@@ -31,6 +35,9 @@ export interface Located { readonly start: number; readonly end: number; readonl
 
 export type QueryResult =
   | { readonly kind: 'locate'; readonly version: number; readonly located: Located | null }
+  | { readonly kind: 'hover'; readonly version: number; readonly hover: { readonly markdown: string; readonly start: number; readonly end: number } | null }
+  | { readonly kind: 'lenses'; readonly version: number; readonly lenses: readonly Lens[] }
+  | { readonly kind: 'cursor'; readonly version: number; readonly cursor: CursorTarget | null }
   | { readonly kind: 'text-length'; readonly version: number; readonly length: number };
 
 export interface WorkerProblem extends Omit<ProblemInfo, 'line' | 'col'> {
@@ -44,6 +51,8 @@ export type FromWorker =
   | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: ModelSummary | null }
   | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer }
   | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number } }
+  /** Warnings only the computed stages can give (dead neurons, NaN, empty attention rows). */
+  | { readonly type: 'runtime'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[] }
   | { readonly type: 'resync'; readonly doc: string; readonly reason: string }
   | { readonly type: 'reply'; readonly id: number; readonly result: QueryResult | null }
   | { readonly type: 'log'; readonly message: string };

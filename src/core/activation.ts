@@ -11,6 +11,15 @@ export type Activation = 'relu' | 'gelu' | 'gelu_tanh' | 'silu' | 'linear' | 'sw
 
 export const ACTIVATIONS: readonly Activation[] = ['relu', 'gelu', 'gelu_tanh', 'silu', 'linear', 'swiglu', 'geglu', 'reglu'];
 
+const LABELS: Record<Activation, string> = {
+  relu: 'ReLU', gelu: 'GELU', gelu_tanh: 'GELU (tanh)', silu: 'SiLU', linear: 'linear', swiglu: 'SwiGLU', geglu: 'GeGLU', reglu: 'ReGLU',
+};
+
+/** How the panel and hovers name an activation. */
+export function activationLabel(a: string): string {
+  return LABELS[a as Activation] ?? a;
+}
+
 export function isGated(a: Activation): boolean {
   return a === 'swiglu' || a === 'geglu' || a === 'reglu';
 }

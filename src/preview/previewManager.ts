@@ -39,6 +39,12 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     this._register(docs.onDidChange((doc) => {
       for (const p of this.previews) if (p.document.uri.toString() === doc.uri.toString() && p.document !== doc) p.rebind(doc);
     }));
+    // A file changed on disk while no editor holds it (VS Code closed its document): read it
+    // again, so the panel still follows it. (An open document is reloaded by VS Code itself.)
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*.{json,jsonc}', true, false, true));
+    this._register(watcher.onDidChange((uri) => {
+      if (this.find(uri) && !this.docs.get(uri)) void vscode.workspace.openTextDocument(uri).then((d) => this.docs.track(d), () => undefined);
+    }));
   }
 
   all(): Preview[] {

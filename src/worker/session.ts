@@ -2,13 +2,14 @@
 // its last read and its last computed stages. Computing is debounced: the first change after a
 // quiet spell runs at once, a burst of changes runs once, `debounceMs` after the last one.
 
-import { modelForward } from '../core/forward';
+import { modelForward, planStages } from '../core/forward';
 import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import type { FromWorker, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
 import { locateStageCell } from '../model/locate';
 import { formatPath } from '../model/problems';
-import { readModel, type ReadResult } from '../model/read';
+import { readModel, type ModelFile, type ReadResult } from '../model/read';
+import { cursorTarget, hoverMarkdown, lenses, runtimeProblems, type Computed } from './insight';
 import { summarize } from './summary';
 
 export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
@@ -21,6 +22,7 @@ export class DocSession {
   private readVersion = -1;
   private stages: Stage[] | null = null;
   private stagesVersion = -1;
+  private stagesModel: ModelFile | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastRun = -Infinity;
 
@@ -81,22 +83,53 @@ export class DocSession {
     }, delay);
   }
 
+  /** The read of the current text (parsing only: a hover never runs the forward pass). */
+  private ensureRead(): ReadResult {
+    if (!this.read || this.readVersion !== this.version) {
+      this.read = readModel(this.text, this.fileName);
+      this.readVersion = this.version;
+    }
+    return this.read;
+  }
+
   private run(): void {
     this.lastRun = Date.now();
     const version = this.version;
     const t0 = performance.now();
-    this.read = readModel(this.text, this.fileName);
-    this.readVersion = version;
+    const model = this.ensureRead().model;
     const t1 = performance.now();
-    this.stages = null;
-    this.stagesVersion = -1;
-    const model = this.read.model;
     this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? summarize(model) : null });
     if (!model) return;
     const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version) : undefined;
     this.stages = modelForward(model.weights, this.kernel(), emit);
     this.stagesVersion = version;
+    this.stagesModel = model;
     this.post({ type: 'done', doc: this.doc, version, ms: { parse: t1 - t0, forward: performance.now() - t1 } });
+    this.postRuntime(version);
+  }
+
+  private postRuntime(version: number): void {
+    const c = this.computed();
+    const problems: WorkerProblem[] = c ? runtimeProblems(c).map((p) => ({
+      severity: 'warning' as const, code: p.code, message: p.message, path: formatPath(p.path), start: p.start, end: p.end,
+    })) : [];
+    this.post({ type: 'runtime', doc: this.doc, version, problems });
+  }
+
+  /**
+   * The current text's model with the latest computed stages. When the text changed since, the
+   * stages are kept only if the shapes still fit (then marked stale).
+   */
+  private computed(): Computed | null {
+    const read = this.ensureRead();
+    if (!read.model) return null;
+    const stale = this.stagesVersion !== this.version;
+    let stages = new Map<string, Stage>();
+    if (this.stages) {
+      const fits = !stale || JSON.stringify(planStages(read.model.weights)) === JSON.stringify(this.stages.map((s) => ({ id: s.id, shape: s.shape })));
+      if (fits) stages = new Map(this.stages.map((s) => [s.id, s]));
+    }
+    return { model: stale ? read.model : this.stagesModel ?? read.model, root: read.json.root, stages, stale };
   }
 
   /** Everything again for a new subscriber (a panel opened or reloaded). */
@@ -107,6 +140,7 @@ export class DocSession {
     if (!model || !this.stages) return;
     for (const s of this.stages) this.postStage(s, this.stagesVersion);
     this.post({ type: 'done', doc: this.doc, version: this.stagesVersion, ms: { parse: 0, forward: 0 } });
+    this.postRuntime(this.stagesVersion);
   }
 
   private postStage(s: Stage, version: number): void {
@@ -126,9 +160,30 @@ export class DocSession {
     switch (q.kind) {
       case 'text-length':
         return { kind: 'text-length', version: this.version, length: this.text.length };
+      case 'hover': {
+        const read = this.ensureRead();
+        if (!read.model) {
+          const n = read.problems.filter((p) => p.severity === 'error').length;
+          const onNumber = /[-\d.eE+]/.test(this.text.charAt(q.offset)) || /[-\d.eE+]/.test(this.text.charAt(q.offset - 1));
+          return {
+            kind: 'hover', version: this.version,
+            hover: onNumber ? { markdown: `FFN Lens: this file does not read as a model (${n} problem${n === 1 ? '' : 's'}, see the Problems panel), so there are no values to show.`, start: q.offset, end: q.offset } : null,
+          };
+        }
+        const c = this.computed();
+        return { kind: 'hover', version: this.version, hover: c ? hoverMarkdown(this.text, c, q.offset) : null };
+      }
+      case 'lenses': {
+        const c = this.computed();
+        return { kind: 'lenses', version: this.version, lenses: c ? lenses(c) : [] };
+      }
+      case 'cursor': {
+        const c = this.computed();
+        return { kind: 'cursor', version: this.version, cursor: c ? cursorTarget(this.text, c, q.offset) : null };
+      }
       case 'locate': {
-        const r = this.read;
-        if (!r?.model || this.readVersion !== this.version) return { kind: 'locate', version: this.version, located: null };
+        const r = this.ensureRead();
+        if (!r.model) return { kind: 'locate', version: this.version, located: null };
         const loc = locateStageCell(this.text, r.json.root, r.model, q.stageId, q.index);
         return { kind: 'locate', version: this.version, located: loc && { start: loc.start, end: loc.end, what: `${loc.path}: ${loc.what}` } };
       }

@@ -1,9 +1,8 @@
 // The activation function's curve over the range of this input's pre-activation values, with
 // every (token, neuron) value plotted on it, and ReLU beside GELU/SiLU for comparison: which
 // neurons does the function silence, which does it let through, and how far below zero.
-import { activationFn, isGated, type Activation } from '../../src/core/activation';
+import { activationFn, activationLabel, isGated, type Activation } from '../../src/core/activation';
 import { h } from '../dom';
-import { activationName } from '../stageInfo';
 import { makeChart, themeColors, type Chart } from './charts';
 
 export class ActivationChart {
@@ -42,8 +41,8 @@ export class ActivationChart {
     for (let i = 0; i < pre.length; i += step) points.push({ x: pre[i], y: f(pre[i]) });
     let silenced = 0;
     for (const v of pre) if (Math.abs(f(v)) < 1e-3) silenced++;
-    const name = activationName(activation);
-    const base = isGated(activation) ? activationName(activation === 'swiglu' ? 'silu' : activation === 'geglu' ? 'gelu' : 'relu') : name;
+    const name = activationLabel(activation);
+    const base = isGated(activation) ? activationLabel(activation === 'swiglu' ? 'silu' : activation === 'geglu' ? 'gelu' : 'relu') : name;
     const c = themeColors();
     const datasets: NonNullable<import('chart.js').ChartConfiguration<'scatter'>['data']>['datasets'] = [
       { type: 'scatter', label: 'this input', data: points, pointRadius: 2.5, backgroundColor: c.accent2, borderColor: c.accent2 },

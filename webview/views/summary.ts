@@ -2,7 +2,7 @@
 // FFN holds about two thirds of them (the seed post's point: "MLP ≈ 2/3 of the parameters").
 import type { ModelSummary } from '../../src/preview/protocol';
 import { h } from '../dom';
-import { activationName } from '../stageInfo';
+import { activationLabel } from '../../src/core/activation';
 
 function fmt(n: number): string {
   return n.toLocaleString('en-US');
@@ -24,7 +24,7 @@ export function renderSummary(s: ModelSummary): HTMLElement {
   const rows = s.layers.map((L, i) => h('tr', {},
     h('td', {}, `layer ${i}`),
     h('td', {}, L.attention ? `${L.attention.heads} × [${s.seq} × ${s.dModel / L.attention.heads}]${L.attention.causal ? ', causal' : ''}` : '—'),
-    h('td', {}, L.ffn ? `${s.dModel} → ${L.ffn.dFf} → ${s.dModel}, ${activationName(L.ffn.activation)}` : '—')));
+    h('td', {}, L.ffn ? `${s.dModel} → ${L.ffn.dFf} → ${s.dModel}, ${activationLabel(L.ffn.activation)}` : '—')));
   return h('div', { class: 'summary' },
     h('table', { class: 'shapes' },
       h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, 'attention (heads × [seq × d_head])'), h('th', {}, 'FFN'))),
