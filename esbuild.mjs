@@ -6,7 +6,7 @@
 // `--tests` instead compiles src/ and test/ file by file into out/ for mocha.
 // `--watch` rebuilds the bundles on change; `--production` minifies.
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 
@@ -40,6 +40,15 @@ function walk(dir, out = []) {
   return out;
 }
 
+/** schemas/ffn-model.schema.json, generated from the reader's own format definition. */
+async function writeSchema() {
+  const r = await esbuild.build({ entryPoints: ['src/model/schema.ts'], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'warning' });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', r.outputFiles[0].text)(mod, mod.exports, () => ({}));
+  mkdirSync('schemas', { recursive: true });
+  writeFileSync('schemas/ffn-model.schema.json', JSON.stringify(mod.exports.modelJsonSchema(), null, 2) + '\n');
+}
+
 if (args.has('--tests')) {
   // Unbundled, file by file, so test files import the real modules and mocha sees one file per suite.
   rmSync('out', { recursive: true, force: true });
@@ -54,5 +63,6 @@ if (args.has('--tests')) {
   console.log('watching…');
 } else {
   await Promise.all([...bundles, ...optional].map((b) => esbuild.build(b)));
+  await writeSchema();
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755); // runnable as ./dist/cli.js too
 }

@@ -4,7 +4,12 @@ import * as vscode from 'vscode';
 import { pickSample } from './commands/samples';
 import { ComputeClient } from './compute/computeClient';
 import { readSettings } from './config';
+import { ModelCodeActionProvider } from './editor/codeActions';
+import { ModelCodeLensProvider } from './editor/codeLens';
+import { CursorLink } from './editor/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
+import { ModelHoverProvider } from './editor/hover';
+import { ModelStatusBar } from './editor/statusBar';
 import { looksLikeModelDocument, ModelDocuments } from './editor/modelDocuments';
 import { Disposable } from './util/dispose';
 import { PreviewManager } from './preview/previewManager';
@@ -30,6 +35,11 @@ class FfnLens extends Disposable {
     this.documents = this._register(new ModelDocuments(this.client));
     this._register(new ModelDiagnostics(this.client, this.documents));
     this.previews = this._register(new PreviewManager(this.client, this.documents, context.extensionUri));
+    this._register(new ModelHoverProvider(this.client, this.documents));
+    this._register(new ModelCodeLensProvider(this.client, this.documents));
+    this._register(new ModelCodeActionProvider(this.client, this.documents));
+    this._register(new ModelStatusBar(this.client, this.documents));
+    this._register(new CursorLink(this.client, this.documents, this.previews));
 
     this._register(vscode.commands.registerCommand('ffnLens.visualize', (uri?: vscode.Uri) => this.visualize(uri)));
     this._register(vscode.commands.registerCommand('ffnLens.openSample', async () => {

@@ -102,7 +102,7 @@ export class App {
         this.notice(msg.text);
         return;
       case 'highlight':
-        this.highlight(msg.target);
+        this.highlight(msg.target, msg.writes);
         return;
     }
   }
@@ -475,8 +475,18 @@ export class App {
 
   // --- linked with the editor -----------------------------------------------------------------
 
-  private highlight(target: HighlightTarget | null): void {
+  private highlight(target: HighlightTarget | null, writes?: { shape: readonly number[]; data: ArrayBuffer }): void {
     this.highlightTarget = target;
+    const r = this.render;
+    if (r) {
+      for (const c of r.cards.values()) if (c.info.kind === 'ffn.down') c.setExtra(null);
+      if (target?.kind === 'neuron' && writes) {
+        r.cards.get(`layers.${target.layer}.ffn.down`)?.setExtra({
+          title: `Neuron ${target.index} writes act[:, ${target.index}] · W2[:, ${target.index}] into each token (its part of the down-projection)`,
+          data: new Float32Array(writes.data), shape: writes.shape,
+        });
+      }
+    }
     this.applyHighlight(true);
   }
 

@@ -2,6 +2,7 @@
 // the forward pass never block the editor). Documents are named by their URI string; every
 // result carries the document version it was computed from.
 
+import type { Fix } from '../model/fixes';
 import type { FixHint } from '../model/problems';
 import type { CursorTarget, Lens } from '../worker/insight';
 import type { ModelSummary, ProblemInfo } from '../preview/protocol';
@@ -28,6 +29,7 @@ export type Query =
   | { readonly kind: 'hover'; readonly offset: number }
   | { readonly kind: 'lenses' }
   | { readonly kind: 'cursor'; readonly offset: number }
+  | { readonly kind: 'fixes'; readonly start: number; readonly end: number }
   | { readonly kind: 'text-length' };
 
 /** A text range to reveal, as offsets; `what` says in words what it is. */
@@ -38,6 +40,7 @@ export type QueryResult =
   | { readonly kind: 'hover'; readonly version: number; readonly hover: { readonly markdown: string; readonly start: number; readonly end: number } | null }
   | { readonly kind: 'lenses'; readonly version: number; readonly lenses: readonly Lens[] }
   | { readonly kind: 'cursor'; readonly version: number; readonly cursor: CursorTarget | null }
+  | { readonly kind: 'fixes'; readonly version: number; readonly fixes: readonly Fix[] }
   | { readonly kind: 'text-length'; readonly version: number; readonly length: number };
 
 export interface WorkerProblem extends Omit<ProblemInfo, 'line' | 'col'> {

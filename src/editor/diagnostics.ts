@@ -9,16 +9,21 @@ import type { ModelDocuments } from './modelDocuments';
 export class ModelDiagnostics extends Disposable {
   private readonly collection = this._register(vscode.languages.createDiagnosticCollection('ffn-lens'));
   /** The problems behind each diagnostic, for quick fixes. */
-  private readonly latest = new Map<string, { version: number; problems: readonly WorkerProblem[] }>();
+  private readonly latest = new Map<string, { version: number; problems: readonly WorkerProblem[]; runtime: readonly WorkerProblem[] }>();
 
   constructor(client: ComputeClient, docs: ModelDocuments) {
     super();
     this._register(client.onMessage((m) => {
-      if (m.type !== 'model') return;
+      if (m.type !== 'model' && m.type !== 'runtime') return;
       const doc = docs.get(m.doc);
       if (!doc || doc.version !== m.version) return; // a newer read is on its way
-      this.latest.set(m.doc, { version: m.version, problems: m.problems });
-      this.collection.set(doc.uri, m.problems.map((p) => toDiagnostic(doc, p)));
+      const prev = this.latest.get(m.doc);
+      const same = prev?.version === m.version;
+      const entry = m.type === 'model'
+        ? { version: m.version, problems: m.problems, runtime: same ? prev.runtime : [] }
+        : { version: m.version, problems: same ? prev.problems : [], runtime: m.problems };
+      this.latest.set(m.doc, entry);
+      this.collection.set(doc.uri, [...entry.problems, ...entry.runtime].map((p) => toDiagnostic(doc, p)));
     }));
     this._register(docs.onDidClose((uri) => {
       this.collection.delete(uri);
@@ -28,7 +33,7 @@ export class ModelDiagnostics extends Disposable {
 
   problemsFor(doc: vscode.TextDocument): readonly WorkerProblem[] {
     const l = this.latest.get(doc.uri.toString());
-    return l && l.version === doc.version ? l.problems : [];
+    return l && l.version === doc.version ? [...l.problems, ...l.runtime] : [];
   }
 }
 

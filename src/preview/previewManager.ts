@@ -15,6 +15,9 @@ interface SavedState {
 export class PreviewManager extends Disposable implements vscode.WebviewPanelSerializer<SavedState> {
   private readonly previews = new Set<Preview>();
   private lastActive: Preview | undefined;
+  private readonly _onDidReveal = this._register(new vscode.EventEmitter<vscode.Uri>());
+  /** A panel moved the editor's selection (a click on a cell). */
+  readonly onDidReveal = this._onDidReveal.event;
 
   constructor(
     private readonly client: ComputeClient,
@@ -113,6 +116,7 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
       return;
     }
     const range = new vscode.Range(doc.positionAt(r.located.start), doc.positionAt(r.located.end));
+    this._onDidReveal.fire(doc.uri);
     const editor = await vscode.window.showTextDocument(doc, { viewColumn: p.editorColumn(), selection: range, preserveFocus: false });
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     vscode.window.setStatusBarMessage(`FFN Lens: ${r.located.what}`, 5000);

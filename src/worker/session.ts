@@ -6,6 +6,7 @@ import { modelForward, planStages } from '../core/forward';
 import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import type { FromWorker, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
+import { fixesFor } from '../model/fixes';
 import { locateStageCell } from '../model/locate';
 import { formatPath } from '../model/problems';
 import { readModel, type ModelFile, type ReadResult } from '../model/read';
@@ -180,6 +181,10 @@ export class DocSession {
       case 'cursor': {
         const c = this.computed();
         return { kind: 'cursor', version: this.version, cursor: c ? cursorTarget(this.text, c, q.offset) : null };
+      }
+      case 'fixes': {
+        const r = this.ensureRead();
+        return { kind: 'fixes', version: this.version, fixes: fixesFor(this.text, r.json.root, r.problems, r.model, q.start, q.end) };
       }
       case 'locate': {
         const r = this.ensureRead();

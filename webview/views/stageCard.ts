@@ -43,12 +43,15 @@ export class StageCard {
   private allHeadsBox: (HTMLElement & { checked: boolean }) | null = null;
   private stage: StageData | null = null;
   private lastWidth = 0;
+  private readonly extraBox: HTMLElement;
+  private extra: { title: string; view: HeatmapView; data: Float32Array; shape: readonly number[] } | null = null;
 
   constructor(readonly info: StageInfo, private readonly shape: readonly number[], private ctx: CardContext) {
     this.controls = h('div', { class: 'card-controls' });
     this.legendBox = h('div', { class: 'card-legend' });
     this.smallGrid = h('div', { class: 'small-multiples', hidden: true });
-    this.body = h('div', { class: 'card-body' }, this.controls, this.main.el, this.smallGrid, this.legendBox);
+    this.extraBox = h('div', { class: 'card-extra', hidden: true });
+    this.body = h('div', { class: 'card-body' }, this.controls, this.main.el, this.smallGrid, this.legendBox, this.extraBox);
     this.el = h('section', { class: 'card', 'data-stage-id': info.id, 'data-state': 'waiting' },
       h('header', { class: 'card-header' },
         h('h3', { class: 'card-title' }, info.title, h('span', { class: 'card-shape' }, ` ${shapeLabel(shape)}`)),
@@ -86,6 +89,38 @@ export class StageCard {
     this.stage = stage;
     this.el.dataset.state = 'drawn';
     this.draw(true);
+  }
+
+  /**
+   * A second heatmap under the stage (what one highlighted neuron writes into the down-projection),
+   * or null to remove it.
+   */
+  setExtra(extra: { title: string; data: Float32Array; shape: readonly number[] } | null): void {
+    if (!extra) {
+      this.extra = null;
+      this.extraBox.hidden = true;
+      this.extraBox.replaceChildren();
+      return;
+    }
+    const view = this.extra?.view ?? new HeatmapView();
+    this.extra = { ...extra, view };
+    this.extraBox.hidden = false;
+    this.extraBox.replaceChildren(h('div', { class: 'card-extra-title' }, extra.title), view.el);
+    this.drawExtra();
+  }
+
+  private drawExtra(): void {
+    const x = this.extra;
+    if (!x || this.el.offsetParent === null) return;
+    const [rows, cols] = x.shape;
+    const tokens = this.ctx.summary.tokens;
+    x.view.set({
+      data: x.data, rows, cols, rowLabels: tokens, colLabels: null, colAxis: 'dimension', ariaLabel: x.title,
+      describe: (r, c, v) => [x.title, `token "${tokens[r] ?? r}" · dimension ${c}`, `value = ${exact(v)}`],
+    });
+    // the same range as the stage itself, so the neuron's share of it reads at a glance
+    const range = this.ctx.range(this.info.id, this.stage?.data ?? x.data, undefined);
+    x.view.paint(this.paintOpts(range), this.body.clientWidth);
   }
 
   /** Marks the card as showing numbers from an older render (a new one is on its way). */
@@ -147,6 +182,7 @@ export class StageCard {
     this.main.set(this.spec(st.data, rows, cols, -1, undefined));
     this.main.paint(this.paintOpts(range), width);
     this.legend(range);
+    this.drawExtra();
   }
 
   private paintOpts(range: [number, number]): { colormap: ColormapName; range: [number, number]; maxRows: number; maxCols: number } {

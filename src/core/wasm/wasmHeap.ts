@@ -18,6 +18,8 @@ export class WasmHeap {
   private readonly live = new Map<number, number>(); // off -> size
   private liveBytes = 0;
   private end: number; // bytes of memory the heap manages, from `base`
+  /** Incremented on every memory.grow (which detaches views of the old buffer). */
+  growths = 0;
 
   /** Bytes [0, base) are left alone (address 0 stays unused so no block is a null pointer). */
   constructor(readonly memory: WasmMemory, base = BLOCK_ALIGN) {
@@ -83,6 +85,7 @@ export class WasmHeap {
     const tail = last !== undefined && last.off + last.size === this.end ? last.size : 0;
     const pages = Math.ceil((size - tail) / WASM_PAGE_BYTES);
     this.memory.grow(pages); // throws RangeError when the host refuses
+    this.growths++;
     const added = pages * WASM_PAGE_BYTES;
     if (tail > 0) last.size += added;
     else this.freeSpans.push({ off: this.end, size: added });

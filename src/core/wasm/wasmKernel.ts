@@ -74,6 +74,7 @@ class WasmKernel implements WasmMatmulKernel {
   private readonly packKn: PackFn;
   private readonly packNk: PackFn;
   private f32View: Float32Array;
+  private viewGrowths = 0;
   private scratchPtr = 0;
   private scratchBytes = 0;
   // Frees the panels of a Packed dropped without release(), so a forgotten one cannot leak.
@@ -201,9 +202,14 @@ class WasmKernel implements WasmMatmulKernel {
     return this.scratchPtr;
   }
 
-  // The current Float32Array over memory; memory.grow replaces the buffer, so re-made then.
+  // The current Float32Array over memory. memory.grow replaces the buffer, and only the heap
+  // grows it (the module has no memory.grow), so its count says when to re-make the view;
+  // reading memory.buffer each call costs more than a small matmul.
   private view(): Float32Array {
-    if (this.f32View.buffer !== this.memory.buffer) this.f32View = new Float32Array(this.memory.buffer);
+    if (this.viewGrowths !== this.heap.growths) {
+      this.f32View = new Float32Array(this.memory.buffer);
+      this.viewGrowths = this.heap.growths;
+    }
     return this.f32View;
   }
 

@@ -1,0 +1,36 @@
+// A lens above each matrix (its shape and role, and the live count of dead neurons for FFN
+// matrices) and a "Visualize" lens above each FFN. Refreshed whenever a computation finishes.
+import * as vscode from 'vscode';
+import type { ComputeClient } from '../compute/computeClient';
+import { SECTION } from '../config';
+import { Disposable } from '../util/dispose';
+import type { ModelDocuments } from './modelDocuments';
+import { MODEL_SELECTOR } from './selector';
+
+export class ModelCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeCodeLenses = this._onDidChange.event;
+
+  constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments) {
+    super();
+    this._register(vscode.languages.registerCodeLensProvider(MODEL_SELECTOR, this));
+    this._register(client.onMessage((m) => {
+      if (m.type === 'runtime') this._onDidChange.fire();
+    }));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${SECTION}.codeLens.enabled`)) this._onDidChange.fire();
+    }));
+  }
+
+  async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
+    if (!vscode.workspace.getConfiguration(SECTION, doc).get<boolean>('codeLens.enabled', true) || !this.docs.isTracked(doc.uri)) return [];
+    const r = await this.client.query(doc.uri.toString(), { kind: 'lenses' });
+    if (token.isCancellationRequested || !r || r.kind !== 'lenses' || r.version !== doc.version) return [];
+    return r.lenses.map((l) => {
+      const range = new vscode.Range(doc.positionAt(l.start), doc.positionAt(l.end));
+      return new vscode.CodeLens(range, l.visualize
+        ? { title: `$(graph) ${l.title}`, command: 'ffnLens.visualize', arguments: [doc.uri], tooltip: 'Open the FFN Lens panel beside this file' }
+        : { title: l.title, command: '' });
+    });
+  }
+}

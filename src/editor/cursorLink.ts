@@ -1,0 +1,57 @@
+// The editor's cursor drives the panel: in a row of W1 (a neuron) the panel highlights that
+// neuron's column; in input[t], token t's row. Throttled; and right after the panel itself moved
+// the cursor (a click on a cell), the cursor's move is not sent back to it: no feedback loop.
+import * as vscode from 'vscode';
+import type { ComputeClient } from '../compute/computeClient';
+import type { PreviewManager } from '../preview/previewManager';
+import { Disposable } from '../util/dispose';
+import type { ModelDocuments } from './modelDocuments';
+
+const THROTTLE_MS = 80;
+const QUIET_AFTER_REVEAL_MS = 600;
+
+export class CursorLink extends Disposable {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private pending: vscode.TextEditor | null = null;
+  private quietUntil = 0;
+  private lastKey = '';
+
+  constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments, private readonly previews: PreviewManager) {
+    super();
+    this._register(vscode.window.onDidChangeTextEditorSelection((e) => this.schedule(e.textEditor)));
+    this._register(previews.onDidReveal(() => {
+      this.quietUntil = Date.now() + QUIET_AFTER_REVEAL_MS;
+    }));
+    this._register({ dispose: () => this.timer && clearTimeout(this.timer) });
+  }
+
+  private schedule(editor: vscode.TextEditor): void {
+    if (!this.docs.isTracked(editor.document.uri) || !this.previews.find(editor.document.uri)) return;
+    this.pending = editor;
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const ed = this.pending;
+      this.pending = null;
+      if (ed) void this.send(ed);
+    }, THROTTLE_MS);
+  }
+
+  private async send(editor: vscode.TextEditor): Promise<void> {
+    if (Date.now() < this.quietUntil) return;
+    const doc = editor.document;
+    const preview = this.previews.find(doc.uri);
+    if (!preview) return;
+    const r = await this.client.query(doc.uri.toString(), { kind: 'cursor', offset: doc.offsetAt(editor.selection.active) });
+    if (!r || r.kind !== 'cursor' || r.version !== doc.version) return;
+    const c = r.cursor;
+    const key = JSON.stringify(c?.target ?? null);
+    if (key === this.lastKey) return; // same neuron: nothing new to show
+    this.lastKey = key;
+    preview.postHighlight({
+      type: 'highlight',
+      target: c?.target ?? null,
+      ...(c?.writes ? { writes: { shape: c.writes.shape, data: c.writes.data.slice().buffer as ArrayBuffer } } : {}),
+    });
+  }
+}

@@ -1,0 +1,138 @@
+// Quick fixes, where the fix is unambiguous: the edits as offsets into the text, computed where
+// the parsed tree is (the worker). Nothing is rewritten beyond the few characters each fix needs.
+import type { JsonNode, ObjectNode, PropertyNode } from './jsonc';
+import type { Problem } from './problems';
+import type { ModelFile } from './read';
+import { pathAt } from './pathAt';
+import { child, layerPath, nodeAt } from './tree';
+
+export interface TextEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+export interface Fix {
+  readonly title: string;
+  readonly edits: readonly TextEdit[];
+  /** The problem it fixes (its code and start), if it fixes one. */
+  readonly fixes?: { readonly code: string; readonly start: number };
+  readonly preferred?: boolean;
+}
+
+function indentOf(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? '';
+}
+
+function lastProp(obj: ObjectNode, key: string): PropertyNode | undefined {
+  return [...obj.props].reverse().find((p) => p.key === key);
+}
+
+/** Inserts `"key": value` into an object after its last property (or as its first). */
+function insertProperty(text: string, obj: ObjectNode, key: string, value: string, after?: PropertyNode): TextEdit {
+  const anchor = after ?? obj.props[obj.props.length - 1];
+  if (!anchor) return { start: obj.start + 1, end: obj.start + 1, text: ` "${key}": ${value} ` };
+  const indent = indentOf(text, anchor.keyStart);
+  const multiline = text.lastIndexOf('\n', anchor.keyStart) > obj.start;
+  const sep = multiline ? `\n${indent}` : ' ';
+  // after the anchor's value, keeping its comma if it has one
+  const end = anchor.end;
+  const rest = text.slice(end);
+  const comma = /^\s*,/.exec(rest);
+  if (comma) {
+    const at = end + comma[0].length;
+    return { start: at, end: at, text: `${sep}"${key}": ${value},` };
+  }
+  return { start: end, end, text: `,${sep}"${key}": ${value}` };
+}
+
+function zeros(n: number): string {
+  return `[${Array(n).fill('0').join(', ')}]`;
+}
+
+export function fixesFor(text: string, root: JsonNode | null, problems: readonly Problem[], model: ModelFile | null, start: number, end: number): Fix[] {
+  const out: Fix[] = [];
+  const overlaps = (p: Problem): boolean => p.start <= end && p.end >= start;
+  for (const p of problems) {
+    if (!overlaps(p)) continue;
+    const fixes = { code: p.code, start: p.start };
+    const hint = p.fix;
+    if (hint?.kind === 'rename-key') {
+      out.push({ title: `Rename to "${hint.to}"`, edits: [{ start: p.start, end: p.end, text: `"${hint.to}"` }], fixes, preferred: true });
+    } else if (hint?.kind === 'set-layout' && root?.kind === 'object') {
+      const existing = lastProp(root, 'layout');
+      const edit = existing?.value
+        ? { start: existing.value.start, end: existing.value.end, text: `"${hint.to}"` }
+        : insertProperty(text, root, 'layout', `"${hint.to}"`, lastProp(root, 'version'));
+      out.push({ title: `Set "layout": "${hint.to}" (every matrix fits only that way)`, edits: [edit], fixes, preferred: true });
+    } else if (hint?.kind === 'tokens-length') {
+      const node = nodeAt(root, ['tokens']);
+      if (node?.kind === 'array' && node.items.every((x) => x.kind === 'string')) {
+        const labels = node.items.map((x) => (x.kind === 'string' ? x.value : ''));
+        const n = hint.expected;
+        const fixed = n <= labels.length ? labels.slice(0, n) : [...labels, ...Array.from({ length: n - labels.length }, (_, i) => `t${labels.length + i}`)];
+        const verb = n < labels.length ? `Trim tokens to ${n}` : `Pad tokens to ${n} (t${labels.length}…)`;
+        out.push({ title: verb, edits: [{ start: node.start, end: node.end, text: `[${fixed.map((s) => JSON.stringify(s)).join(', ')}]` }], fixes, preferred: true });
+      }
+    } else if (p.code === 'shape' && isBiasPath(p.path)) {
+      // a bias of the wrong length: pad with zeros or trim, to the length the message names
+      const m = /so it must have (\d+)/.exec(p.message);
+      const node = nodeAt(root, p.path);
+      if (m && node && (node.kind === 'numbers' || node.kind === 'array')) {
+        const n = Number(m[1]);
+        const items = itemTexts(text, node);
+        const fixed = n <= items.length ? items.slice(0, n) : [...items, ...Array(n - items.length).fill('0')];
+        out.push({ title: n < items.length ? `Trim to ${n} numbers` : `Pad with zeros to ${n} numbers`, edits: [{ start: node.start, end: node.end, text: `[${fixed.join(', ')}]` }], fixes });
+      }
+    }
+  }
+  if (model) out.push(...missingBiasFixes(text, root, model, start));
+  return out;
+}
+
+function isBiasPath(path: readonly (string | number)[]): boolean {
+  const last = path[path.length - 1];
+  return typeof last === 'string' && /^(b1|bg|b2|bq|bk|bv|bo|b|beta|gamma)$/.test(last);
+}
+
+function itemTexts(text: string, node: JsonNode): string[] {
+  if (node.kind === 'array') return node.items.map((x) => text.slice(x.start, x.end));
+  const inner = text.slice(node.start + 1, node.end - 1);
+  return inner.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** "Add b1 filled with zeros" where the cursor is in an ffn/attention/head without that bias. */
+function missingBiasFixes(text: string, root: JsonNode | null, model: ModelFile, offset: number): Fix[] {
+  const hit = pathAt(text, root, offset);
+  if (!hit) return [];
+  const path = hit.path;
+  const out: Fix[] = [];
+  const w = model.weights;
+  const usesLayers = !!child(root, 'layers');
+  const sub = path.findIndex((s) => s === 'ffn' || s === 'attention' || s === 'head');
+  if (sub < 0) return [];
+  const kind = path[sub] as 'ffn' | 'attention' | 'head';
+  const layer = usesLayers && path[0] === 'layers' && typeof path[1] === 'number' ? path[1] : 0;
+  const objPath = kind === 'head' ? ['head'] : [...layerPath(root, layer), kind];
+  const obj = nodeAt(root, objPath);
+  if (obj?.kind !== 'object') return [];
+  const wanted: Array<[string, string, number]> = [];
+  if (kind === 'ffn') {
+    const f = w.layers[layer]?.ffn;
+    if (!f) return [];
+    wanted.push(['b1', 'W1', f.F], ['b2', 'W2', w.C]);
+    if (f.Wg) wanted.push(['bg', 'Wg', f.F]);
+  } else if (kind === 'attention') {
+    if (!w.layers[layer]?.attention) return [];
+    for (const k of ['q', 'k', 'v', 'o']) wanted.push([`b${k}`, `W${k}`, w.C]);
+  } else if (w.head) {
+    wanted.push(['b', 'W', w.head.V]);
+  }
+  for (const [bias, matrix, n] of wanted) {
+    if (lastProp(obj, bias)) continue;
+    const after = lastProp(obj, matrix);
+    out.push({ title: `Add ${bias} filled with zeros (${n} numbers)`, edits: [insertProperty(text, obj, bias, zeros(n), after)] });
+  }
+  return out;
+}
