@@ -1,0 +1,331 @@
+// The WebAssembly SIMD kernel against the float64 reference, matmulColumns bit for bit against
+// matmul, memory that stays bounded over thousands of packs, and no view into wasm memory.
+import * as assert from 'node:assert/strict';
+import { tsKernel, type Packed } from '../../../src/core/kernel';
+import { matmulNaive, type BLayout } from '../../../src/core/matmulNaive';
+import { createWasmKernel, hasWasmSimd, type WasmMatmulKernel } from '../../../src/core/wasm/wasmKernel';
+
+const LAYOUTS: readonly BLayout[] = ['kn', 'nk'];
+
+// Deterministic values of mixed sign and magnitude (1e-3 … 1e3), with some exact zeros.
+function mixed(n: number, seed: number): Float32Array {
+  let t = seed >>> 0;
+  const rand = (): number => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const u = rand();
+    out[i] = u < 0.05 ? 0 : (rand() < 0.5 ? -1 : 1) * 10 ** (6 * rand() - 3) * (0.5 + u);
+  }
+  return out;
+}
+
+function bAt(b: Float32Array, k: number, j: number, K: number, N: number, layout: BLayout): number {
+  return layout === 'kn' ? b[k * N + j] : b[j * K + k];
+}
+
+// |got − exact| ≤ γ·Σ|a·b| with γ = (K+2)·2⁻²⁴: the error bound of a float32 dot product
+// accumulated in order (K roundings of sums, one of each product, one of the float64 reference),
+// so about 1e-5 relative to the size of the terms for the K used here.
+function assertClose(
+  got: Float32Array, want: Float32Array, a: Float32Array, b: Float32Array,
+  M: number, K: number, N: number, layout: BLayout, what: string,
+): void {
+  const gamma = (K + 2) * 2 ** -24;
+  for (let i = 0; i < M; i++) {
+    for (let j = 0; j < N; j++) {
+      let mag = 0;
+      for (let k = 0; k < K; k++) mag += Math.abs(a[i * K + k] * bAt(b, k, j, K, N, layout));
+      const err = Math.abs(got[i * N + j] - want[i * N + j]);
+      if (!(err <= gamma * mag)) {
+        assert.fail(`${what}: out[${i},${j}] = ${got[i * N + j]}, reference ${want[i * N + j]}, error ${err} > ${gamma * mag}`);
+      }
+    }
+  }
+}
+
+function bits(x: Float32Array): Uint32Array {
+  return new Uint32Array(x.buffer, x.byteOffset, x.length);
+}
+
+function kernel(): WasmMatmulKernel {
+  const k = createWasmKernel();
+  assert.ok(k, 'Node 20 has WebAssembly simd128: createWasmKernel() should not return null');
+  return k;
+}
+
+describe('wasm-simd matmul kernel (src/core/wasm)', () => {
+  it('is available in Node 20 and named wasm-simd', () => {
+    assert.equal(hasWasmSimd(), true);
+    assert.equal(kernel().name, 'wasm-simd');
+  });
+
+  it('returns null without WebAssembly or without simd128, so callers fall back to TS', () => {
+    assert.equal(hasWasmSimd(null), false);
+    const api = (globalThis as { WebAssembly?: unknown }).WebAssembly as object;
+    assert.equal(hasWasmSimd({ ...api, validate: () => false } as never), false);
+    const g = globalThis as { WebAssembly?: unknown };
+    const saved = g.WebAssembly;
+    try {
+      delete g.WebAssembly;
+      assert.equal(createWasmKernel(), null);
+    } finally {
+      g.WebAssembly = saved;
+    }
+    assert.ok(createWasmKernel());
+  });
+
+  describe('matches matmulNaive', () => {
+    const k = kernel();
+    const Ms = [1, 2, 3, 4, 5, 7, 8, 17];
+    const Ks = [1, 2, 3, 16, 33, 100];
+    const Ns = [1, 2, 7, 15, 16, 17, 31, 32, 33, 48, 70];
+    for (const layout of LAYOUTS) {
+      it(`every M ∈ {${Ms}} × K ∈ {${Ks}} × N ∈ {${Ns}}, layout ${layout}`, () => {
+        let seed = layout === 'kn' ? 1 : 2;
+        for (const K of Ks) {
+          for (const N of Ns) {
+            const b = mixed(K * N, seed++);
+            const p = k.pack(b, K, N, layout);
+            for (const M of Ms) {
+              const a = mixed(M * K, seed++);
+              const want = new Float32Array(M * N);
+              matmulNaive(want, a, b, M, K, N, layout);
+              const got = new Float32Array(M * N).fill(NaN);
+              k.matmul(got, a, M, p);
+              assertClose(got, want, a, b, M, K, N, layout, `${M}×${K}×${N} ${layout}`);
+            }
+            k.release(p);
+          }
+        }
+      });
+    }
+
+    for (const [M, K, N] of [[8, 512, 2048], [5, 768, 200], [1, 1024, 17], [33, 64, 256]]) {
+      for (const layout of LAYOUTS) {
+        it(`FFN-sized ${M}×${K}×${N}, layout ${layout}`, () => {
+          const a = mixed(M * K, M + K);
+          const b = mixed(K * N, K + N);
+          const want = new Float32Array(M * N);
+          matmulNaive(want, a, b, M, K, N, layout);
+          const p = k.pack(b, K, N, layout);
+          const got = new Float32Array(M * N);
+          k.matmul(got, a, M, p);
+          k.release(p);
+          assertClose(got, want, a, b, M, K, N, layout, `${M}×${K}×${N} ${layout}`);
+        });
+      }
+    }
+
+    it('agrees with the TS kernel to ~1e-5 relative on well-scaled inputs', () => {
+      const [M, K, N] = [9, 256, 100];
+      const a = mixed(M * K, 7).map((v) => Math.tanh(v));
+      const b = mixed(K * N, 8).map((v) => Math.tanh(v) / 16);
+      for (const layout of LAYOUTS) {
+        const want = new Float32Array(M * N);
+        const pt = tsKernel.pack(b, K, N, layout);
+        tsKernel.matmul(want, a, M, pt);
+        const p = k.pack(b, K, N, layout);
+        const got = new Float32Array(M * N);
+        k.matmul(got, a, M, p);
+        k.release(p);
+        const scale = want.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+        const err = got.reduce((m, v, i) => Math.max(m, Math.abs(v - want[i])), 0);
+        assert.ok(err <= 1e-5 * scale, `${layout}: max error ${err} vs scale ${scale}`);
+      }
+    });
+
+    it('K = 0 gives zeros, M = 0 and N = 0 do nothing', () => {
+      const p0 = k.pack(new Float32Array(0), 0, 5, 'nk');
+      const out = new Float32Array(3 * 5).fill(7);
+      k.matmul(out, new Float32Array(0), 3, p0);
+      assert.deepEqual([...out], new Array(15).fill(0));
+      k.release(p0);
+      const p = k.pack(mixed(6, 3), 2, 3, 'kn');
+      const untouched = new Float32Array(4).fill(7);
+      k.matmul(untouched, new Float32Array(0), 0, p);
+      assert.deepEqual([...untouched], [7, 7, 7, 7]);
+      k.release(p);
+      const pn = k.pack(new Float32Array(0), 4, 0, 'kn');
+      k.matmul(new Float32Array(0), mixed(8, 4), 2, pn);
+      k.release(pn);
+    });
+
+    it('reads only the first M·K of a and writes only the first M·N of out', () => {
+      const [M, K, N] = [3, 10, 20];
+      const b = mixed(K * N, 11);
+      const a = mixed(M * K + 5, 12);
+      const p = k.pack(b, K, N, 'nk');
+      const out = new Float32Array(M * N + 4).fill(-1);
+      k.matmul(out, a, M, p);
+      const want = new Float32Array(M * N);
+      matmulNaive(want, a, b, M, K, N, 'nk');
+      assertClose(out.subarray(0, M * N), want, a, b, M, K, N, 'nk', 'longer operands');
+      assert.deepEqual([...out.subarray(M * N)], [-1, -1, -1, -1]);
+      k.release(p);
+    });
+  });
+
+  describe('matmulColumns is bit-identical to matmul', () => {
+    const k = kernel();
+    for (const [M, K, N] of [[1, 1, 1], [3, 7, 17], [5, 64, 40], [8, 512, 2048], [7, 300, 33], [32, 768, 97]]) {
+      for (const layout of LAYOUTS) {
+        it(`${M}×${K}×${N}, layout ${layout}, random column subsets`, () => {
+          const a = mixed(M * K, 100 + M);
+          const b = mixed(K * N, 200 + N);
+          const p = k.pack(b, K, N, layout);
+          const full = new Float32Array(M * N);
+          k.matmul(full, a, M, p);
+          let seed = 1;
+          for (let trial = 0; trial < 6; trial++) {
+            const cols = [...mixed(1 + trial * 3, seed++)].map((v) => Math.floor(Math.abs(v) * 7919) % N);
+            if (trial === 0) cols.push(N - 1, 0);
+            const part = new Float32Array(M * N).fill(NaN);
+            k.matmulColumns(part, a, M, p, cols);
+            const fb = bits(full), pb = bits(part), nan = bits(Float32Array.of(NaN))[0];
+            const picked = new Set(cols);
+            for (let i = 0; i < M; i++) {
+              for (let j = 0; j < N; j++) {
+                const o = i * N + j;
+                if (picked.has(j)) assert.equal(pb[o], fb[o], `out[${i},${j}]: ${part[o]} vs matmul ${full[o]}`);
+                else assert.equal(pb[o], nan, `out[${i},${j}] is not in cols and must stay untouched`);
+              }
+            }
+          }
+          k.release(p);
+        });
+      }
+    }
+
+    it('after repackColumns, matmul and matmulColumns match a fresh pack of the edited weights', () => {
+      const [M, K, N] = [6, 96, 50];
+      for (const layout of LAYOUTS) {
+        const a = mixed(M * K, 31);
+        const b = mixed(K * N, 32);
+        const p = k.pack(b, K, N, layout);
+        const edited = Float32Array.from(b);
+        const cols = [3, 17, 49];
+        const fresh = mixed(K * N, 33);
+        for (const j of cols) for (let kk = 0; kk < K; kk++) {
+          const o = layout === 'kn' ? kk * N + j : j * K + kk;
+          edited[o] = fresh[o];
+        }
+        k.repackColumns(p, edited, layout, cols);
+        const q = k.pack(edited, K, N, layout);
+        const want = new Float32Array(M * N);
+        k.matmul(want, a, M, q);
+        const got = new Float32Array(M * N);
+        k.matmul(got, a, M, p);
+        assert.deepEqual(bits(got), bits(want), `${layout}: matmul after repackColumns`);
+        const cols2 = new Float32Array(M * N);
+        k.matmulColumns(cols2, a, M, p, cols);
+        for (let i = 0; i < M; i++) for (const j of cols) assert.ok(Object.is(cols2[i * N + j], want[i * N + j]));
+        k.release(p);
+        k.release(q);
+      }
+    });
+  });
+
+  describe('memory', () => {
+    it('2000 packs of a 256×1024 matrix, each released, keep memory bounded', () => {
+      const k = kernel();
+      const [K, N] = [256, 1024];
+      const b = mixed(K * N, 5);
+      const a = mixed(4 * K, 6);
+      const out = new Float32Array(4 * N);
+      const p0 = k.pack(b, K, N, 'nk');
+      k.matmul(out, a, 4, p0);
+      k.release(p0);
+      const settled = k.memoryBytes;
+      const used = k.usedBytes;
+      for (let i = 0; i < 2000; i++) {
+        const p = k.pack(b, K, N, i % 2 === 0 ? 'nk' : 'kn');
+        if (i % 100 === 0) k.matmul(out, a, 4, p);
+        k.release(p);
+      }
+      assert.equal(k.memoryBytes, settled, 'memory grew although every pack was released');
+      assert.equal(k.usedBytes, used);
+    });
+
+    it('pack-then-release-the-old (an editing session) reuses freed blocks', () => {
+      const k = kernel();
+      const [K, N] = [256, 1024];
+      const b = mixed(K * N, 9);
+      let w1 = k.pack(b, K, N, 'nk');
+      let w2 = k.pack(b, N, K, 'nk');
+      let peak = 0;
+      for (let i = 0; i < 2000; i++) {
+        const next = k.pack(b, K, N, 'nk'); // the new weights exist before the old are dropped
+        k.release(w1);
+        w1 = next;
+        if (i % 7 === 0) {
+          const n2 = k.pack(b, N, K, 'nk');
+          k.release(w2);
+          w2 = n2;
+        }
+        if (i === 20) peak = k.memoryBytes;
+      }
+      assert.ok(peak > 0 && k.memoryBytes <= peak, `memory ${k.memoryBytes} grew past ${peak}`);
+      assert.ok(k.memoryBytes <= 6 * K * N * 4 + (1 << 20), `memory ${k.memoryBytes} for two live ${K * N * 4}-byte weights`);
+      k.release(w1);
+      k.release(w2);
+    });
+
+    it('results are the caller\'s arrays, never views into wasm memory', () => {
+      const k = kernel();
+      const [M, K, N] = [4, 32, 48];
+      const a = mixed(M * K, 1);
+      const b = mixed(K * N, 2);
+      const p = k.pack(b, K, N, 'kn');
+      const out = new Float32Array(M * N);
+      k.matmul(out, a, M, p);
+      const copy = Float32Array.from(out);
+      assert.equal(out.buffer.byteLength, M * N * 4, 'out keeps its own buffer');
+      for (const v of Object.values(p)) assert.ok(!ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer), 'Packed holds no view');
+      const before = k.memoryBytes;
+      const big = k.pack(new Float32Array(1024 * 1024), 1024, 1024, 'nk'); // forces memory.grow
+      assert.ok(k.memoryBytes > before);
+      assert.deepEqual(out, copy, 'out survives memory.grow');
+      const out2 = new Float32Array(M * N);
+      k.matmul(out2, a, M, p); // the kernel's own view is renewed after grow
+      assert.deepEqual(out2, copy);
+      k.release(big);
+      k.release(p);
+    });
+
+    it('two kernels have separate memories', () => {
+      const k1 = kernel();
+      const k2 = kernel();
+      const b = mixed(16 * 16, 3);
+      const p1 = k1.pack(b, 16, 16, 'nk');
+      assert.throws(() => k2.matmul(new Float32Array(16), new Float32Array(16), 1, p1), /another kernel/);
+      k1.release(p1);
+    });
+  });
+
+  describe('misuse', () => {
+    const k = kernel();
+    it('rejects weights packed by another kernel, or used after release', () => {
+      const b = mixed(8 * 8, 4);
+      const tp: Packed = tsKernel.pack(b, 8, 8, 'kn');
+      assert.throws(() => k.matmul(new Float32Array(8), new Float32Array(8), 1, tp), /another kernel/);
+      const p = k.pack(b, 8, 8, 'kn');
+      k.release(p);
+      k.release(p); // twice is harmless
+      assert.throws(() => k.matmul(new Float32Array(8), new Float32Array(8), 1, p), /after release/);
+    });
+    it('rejects operands that are too short and columns out of range', () => {
+      const p = k.pack(mixed(8 * 8, 4), 8, 8, 'kn');
+      assert.throws(() => k.pack(new Float32Array(63), 8, 8, 'kn'), RangeError);
+      assert.throws(() => k.matmul(new Float32Array(16), new Float32Array(15), 2, p), RangeError);
+      assert.throws(() => k.matmul(new Float32Array(15), new Float32Array(16), 2, p), RangeError);
+      assert.throws(() => k.matmulColumns(new Float32Array(16), new Float32Array(16), 2, p, [8]), RangeError);
+      assert.throws(() => k.matmulColumns(new Float32Array(16), new Float32Array(16), 2, p, [-1]), RangeError);
+      k.release(p);
+    });
+  });
+});
