@@ -56,23 +56,20 @@ export function isMasked(causal: boolean, i: number, j: number): boolean {
   return causal && j > i;
 }
 
-// inp (T,C) -> every stage of the sublayer
-export function attentionForward(
-  inp: Float32Array, w: AttentionWeights, T: number, C: number, layout: Layout, kernel: MatmulKernel,
-): AttentionStages {
-  const NH = w.heads;
+// q, k, v projections (T,C) -> q, k, v per head, scores, weights and the context (T,C)
+export function attentionCore(
+  qp: Float32Array, kp: Float32Array, vp: Float32Array, heads: number, causal: boolean, T: number, C: number, kernel: MatmulKernel,
+): Omit<AttentionStages, 'out'> {
+  const NH = heads;
   const HS = C / NH;
-  const proj = new Float32Array(T * C);
-  const split = (W: Float32Array | null, b: Float32Array | null): Float32Array => {
-    linearForward(proj, inp, W, b, T, C, C, layout, kernel);
-    const heads = new Float32Array(T * C);
-    splitHeads(heads, proj, T, C, NH);
-    return heads;
+  const split = (p: Float32Array): Float32Array => {
+    const out = new Float32Array(T * C);
+    splitHeads(out, p, T, C, NH);
+    return out;
   };
-  const q = split(w.Wq, w.bq);
-  const k = split(w.Wk, w.bk);
-  const v = split(w.Wv, w.bv);
-
+  const q = split(qp);
+  const k = split(kp);
+  const v = split(vp);
   const scores = new Float32Array(NH * T * T);
   const weights = new Float32Array(NH * T * T);
   const masked = new Float32Array(T * T);
@@ -86,7 +83,7 @@ export function attentionForward(
     matmulOnce(kernel, sh, qh, kh, T, HS, T, 'nk');           // Q_h·K_hᵀ
     for (let i = 0; i < T * T; i++) sh[i] *= scale;
     for (let i = 0; i < T; i++) {
-      for (let j = 0; j < T; j++) masked[i * T + j] = isMasked(w.causal, i, j) ? -Infinity : sh[i * T + j];
+      for (let j = 0; j < T; j++) masked[i * T + j] = isMasked(causal, i, j) ? -Infinity : sh[i * T + j];
     }
     const wh = weights.subarray(h * T * T, (h + 1) * T * T);
     softmaxForward(wh, masked, T, T);
@@ -94,7 +91,20 @@ export function attentionForward(
   }
   const context = new Float32Array(T * C);
   mergeHeads(context, ctxHeads, T, C, NH);
+  return { q, k, v, scores, weights, context };
+}
+
+// inp (T,C) -> every stage of the sublayer
+export function attentionForward(
+  inp: Float32Array, w: AttentionWeights, T: number, C: number, layout: Layout, kernel: MatmulKernel,
+): AttentionStages {
+  const project = (W: Float32Array | null, b: Float32Array | null): Float32Array => {
+    const out = new Float32Array(T * C);
+    linearForward(out, inp, W, b, T, C, C, layout, kernel);
+    return out;
+  };
+  const core = attentionCore(project(w.Wq, w.bq), project(w.Wk, w.bk), project(w.Wv, w.bv), w.heads, w.causal, T, C, kernel);
   const out = new Float32Array(T * C);
-  linearForward(out, context, w.Wo, w.bo, T, C, C, layout, kernel);
-  return { q, k, v, scores, weights, context, out };
+  linearForward(out, core.context, w.Wo, w.bo, T, C, C, layout, kernel);
+  return { ...core, out };
 }

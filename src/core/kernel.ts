@@ -1,7 +1,7 @@
 // A matmul kernel the forward pass runs on: the TypeScript one here, the WebAssembly SIMD one
 // in wasm/ when the runtime has simd128. Weights are packed once per change, then reused.
 
-import { matmulPacked, matmulPackedColumns, packB, type PackedB } from './matmul';
+import { matmulPacked, matmulPackedColumns, packB, repackBColumns, type PackedB } from './matmul';
 import type { BLayout } from './matmulNaive';
 
 export interface MatmulKernel {
@@ -15,6 +15,8 @@ export interface MatmulKernel {
    * (same operations, same order): an edit of one weight row in out_in changes one column.
    */
   matmulColumns(out: Float32Array, a: Float32Array, M: number, packed: Packed, cols: readonly number[]): void;
+  /** Rewrites only these columns of packed B from b (an edit of rows of an out_in weight). */
+  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void;
   /** Frees what pack() took, if the kernel holds memory of its own. */
   release(packed: Packed): void;
 }
@@ -30,6 +32,7 @@ export const tsKernel: MatmulKernel = {
   pack: (b, K, N, bLayout) => packB(b, K, N, bLayout),
   matmul: (out, a, M, packed) => matmulPacked(out, a, M, packed as PackedB),
   matmulColumns: (out, a, M, packed, cols) => matmulPackedColumns(out, a, M, packed as PackedB, cols),
+  repackColumns: (packed, b, bLayout, cols) => repackBColumns(packed as PackedB, b, bLayout, cols),
   release: () => undefined,
 };
 

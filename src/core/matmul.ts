@@ -34,6 +34,16 @@ export function packB(b: Float32Array, K: number, N: number, bLayout: BLayout): 
   return { K, N, panels };
 }
 
+// Column j of packed B from b again, for j in cols (b (K,N) if "kn", (N,K) if "nk")
+export function repackBColumns(pb: PackedB, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void {
+  const { K, N, panels } = pb;
+  for (const j of cols) {
+    const base = (j >> 2) * K * 4 + (j & 3);
+    if (bLayout === 'kn') for (let k = 0; k < K; k++) panels[base + k * 4] = b[k * N + j];
+    else for (let k = 0, s = j * K; k < K; k++) panels[base + k * 4] = b[s + k];
+  }
+}
+
 // out (M,N) = a (M,K) · B (packed)
 export function matmulPacked(out: Float32Array, a: Float32Array, M: number, pb: PackedB): void {
   const { K, N, panels } = pb;

@@ -556,3 +556,40 @@ export function elementRanges(text: string, node: NodeBase): Array<[number, numb
   }
   return out;
 }
+
+/**
+ * Scans the text of one number array, from its `[` at `start` to its `]` at `end - 1`, writing
+ * the numbers to out[at…]. Returns how many there were, or -1 if the text holds anything but
+ * plain numbers, commas, whitespace (or more than `max` numbers): then only a full parse will do.
+ * Used to re-read a single edited row of a matrix.
+ */
+export function scanNumberRow(text: string, start: number, end: number, out: Float32Array, at: number, max: number): number {
+  if (text.charCodeAt(start) !== LBRACKET || text.charCodeAt(end - 1) !== RBRACKET) return -1;
+  const num: NumberScan = { value: 0, end: 0, error: null };
+  let pos = start + 1;
+  const stop = end - 1;
+  let n = 0;
+  let expectValue = true;
+  while (pos < stop) {
+    const c = text.charCodeAt(pos);
+    if (c === SPACE || c === LF || c === CR || c === TAB) {
+      pos++;
+    } else if (c === COMMA) {
+      if (expectValue) return -1;
+      expectValue = true;
+      pos++;
+    } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
+      if (!expectValue || n >= max) return -1;
+      scanNumber(text, pos, num);
+      if (num.error !== null || num.end > stop) return -1;
+      const v = num.value;
+      if (v >= FLOAT32_OVERFLOW || v <= -FLOAT32_OVERFLOW) return -1;
+      out[at + n++] = v;
+      pos = num.end;
+      expectValue = false;
+    } else {
+      return -1; // a comment, a string, a bracket: not for this fast path
+    }
+  }
+  return n;
+}

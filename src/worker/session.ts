@@ -2,11 +2,15 @@
 // its last read and its last computed stages. Computing is debounced: the first change after a
 // quiet spell runs at once, a burst of changes runs once, `debounceMs` after the last one.
 
-import { modelForward, planStages } from '../core/forward';
+import { ForwardEngine } from '../core/engine';
+import { planStages } from '../core/forward';
 import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import type { FromWorker, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
 import { fixesFor } from '../model/fixes';
+import { applyIncrementally } from '../model/incremental';
+import { child } from '../model/tree';
+import { everything, markRows, noChange, type MutableDirty } from './dirty';
 import { locateStageCell } from '../model/locate';
 import { formatPath } from '../model/problems';
 import { readModel, type ModelFile, type ReadResult } from '../model/read';
@@ -26,6 +30,11 @@ export class DocSession {
   private stagesModel: ModelFile | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastRun = -Infinity;
+  private forward: ForwardEngine | null = null;
+  /** What changed since the last run (everything, or the rows of incremental edits). */
+  private dirty: MutableDirty = everything();
+  /** Edits read incrementally so far (tests and the benchmark look). */
+  incrementalEdits = 0;
 
   constructor(
     readonly doc: string,
@@ -42,13 +51,26 @@ export class DocSession {
   }
 
   change(version: number, changes: readonly TextChange[], length: number): void {
-    let t = this.text;
-    for (const c of changes) t = t.slice(0, c.offset) + c.text + t.slice(c.offset + c.length);
-    this.text = t;
-    this.version = version;
-    if (t.length !== length) {
+    const read = this.read;
+    const inStep = read?.model && this.readVersion === this.version;
+    const inc = inStep ? applyIncrementally(this.text, read, changes) : null;
+    if (inc?.ok) {
+      // Values changed inside rows: the read is patched in place, the engine told what to redo.
+      this.text = inc.text;
+      this.version = version;
+      this.readVersion = version;
+      markRows(this.dirty, inc.rows, read!.model!.weights, !!child(read!.json.root, 'layers'), this.engine());
+      this.incrementalEdits++;
+    } else {
+      let t = this.text;
+      for (const c of changes) t = t.slice(0, c.offset) + c.text + t.slice(c.offset + c.length);
+      this.text = t;
+      this.version = version;
+      this.dirty = everything();
+    }
+    if (this.text.length !== length) {
       // Out of step with the editor (should not happen): ask for the whole text again.
-      this.post({ type: 'resync', doc: this.doc, reason: `text length ${t.length}, editor has ${length}` });
+      this.post({ type: 'resync', doc: this.doc, reason: `text length ${this.text.length}, editor has ${length}` });
       return;
     }
     this.schedule();
@@ -57,6 +79,7 @@ export class DocSession {
   replace(version: number, text: string): void {
     this.text = text;
     this.version = version;
+    this.dirty = everything();
     this.schedule();
   }
 
@@ -70,6 +93,8 @@ export class DocSession {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.forward?.dispose();
+    this.forward = null;
   }
 
   private schedule(now = false): void {
@@ -93,6 +118,10 @@ export class DocSession {
     return this.read;
   }
 
+  private engine(): ForwardEngine {
+    return (this.forward ??= new ForwardEngine(this.kernel()));
+  }
+
   private run(): void {
     this.lastRun = Date.now();
     const version = this.version;
@@ -102,7 +131,9 @@ export class DocSession {
     this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? summarize(model) : null });
     if (!model) return;
     const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version) : undefined;
-    this.stages = modelForward(model.weights, this.kernel(), emit);
+    const dirty = this.dirty;
+    this.dirty = noChange();
+    this.stages = this.engine().run(model.weights, dirty, emit);
     this.stagesVersion = version;
     this.stagesModel = model;
     this.post({ type: 'done', doc: this.doc, version, ms: { parse: t1 - t0, forward: performance.now() - t1 } });

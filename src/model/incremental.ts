@@ -1,0 +1,111 @@
+// Incremental reading: an edit inside one row of numbers (the usual edit: a weight typed over)
+// re-scans only that row, straight into the arena the model's Float32Arrays are views of, and
+// shifts the offsets of everything after it. Anything else — an edit that touches brackets,
+// keys, strings or comments, changes how many numbers a row has, or lands in a file that did
+// not read as a model — is not incremental: the caller falls back to a full read.
+//
+// The result must equal a from-scratch read of the same text (tested with random edit sequences).
+import type { TextChange } from '../compute/protocol';
+import { scanNumberRow, type JsonNode, type NumbersNode, type ParsedJson } from './jsonc';
+import { pathAt } from './pathAt';
+import type { PathSegment, Problem } from './problems';
+import type { ReadResult } from './read';
+
+/** One row (or vector) whose values changed, and which of its elements did. */
+export interface RowChange {
+  readonly node: NumbersNode;
+  readonly path: PathSegment[];
+  readonly changed: number[];
+}
+
+export type IncrementalOutcome =
+  | { readonly ok: true; readonly text: string; readonly rows: RowChange[] }
+  | { readonly ok: false; readonly reason: string };
+
+const EDIT_CHARS = /^[0-9eE+\-., \t\r\n]*$/;
+
+/** The number row whose interior (between its brackets) holds [offset, offset + length]. */
+function rowAt(rows: readonly NumbersNode[], offset: number, length: number): NumbersNode | null {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = rows[mid];
+    if (r.end <= offset) lo = mid + 1;
+    else if (r.start > offset) hi = mid - 1;
+    else return offset > r.start && offset + length < r.end ? r : null;
+  }
+  return null;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Moves every offset at or after `from` by `delta`, and stretches the nodes that contain `from`. */
+function shift(node: JsonNode, from: number, delta: number): void {
+  const n = node as Mutable<JsonNode>;
+  if (n.start >= from) n.start += delta;
+  if (n.end >= from) n.end += delta;
+  else return; // a node that ends before the edit holds nothing after it
+  if (node.kind === 'object') {
+    for (const p of node.props) {
+      const mp = p as Mutable<typeof p>;
+      if (mp.keyStart >= from) mp.keyStart += delta;
+      if (mp.keyEnd >= from) mp.keyEnd += delta;
+      if (mp.start >= from) mp.start += delta;
+      if (mp.end >= from) mp.end += delta;
+      if (p.value) shift(p.value, from, delta);
+    }
+  } else if (node.kind === 'array') {
+    for (const it of node.items) shift(it, from, delta);
+  }
+}
+
+/**
+ * Applies `changes` (in order, each relative to the text after the previous) to `text` and to
+ * `read` in place, if every change stays inside one row of numbers and keeps its count.
+ * On failure nothing of `read` has been touched... except rows already patched by earlier changes
+ * of the same batch; the caller then reads the whole text again anyway.
+ */
+export function applyIncrementally(text: string, read: ReadResult, changes: readonly TextChange[]): IncrementalOutcome {
+  if (!read.model) return { ok: false, reason: 'the last read has errors' };
+  const json: ParsedJson = read.json;
+  const rows: RowChange[] = [];
+  let t = text;
+  for (const c of changes) {
+    if (!EDIT_CHARS.test(c.text)) return { ok: false, reason: 'the edit inserts structure' };
+    const row = rowAt(json.numberArrays, c.offset, c.length);
+    if (!row) return { ok: false, reason: 'the edit is not inside one row of numbers' };
+    if (!EDIT_CHARS.test(t.slice(c.offset, c.offset + c.length))) return { ok: false, reason: 'the edit removes structure' };
+    const next = t.slice(0, c.offset) + c.text + t.slice(c.offset + c.length);
+    const delta = c.text.length - c.length;
+    const before = json.arena.slice(row.offset, row.offset + row.length);
+    const n = scanNumberRow(next, row.start, row.end + delta, json.arena, row.offset, row.length);
+    if (n !== row.length) {
+      json.arena.set(before, row.offset); // leave the values as they were
+      return { ok: false, reason: n < 0 ? 'the row no longer reads as numbers' : 'the row has a different count of numbers' };
+    }
+    if (delta !== 0 && json.root) {
+      // Everything after the edit moves; the row and its ancestors stretch.
+      shift(json.root, c.offset + c.length, delta);
+      for (const p of read.problems) shiftProblem(p, c.offset + c.length, delta);
+    }
+    t = next;
+    const changed: number[] = [];
+    for (let i = 0; i < row.length; i++) if (!Object.is(before[i], json.arena[row.offset + i])) changed.push(i);
+    const known = rows.find((r) => r.node === row);
+    if (known) {
+      for (const i of changed) if (!known.changed.includes(i)) known.changed.push(i);
+    } else {
+      const hit = pathAt(t, json.root, row.start + 1);
+      const path = hit ? (hit.node === row ? hit.path.slice(0, -1) : hit.path) : [];
+      rows.push({ node: row, path, changed });
+    }
+  }
+  return { ok: true, text: t, rows: rows.filter((r) => r.changed.length > 0) };
+}
+
+function shiftProblem(p: Problem, from: number, delta: number): void {
+  const m = p as Mutable<Problem>;
+  if (m.start >= from) m.start += delta;
+  if (m.end >= from) m.end += delta;
+}
