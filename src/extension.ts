@@ -1,6 +1,7 @@
 // FFN Lens: activation wires the parts together; each part owns its own disposables.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { newModelFile } from './commands/newModel';
 import { pickSample } from './commands/samples';
 import { ComputeClient } from './compute/computeClient';
 import { readSettings } from './config';
@@ -8,6 +9,7 @@ import { ModelCodeActionProvider } from './editor/codeActions';
 import { ModelCodeLensProvider } from './editor/codeLens';
 import { CursorLink } from './editor/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
+import { activeTabUri, DiskModels, EXTENSION_FILE_LIMIT, fileSize } from './editor/diskModels';
 import { ModelHoverProvider } from './editor/hover';
 import { ModelStatusBar } from './editor/statusBar';
 import { looksLikeModelDocument, ModelDocuments } from './editor/modelDocuments';
@@ -33,8 +35,9 @@ class FfnLens extends Disposable {
     this.client = this._register(new ComputeClient(path.join(context.extensionPath, 'dist', 'worker.js'), this.log));
     this.client.send({ type: 'config', debounceMs: readSettings().debounceMs });
     this.documents = this._register(new ModelDocuments(this.client));
-    this._register(new ModelDiagnostics(this.client, this.documents));
-    this.previews = this._register(new PreviewManager(this.client, this.documents, context.extensionUri));
+    const disk = this._register(new DiskModels(this.client));
+    this._register(new ModelDiagnostics(this.client, this.documents, disk));
+    this.previews = this._register(new PreviewManager(this.client, this.documents, disk, context.extensionUri));
     this._register(new ModelHoverProvider(this.client, this.documents));
     this._register(new ModelCodeLensProvider(this.client, this.documents));
     this._register(new ModelCodeActionProvider(this.client, this.documents));
@@ -42,6 +45,10 @@ class FfnLens extends Disposable {
     this._register(new CursorLink(this.client, this.documents, this.previews));
 
     this._register(vscode.commands.registerCommand('ffnLens.visualize', (uri?: vscode.Uri) => this.visualize(uri)));
+    this._register(vscode.commands.registerCommand('ffnLens.newModel', async () => {
+      const uri = await newModelFile();
+      if (uri) await this.visualize(uri);
+    }));
     this._register(vscode.commands.registerCommand('ffnLens.openSample', async () => {
       const doc = await pickSample(context.extensionUri);
       if (!doc) return;
@@ -63,8 +70,14 @@ class FfnLens extends Disposable {
   }
 
   async visualize(uri?: vscode.Uri): Promise<void> {
+    // Too large for VS Code to hand to extensions: no document, only a tab. Read it from disk.
+    const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor ? undefined : activeTabUri();
+    if (target && target.scheme === 'file' && (await fileSize(target)) > EXTENSION_FILE_LIMIT) {
+      this.previews.showFile(target);
+      return;
+    }
     let doc: vscode.TextDocument | undefined;
-    if (uri instanceof vscode.Uri) doc = await vscode.workspace.openTextDocument(uri);
+    if (target) doc = await vscode.workspace.openTextDocument(target);
     else doc = vscode.window.activeTextEditor?.document;
     if (!doc) {
       const pick = await vscode.window.showInformationMessage('FFN Lens: open a model file (*.ffn.json) first, or try a sample.', 'Open Sample');

@@ -18,6 +18,10 @@ export type ToWorker =
   | { readonly type: 'open'; readonly doc: string; readonly fileName: string; readonly version: number; readonly text: string }
   /** Deltas in order, each relative to the text after the previous one; `length` is the text length after all. */
   | { readonly type: 'change'; readonly doc: string; readonly version: number; readonly changes: readonly TextChange[]; readonly length: number }
+  /** A file VS Code does not hand to extensions (over 50 MB): the worker reads it from disk. */
+  | { readonly type: 'openFile'; readonly doc: string; readonly path: string; readonly version: number }
+  /** The file changed on disk (saved): read it again. */
+  | { readonly type: 'reloadFile'; readonly doc: string; readonly version: number }
   | { readonly type: 'close'; readonly doc: string }
   /** Stream stages of this document (a panel shows it), or stop. */
   | { readonly type: 'subscribe'; readonly doc: string; readonly on: boolean }
@@ -32,8 +36,11 @@ export type Query =
   | { readonly kind: 'fixes'; readonly start: number; readonly end: number }
   | { readonly kind: 'text-length' };
 
-/** A text range to reveal, as offsets; `what` says in words what it is. */
-export interface Located { readonly start: number; readonly end: number; readonly what: string }
+/** 1-based line and column of the start and end of a range (UTF-16 code units, as VS Code counts). */
+export interface LineCol { readonly line: number; readonly col: number; readonly endLine: number; readonly endCol: number }
+
+/** A text range to reveal, as offsets and lines; `what` says in words what it is. */
+export interface Located extends LineCol { readonly start: number; readonly end: number; readonly what: string }
 
 export type QueryResult =
   | { readonly kind: 'locate'; readonly version: number; readonly located: Located | null }
@@ -43,7 +50,7 @@ export type QueryResult =
   | { readonly kind: 'fixes'; readonly version: number; readonly fixes: readonly Fix[] }
   | { readonly kind: 'text-length'; readonly version: number; readonly length: number };
 
-export interface WorkerProblem extends Omit<ProblemInfo, 'line' | 'col'> {
+export interface WorkerProblem extends ProblemInfo, LineCol {
   readonly start: number;
   readonly end: number;
   readonly fix?: FixHint;
@@ -54,6 +61,8 @@ export type FromWorker =
   | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: ModelSummary | null }
   | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer }
   | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number } }
+  /** A file could not be read from disk. */
+  | { readonly type: 'fileError'; readonly doc: string; readonly message: string }
   /** Warnings only the computed stages can give (dead neurons, NaN, empty attention rows). */
   | { readonly type: 'runtime'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[] }
   | { readonly type: 'resync'; readonly doc: string; readonly reason: string }

@@ -17,8 +17,8 @@ const SNIFF_LIMIT = 8 * 1024 * 1024;
 export function looksLikeModelDocument(doc: vscode.TextDocument): boolean {
   if (isModelFileName(doc.fileName)) return true;
   if (!JSON_LANGUAGES.has(doc.languageId)) return false;
+  if (documentLength(doc) > SNIFF_LIMIT) return false; // before getText(), which copies the whole text
   const text = doc.getText();
-  if (text.length > SNIFF_LIMIT) return false;
   return /"version"\s*:\s*1\b/.test(text) && /"(ffn|attention|layers)"\s*:/.test(text);
 }
 

@@ -9,6 +9,7 @@ import { readSettings, writePanelSetting } from '../config';
 import { Disposable } from '../util/dispose';
 import { panelHtml } from './html';
 import type { FromWebview, ModelSummary, ProblemInfo, ToWebview } from './protocol';
+import { documentSource, rangeOf, type PreviewSource } from './source';
 
 export const PREVIEW_VIEW_TYPE = 'ffnLens.preview';
 
@@ -40,9 +41,11 @@ export class Preview extends Disposable {
   /** The webview drew a render of this version. */
   readonly onDidRender = this._onDidRender.event;
 
+  private notice: string | null = null;
+
   constructor(
     readonly panel: vscode.WebviewPanel,
-    private doc: vscode.TextDocument,
+    private src: PreviewSource,
     private readonly client: ComputeClient,
     extensionUri: vscode.Uri,
     private readonly onReveal: (p: Preview, stageId: string, index: readonly number[]) => void,
@@ -57,43 +60,59 @@ export class Preview extends Disposable {
     this.setTitle(null);
     this._register(panel.webview.onDidReceiveMessage((m: FromWebview) => this.fromWebview(m)));
     this._register(panel.onDidDispose(() => {
-      this.client.send({ type: 'subscribe', doc: this.doc.uri.toString(), on: false });
+      this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
       this._onDidDispose.fire();
       this.dispose();
     }));
-    this.client.send({ type: 'subscribe', doc: doc.uri.toString(), on: true });
+    this.client.send({ type: 'subscribe', doc: src.key, on: true });
   }
 
-  get document(): vscode.TextDocument {
-    return this.doc;
+  get source(): PreviewSource {
+    return this.src;
+  }
+
+  /** The document shown, or null for a file read from disk. */
+  get document(): vscode.TextDocument | null {
+    return this.src.document;
+  }
+
+  get uri(): vscode.Uri {
+    return this.src.uri;
   }
 
   /** Shows another document in this panel (the panel follows the active editor). */
-  retarget(doc: vscode.TextDocument): void {
-    if (doc.uri.toString() === this.doc.uri.toString()) return;
-    this.client.send({ type: 'subscribe', doc: this.doc.uri.toString(), on: false });
-    this.doc = doc;
+  retarget(src: PreviewSource): void {
+    if (src.key === this.src.key) return;
+    this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
+    this.src = src;
     this.render = null;
     this.problems = null;
+    this.notice = null;
     this.stats.lastPostedVersion = -1;
     this.setTitle(null);
     this.sendInit();
-    this.client.send({ type: 'subscribe', doc: doc.uri.toString(), on: true });
+    this.client.send({ type: 'subscribe', doc: src.key, on: true });
   }
 
   /** The same file as a new TextDocument (closed and opened again). */
   rebind(doc: vscode.TextDocument): void {
-    this.doc = doc;
+    this.src = documentSource(doc);
     // Its versions start again at 1: keep showing the last render, as older than any of them.
     if (this.render) this.render.version = 0;
     if (this.problems) this.problems.version = 0;
     this.sendInit();
-    this.client.send({ type: 'subscribe', doc: doc.uri.toString(), on: true });
+    this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
   }
 
   /** The worker reopened the document after a restart: ask for everything again. */
   resubscribe(): void {
-    this.client.send({ type: 'subscribe', doc: this.doc.uri.toString(), on: true });
+    this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
+  }
+
+  /** A line at the top of the panel (the file is read from disk, or could not be read). */
+  showNotice(text: string): void {
+    this.notice = text;
+    this.post({ type: 'notice', text });
   }
 
   updateSettings(): void {
@@ -101,7 +120,7 @@ export class Preview extends Disposable {
   }
 
   private setTitle(name: string | null): void {
-    this.panel.title = name ? `FFN Lens: ${name}` : `FFN Lens: ${this.doc.uri.path.split('/').pop() ?? ''}`;
+    this.panel.title = name ? `FFN Lens: ${name}` : `FFN Lens: ${this.src.uri.path.split('/').pop() ?? ''}`;
   }
 
   private post(msg: ToWebview): void {
@@ -110,7 +129,7 @@ export class Preview extends Disposable {
   }
 
   private isStale(version: number): boolean {
-    return version < this.doc.version;
+    return version < this.src.version;
   }
 
   /** A message from the worker about this panel's document. */
@@ -151,14 +170,12 @@ export class Preview extends Disposable {
   }
 
   private infos(problems: readonly WorkerProblem[]): ProblemInfo[] {
-    return problems.map((p) => {
-      const pos = this.doc.positionAt(p.start);
-      return { severity: p.severity, code: p.code, message: p.message, path: p.path, line: pos.line + 1, col: pos.character + 1 };
-    });
+    return problems.map((p) => ({ severity: p.severity, code: p.code, message: p.message, path: p.path, line: p.line, col: p.col }));
   }
 
   private sendInit(): void {
-    this.post({ type: 'init', settings: readSettings().panel, uri: this.doc.uri.toString() });
+    this.post({ type: 'init', settings: readSettings().panel, uri: this.src.key });
+    if (this.notice) this.post({ type: 'notice', text: this.notice });
     const r = this.render;
     if (r) {
       this.post({ type: 'model', version: r.version, summary: r.summary, warnings: r.warnings });
@@ -177,11 +194,9 @@ export class Preview extends Disposable {
       case 'reveal':
         this.onReveal(this, m.stageId, m.index);
         return;
-      case 'gotoProblem': {
-        const pos = new vscode.Position(Math.max(0, m.line - 1), Math.max(0, m.col - 1));
-        void vscode.window.showTextDocument(this.doc, { viewColumn: this.editorColumn(), selection: new vscode.Range(pos, pos) });
+      case 'gotoProblem':
+        void this.showInEditor(rangeOf({ line: m.line, col: m.col, endLine: m.line, endCol: m.col }), false);
         return;
-      }
       case 'rendered':
         this.stats.lastRenderedVersion = m.version;
         this._onDidRender.fire(m.version);
@@ -194,8 +209,23 @@ export class Preview extends Disposable {
 
   /** The column of an editor showing this document, else the first. */
   editorColumn(): vscode.ViewColumn {
-    const ed = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.doc.uri.toString());
-    return ed?.viewColumn ?? vscode.ViewColumn.One;
+    const ed = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.src.key);
+    if (ed?.viewColumn) return ed.viewColumn;
+    for (const g of vscode.window.tabGroups.all) {
+      if (g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === this.src.key)) return g.viewColumn;
+    }
+    return vscode.ViewColumn.One;
+  }
+
+  /** Selects a range in the editor of this file (for a file read from disk, through vscode.open). */
+  async showInEditor(range: vscode.Range, reveal = true): Promise<void> {
+    const doc = this.src.document;
+    if (doc) {
+      const editor = await vscode.window.showTextDocument(doc, { viewColumn: this.editorColumn(), selection: range, preserveFocus: false });
+      if (reveal) editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    } else {
+      await vscode.commands.executeCommand('vscode.open', this.src.uri, { viewColumn: this.editorColumn(), selection: range });
+    }
   }
 
   postHighlight(msg: ToWebview & { type: 'highlight' }): void {

@@ -4,9 +4,11 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import { readSettings } from '../config';
+import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE } from '../editor/diskModels';
 import type { ModelDocuments } from '../editor/modelDocuments';
 import { Disposable } from '../util/dispose';
 import { Preview, PREVIEW_VIEW_TYPE } from './preview';
+import { documentSource, rangeOf, type PreviewSource } from './source';
 
 interface SavedState {
   readonly uri?: string;
@@ -22,13 +24,18 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
   constructor(
     private readonly client: ComputeClient,
     private readonly docs: ModelDocuments,
+    private readonly disk: DiskModels,
     private readonly extensionUri: vscode.Uri,
   ) {
     super();
     this._register(vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, this));
     this._register(client.onMessage((m) => {
       if (!('doc' in m)) return;
-      for (const p of this.previews) if (p.document.uri.toString() === m.doc) p.fromWorker(m);
+      for (const p of this.previews) {
+        if (p.source.key !== m.doc) continue;
+        if (m.type === 'fileError') p.showNotice(`FFN Lens ${m.message}`);
+        else p.fromWorker(m);
+      }
     }));
     this._register(client.onRestart(() => {
       for (const p of this.previews) p.resubscribe();
@@ -40,13 +47,14 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     // A document closed and opened again is a new TextDocument (its versions start again):
     // the panel keeps its last render meanwhile, then follows the new one.
     this._register(docs.onDidChange((doc) => {
-      for (const p of this.previews) if (p.document.uri.toString() === doc.uri.toString() && p.document !== doc) p.rebind(doc);
+      for (const p of this.previews) if (p.source.key === doc.uri.toString() && p.document !== doc) p.rebind(doc);
     }));
     // A file changed on disk while no editor holds it (VS Code closed its document): read it
     // again, so the panel still follows it. (An open document is reloaded by VS Code itself.)
     const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*.{json,jsonc}', true, false, true));
     this._register(watcher.onDidChange((uri) => {
-      if (this.find(uri) && !this.docs.get(uri)) void vscode.workspace.openTextDocument(uri).then((d) => this.docs.track(d), () => undefined);
+      const p = this.find(uri);
+      if (p?.document && !this.docs.get(uri)) void vscode.workspace.openTextDocument(uri).then((d) => this.docs.track(d), () => undefined);
     }));
   }
 
@@ -55,13 +63,25 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
   }
 
   find(uri: vscode.Uri): Preview | undefined {
-    return [...this.previews].find((p) => p.document.uri.toString() === uri.toString());
+    const key = uri.toString();
+    return [...this.previews].find((p) => p.source.key === key);
   }
 
   /** Shows the panel of a document beside it: creates it, or reveals the one there is. */
   show(doc: vscode.TextDocument, column?: vscode.ViewColumn): Preview {
     this.docs.track(doc);
-    const existing = this.find(doc.uri);
+    return this.showSource(documentSource(doc), column);
+  }
+
+  /** A file too large for VS Code to hand over: the panel reads it from disk. */
+  showFile(uri: vscode.Uri, column?: vscode.ViewColumn): Preview {
+    const p = this.showSource(this.disk.open(uri), column);
+    p.showNotice(LARGE_FILE_NOTICE);
+    return p;
+  }
+
+  private showSource(src: PreviewSource, column?: vscode.ViewColumn): Preview {
+    const existing = this.find(src.uri);
     if (existing) {
       existing.panel.reveal(existing.panel.viewColumn, true);
       this.lastActive = existing;
@@ -71,22 +91,28 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
       enableScripts: true,
       enableFindWidget: true,
     });
-    return this.attach(panel, doc);
+    return this.attach(panel, src);
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: SavedState | undefined): Promise<void> {
     try {
       if (!state?.uri) throw new Error('no document recorded');
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(state.uri));
+      const uri = vscode.Uri.parse(state.uri);
+      if ((await fileSize(uri)) > EXTENSION_FILE_LIMIT) {
+        const p = this.attach(panel, this.disk.open(uri));
+        p.showNotice(LARGE_FILE_NOTICE);
+        return;
+      }
+      const doc = await vscode.workspace.openTextDocument(uri);
       this.docs.track(doc);
-      this.attach(panel, doc);
+      this.attach(panel, documentSource(doc));
     } catch {
       panel.webview.html = `<!DOCTYPE html><html><body><p>FFN Lens could not restore this panel: its model file is gone. Close it and run "FFN Lens: Visualize FFN" again.</p></body></html>`;
     }
   }
 
-  private attach(panel: vscode.WebviewPanel, doc: vscode.TextDocument): Preview {
-    const p = new Preview(panel, doc, this.client, this.extensionUri, (pv, id, index) => void this.reveal(pv, id, index));
+  private attach(panel: vscode.WebviewPanel, src: PreviewSource): Preview {
+    const p = new Preview(panel, src, this.client, this.extensionUri, (pv, id, index) => void this.reveal(pv, id, index));
     this.previews.add(p);
     this.lastActive = p;
     this._register(p.panel.onDidChangeViewState((e) => {
@@ -95,6 +121,7 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     p.onDidDispose(() => {
       this.previews.delete(p);
       if (this.lastActive === p) this.lastActive = undefined;
+      if (!p.document && !this.find(p.uri)) this.disk.close(p.source.key);
     });
     return p;
   }
@@ -104,21 +131,21 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     const doc = e.document;
     if (!this.docs.isTracked(doc.uri) || this.find(doc.uri)) return;
     const p = this.lastActive;
-    if (p && p.panel.visible) p.retarget(doc);
+    if (p && p.panel.visible) p.retarget(documentSource(doc));
   }
 
   /** A heatmap cell was clicked: select the numbers it comes from in the editor. */
   private async reveal(p: Preview, stageId: string, index: readonly number[]): Promise<void> {
-    const doc = p.document;
-    const r = await this.client.query(doc.uri.toString(), { kind: 'locate', stageId, index });
-    if (!r || r.kind !== 'locate' || !r.located || r.version !== doc.version) {
+    const src = p.source;
+    const r = await this.client.query(src.key, { kind: 'locate', stageId, index });
+    if (!r || r.kind !== 'locate' || !r.located || r.version !== src.version) {
       vscode.window.setStatusBarMessage('FFN Lens: nothing in the file to show for this cell', 3000);
       return;
     }
-    const range = new vscode.Range(doc.positionAt(r.located.start), doc.positionAt(r.located.end));
-    this._onDidReveal.fire(doc.uri);
-    const editor = await vscode.window.showTextDocument(doc, { viewColumn: p.editorColumn(), selection: range, preserveFocus: false });
-    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    const doc = src.document;
+    const range = doc ? new vscode.Range(doc.positionAt(r.located.start), doc.positionAt(r.located.end)) : rangeOf(r.located);
+    this._onDidReveal.fire(src.uri);
+    await p.showInEditor(range);
     vscode.window.setStatusBarMessage(`FFN Lens: ${r.located.what}`, 5000);
   }
 }

@@ -1,5 +1,6 @@
 // The compute worker: a worker thread that reads model files and runs the forward pass, so the
 // extension host's thread (the editor's) never waits on either. One DocSession per document.
+import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from '../compute/protocol';
 import { defaultKernel } from '../core/kernels';
@@ -10,6 +11,8 @@ const port = parentPort;
 if (!port) throw new Error('computeWorker must run in a worker thread');
 
 const sessions = new Map<string, DocSession>();
+/** Documents read from disk: where. */
+const paths = new Map<string, string>();
 let debounceMs = 150;
 let kernel: MatmulKernel | null = null;
 const getKernel = (): MatmulKernel => (kernel ??= defaultKernel());
@@ -30,12 +33,34 @@ function handle(msg: ToWorker): void {
       sessions.set(msg.doc, new DocSession(msg.doc, msg.fileName, msg.text, msg.version, post, getKernel, () => debounceMs));
       return;
     }
+    case 'openFile':
+    case 'reloadFile': {
+      const path = msg.type === 'openFile' ? msg.path : paths.get(msg.doc);
+      if (!path) return;
+      paths.set(msg.doc, path);
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        post({ type: 'fileError', doc: msg.doc, message: `cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}` });
+        return;
+      }
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // as VS Code shows it
+      const s = sessions.get(msg.doc);
+      if (s && msg.type === 'reloadFile') s.replace(msg.version, text);
+      else {
+        s?.dispose();
+        sessions.set(msg.doc, new DocSession(msg.doc, path, text, msg.version, post, getKernel, () => debounceMs));
+      }
+      return;
+    }
     case 'change':
       sessions.get(msg.doc)?.change(msg.version, msg.changes, msg.length);
       return;
     case 'close':
       sessions.get(msg.doc)?.dispose();
       sessions.delete(msg.doc);
+      paths.delete(msg.doc);
       return;
     case 'subscribe':
       sessions.get(msg.doc)?.subscribe(msg.on);

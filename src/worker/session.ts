@@ -6,7 +6,8 @@ import { ForwardEngine } from '../core/engine';
 import { planStages } from '../core/forward';
 import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
-import type { FromWorker, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
+import type { FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
+import { LineIndex } from '../model/lines';
 import { fixesFor } from '../model/fixes';
 import { applyIncrementally } from '../model/incremental';
 import { child } from '../model/tree';
@@ -31,6 +32,8 @@ export class DocSession {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastRun = -Infinity;
   private forward: ForwardEngine | null = null;
+  private lines: LineIndex | null = null;
+  private linesFor = '';
   /** What changed since the last run (everything, or the rows of incremental edits). */
   private dirty: MutableDirty = everything();
   /** Edits read incrementally so far (tests and the benchmark look). */
@@ -144,6 +147,7 @@ export class DocSession {
     const c = this.computed();
     const problems: WorkerProblem[] = c ? runtimeProblems(c).map((p) => ({
       severity: 'warning' as const, code: p.code, message: p.message, path: formatPath(p.path), start: p.start, end: p.end,
+      ...this.lineCol(p.start, p.end),
     })) : [];
     this.post({ type: 'runtime', doc: this.doc, version, problems });
   }
@@ -181,9 +185,21 @@ export class DocSession {
     this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data }, [data]);
   }
 
+  /** Line and column of an offset range in the current text (the line index is built once per text). */
+  private lineCol(start: number, end: number): LineCol {
+    if (!this.lines || this.linesFor !== this.text) {
+      this.lines = new LineIndex(this.text);
+      this.linesFor = this.text;
+    }
+    const a = this.lines.position(start);
+    const b = this.lines.position(Math.max(end, start));
+    return { line: a.line, col: a.col, endLine: b.line, endCol: b.col };
+  }
+
   private problems(): WorkerProblem[] {
     return (this.read?.problems ?? []).map((p) => ({
       severity: p.severity, code: p.code, message: p.message, path: formatPath(p.path), start: p.start, end: p.end,
+      ...this.lineCol(p.start, p.end),
       ...(p.fix ? { fix: p.fix } : {}),
     }));
   }
@@ -221,7 +237,7 @@ export class DocSession {
         const r = this.ensureRead();
         if (!r.model) return { kind: 'locate', version: this.version, located: null };
         const loc = locateStageCell(this.text, r.json.root, r.model, q.stageId, q.index);
-        return { kind: 'locate', version: this.version, located: loc && { start: loc.start, end: loc.end, what: `${loc.path}: ${loc.what}` } };
+        return { kind: 'locate', version: this.version, located: loc && { start: loc.start, end: loc.end, ...this.lineCol(loc.start, loc.end), what: `${loc.path}: ${loc.what}` } };
       }
     }
   }

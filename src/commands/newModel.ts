@@ -1,0 +1,181 @@
+// "FFN Lens: New Model File…": pick a preset, choose where to save, and get a model file with
+// seeded random weights (src/model/generate.ts), opened in an editor.
+//
+// Files on disk are streamed chunk by chunk to a temporary file beside the target and renamed
+// into place at the end, so an 80 MB file is never one string, a cancel or a failure leaves
+// nothing behind, and an existing file is replaced only by a complete one. Other file systems
+// (virtual workspaces) get the bytes in one vscode.workspace.fs.writeFile.
+//
+// VS Code does not hand documents over 50 MB to extensions: those are opened with vscode.open
+// (the editor shows them; the panel reads the file from disk and follows its saves).
+
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describePreset, estimateBytes, formatBytes, modelChunks, PRESETS, type PresetId } from '../model/generate';
+
+/** VS Code keeps text models above 50 MB from extensions; stay a little below it. */
+export const LARGE_FILE_BYTES = 50 * 1000 * 1000;
+/** Files estimated above this get a progress notification (with a Cancel button). */
+const PROGRESS_BYTES = 4 * 1000 * 1000;
+
+interface PresetItem extends vscode.QuickPickItem {
+  readonly preset: PresetId;
+}
+
+/** The file name the save dialog proposes, e.g. gpt2-small-block.ffn.json. */
+export function defaultFileName(preset: PresetId): string {
+  return `${preset}-block.ffn.json`;
+}
+
+class Cancelled extends Error {}
+
+/**
+ * The command. Returns the new file's uri, or undefined when the user cancels (the preset
+ * pick, the save dialog or the progress notification) or when writing fails (then after one
+ * error message, without a stack trace).
+ */
+export async function newModelFile(): Promise<vscode.Uri | undefined> {
+  let target: vscode.Uri | undefined;
+  try {
+    const items: PresetItem[] = PRESETS.map((p) => ({ label: p.label, description: describePreset(p.id), detail: p.detail, preset: p.id }));
+    const pick = await vscode.window.showQuickPick(items, {
+      title: 'FFN Lens: New Model File',
+      placeHolder: 'A transformer block (pre-LN, GELU, causal attention) with seeded random weights',
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (!pick) return undefined;
+
+    const name = defaultFileName(pick.preset);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const defaultUri = folder ? vscode.Uri.joinPath(folder, name) : vscode.Uri.file(path.join(os.homedir(), name));
+    target = await vscode.window.showSaveDialog({
+      title: `FFN Lens: save the ${pick.label} model file`,
+      defaultUri,
+      saveLabel: 'Create',
+      filters: { 'FFN Lens model files': ['json'], 'All files': ['*'] },
+    });
+    if (!target) return undefined;
+    const uri = target;
+
+    const estimate = estimateBytes({ preset: pick.preset });
+    const write = (report: Progress): Promise<number> =>
+      uri.scheme === 'file' ? writeStreaming(uri.fsPath, pick.preset, report) : writeWhole(uri, pick.preset, estimate, report);
+    let bytes: number;
+    if (estimate < PROGRESS_BYTES) bytes = await write(() => true);
+    else {
+      bytes = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `FFN Lens: writing ${baseName(uri)}`, cancellable: true },
+        async (progress, token) => {
+          let shown = 0;
+          return write((done) => {
+            const pct = Math.min(99, (100 * done) / estimate);
+            progress.report({ increment: pct - shown, message: `${formatBytes(done)} of about ${formatBytes(estimate)}` });
+            shown = pct;
+            return !token.isCancellationRequested;
+          });
+        });
+    }
+
+    await openModel(uri, bytes);
+    return uri;
+  } catch (e) {
+    if (e instanceof Cancelled) return undefined;
+    const where = target ? ` ${baseName(target)}` : ' the model file';
+    void vscode.window.showErrorMessage(`FFN Lens: could not create${where}: ${describeError(e)}`);
+    return undefined;
+  }
+}
+
+/** Called after each chunk with the bytes written so far; false asks to stop (cancel). */
+type Progress = (bytesDone: number) => boolean;
+
+/** Streams the text to a temporary file beside `file`, then renames it into place. */
+async function writeStreaming(file: string, preset: PresetId, progress: Progress): Promise<number> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  let done = 0;
+  const fh = await fsp.open(tmp, 'w');
+  let ok = false;
+  try {
+    for (const chunk of modelChunks({ preset })) {
+      const { bytesWritten } = await fh.write(chunk); // utf8; one chunk is about 1 MB
+      done += bytesWritten;
+      if (!progress(done)) throw new Cancelled();
+    }
+    await fh.close();
+    try {
+      await fsp.rename(tmp, file);
+    } catch {
+      // e.g. Windows, when the target is held open: copy over it instead.
+      await fsp.copyFile(tmp, file);
+      await fsp.unlink(tmp);
+    }
+    ok = true;
+    return done;
+  } finally {
+    if (!ok) {
+      await fh.close().catch(() => undefined);
+      await fsp.unlink(tmp).catch(() => undefined);
+    }
+  }
+}
+
+/** Other file systems: gather the encoded chunks, then one writeFile. */
+async function writeWhole(uri: vscode.Uri, preset: PresetId, estimate: number, progress: Progress): Promise<number> {
+  const enc = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  let done = 0;
+  for (const chunk of modelChunks({ preset })) {
+    const bytes = enc.encode(chunk);
+    parts.push(bytes);
+    done += bytes.length;
+    if (!progress(Math.min(done, estimate))) throw new Cancelled();
+    await new Promise<void>((resolve) => setImmediate(resolve)); // let the progress and Cancel through
+  }
+  const all = new Uint8Array(done);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  parts.length = 0;
+  await vscode.workspace.fs.writeFile(uri, all);
+  return done;
+}
+
+/** In a text editor when VS Code lets extensions have the document; else with vscode.open. */
+async function openModel(uri: vscode.Uri, bytes: number): Promise<void> {
+  if (bytes < LARGE_FILE_BYTES) {
+    try {
+      await vscode.window.showTextDocument(uri, { preview: false });
+      return;
+    } catch {
+      // too large after all, or another refusal: open it the way VS Code opens any file
+    }
+  }
+  await vscode.commands.executeCommand('vscode.open', uri);
+  void vscode.window.showInformationMessage(
+    `FFN Lens: ${baseName(uri)} is ${formatBytes(bytes)}, more than VS Code shares with extensions (50 MB). ` +
+    'The FFN Lens panel reads it from disk, and updates each time you save the file.');
+}
+
+function baseName(uri: vscode.Uri): string {
+  return path.posix.basename(uri.path);
+}
+
+/** One line for the user: what went wrong, in words, without a stack trace. */
+function describeError(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'EACCES': case 'EPERM': case 'NoPermissions': return 'permission denied (choose a folder you can write to)';
+    case 'ENOSPC': return 'the disk is full';
+    case 'EROFS': return 'the file system is read-only';
+    case 'ENOENT': case 'FileNotFound': return 'the folder does not exist';
+    case 'EISDIR': case 'FileIsADirectory': return 'a folder has that name';
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split('\n')[0] || 'an unknown error';
+}

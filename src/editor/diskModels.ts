@@ -1,0 +1,81 @@
+// Model files too large for VS Code to hand to extensions (over 50 MB, as a GPT-2-small block is):
+// the worker reads them from disk, and again each time they change on disk (on save).
+import * as vscode from 'vscode';
+import type { ComputeClient } from '../compute/computeClient';
+import type { PreviewSource } from '../preview/source';
+import { Disposable } from '../util/dispose';
+
+/** VS Code does not synchronize documents above this size with extensions. */
+export const EXTENSION_FILE_LIMIT = 50 * 1024 * 1024;
+
+export const LARGE_FILE_NOTICE = 'This file is over 50 MB, and VS Code does not hand files that large to extensions. FFN Lens reads it from disk instead: the panel updates when you save, not as you type, and hovers and lenses are not available for it.';
+
+class DiskSource implements PreviewSource {
+  version = 1;
+  readonly document = null;
+  constructor(readonly uri: vscode.Uri) {}
+  get key(): string {
+    return this.uri.toString();
+  }
+}
+
+export class DiskModels extends Disposable {
+  private readonly files = new Map<string, DiskSource>();
+  private readonly told = new Set<string>();
+  private readonly _onDidReload = this._register(new vscode.EventEmitter<PreviewSource>());
+  readonly onDidReload = this._onDidReload.event;
+
+  constructor(private readonly client: ComputeClient) {
+    super();
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*.{json,jsonc}', true, false, true));
+    this._register(watcher.onDidChange((uri) => this.reload(uri)));
+    this._register(client.onRestart(() => {
+      for (const f of this.files.values()) this.client.send({ type: 'openFile', doc: f.key, path: f.uri.fsPath, version: f.version });
+    }));
+  }
+
+  get(key: string): PreviewSource | undefined {
+    return this.files.get(key);
+  }
+
+  open(uri: vscode.Uri): PreviewSource {
+    const key = uri.toString();
+    let f = this.files.get(key);
+    if (!f) {
+      f = new DiskSource(uri);
+      this.files.set(key, f);
+      this.client.send({ type: 'openFile', doc: key, path: uri.fsPath, version: f.version });
+    }
+    if (!this.told.has(key)) {
+      this.told.add(key); // said once, plainly
+      void vscode.window.showInformationMessage(`FFN Lens: ${LARGE_FILE_NOTICE}`);
+    }
+    return f;
+  }
+
+  close(key: string): void {
+    if (this.files.delete(key)) this.client.send({ type: 'close', doc: key });
+  }
+
+  private reload(uri: vscode.Uri): void {
+    const f = this.files.get(uri.toString());
+    if (!f) return;
+    f.version++;
+    this.client.send({ type: 'reloadFile', doc: f.key, version: f.version });
+    this._onDidReload.fire(f);
+  }
+}
+
+/** The file of the active editor tab, even when VS Code gives extensions no document for it. */
+export function activeTabUri(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return input instanceof vscode.TabInputText ? input.uri : undefined;
+}
+
+export async function fileSize(uri: vscode.Uri): Promise<number> {
+  try {
+    return (await vscode.workspace.fs.stat(uri)).size;
+  } catch {
+    return 0;
+  }
+}
