@@ -89,6 +89,7 @@ export class Preview extends Disposable {
     this.problems = null;
     this.notice = null;
     this.stats.lastPostedVersion = -1;
+    this.stats.lastRenderedVersion = -1;
     this.setTitle(null);
     this.sendInit();
     this.client.send({ type: 'subscribe', doc: src.key, on: true });

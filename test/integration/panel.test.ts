@@ -1,0 +1,123 @@
+// The panel in the real extension host: one per document, stale results dropped, a parse error
+// keeps the last render and adds diagnostics, the serializer restores a panel.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { PREVIEW_VIEW_TYPE } from '../../src/preview/preview';
+import { api, closeAll, diagnostics, openCopy, rendered, replace, sampleText, waitFor } from './helpers';
+
+describe('Visualize FFN: the panel', function () {
+  this.timeout(60000);
+  afterEach(closeAll);
+
+  it('opens one panel per document, beside it; running the command again reveals it', async () => {
+    const lens = await api();
+    // each panel stays with its file (otherwise the first panel follows the editor to b)
+    const cfg = vscode.workspace.getConfiguration('ffnLens');
+    await cfg.update('followActiveEditor', false, vscode.ConfigurationTarget.Global);
+    try {
+      await onePanelPerDocument();
+    } finally {
+      await cfg.update('followActiveEditor', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  async function onePanelPerDocument(): Promise<void> {
+    const lens = await api();
+    const before = lens.previews.all().length;
+    const a = await openCopy(sampleText('identity-weights.ffn.json'), 'a');
+    await vscode.commands.executeCommand('ffnLens.visualize');
+    const pa = await waitFor('a panel for a', () => lens.previews.find(a.document.uri));
+    const column = await waitFor('the panel to be placed', () => pa.panel.viewColumn);
+    assert.equal(column, vscode.ViewColumn.Two, 'beside the editor');
+    await rendered(pa, a.document);
+    assert.equal(pa.panel.title, 'FFN Lens: Identity weights: only the biases (and ReLU) change anything');
+
+    await vscode.window.showTextDocument(a.document, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('ffnLens.visualize');
+    assert.equal(lens.previews.all().length, before + 1, 'still one panel for a');
+
+    const b = await openCopy(sampleText('xor-relu.ffn.json'), 'b');
+    await vscode.commands.executeCommand('ffnLens.visualize');
+    const pb = await waitFor('a panel for b', () => lens.previews.find(b.document.uri));
+    assert.notEqual(pa, pb);
+    assert.equal(lens.previews.all().length, before + 2, 'a second panel for b');
+    await rendered(pb, b.document);
+  }
+
+  it('streams each stage as it is computed and drops results older than the document', async () => {
+    const lens = await api();
+    const ed = await openCopy(sampleText('identity-weights.ffn.json'));
+    const p = lens.previews.show(ed.document);
+    await rendered(p, ed.document);
+    assert.equal(p.stats.posted.stage, 6, 'input, up, act, down, out, output');
+
+    // Three quick edits: only the last version may reach the webview after them.
+    const v0 = ed.document.version;
+    await replace(ed, '0.1, 0, -0.2', '0.2, 0, -0.2');
+    await replace(ed, '0.2, 0, -0.2', '0.3, 0, -0.2');
+    const v3 = await replace(ed, '0.3, 0, -0.2', '0.4, 0, -0.2');
+    await rendered(p, ed.document);
+    assert.equal(p.stats.lastPostedVersion, v3);
+    assert.ok(v3 > v0 + 2);
+
+    // A result for an older version arriving now (a slow worker) is dropped, not shown.
+    const dropped = p.stats.droppedStale;
+    const posted = p.stats.posted.model;
+    p.fromWorker({ type: 'model', doc: ed.document.uri.toString(), version: v0, problems: [], summary: null });
+    p.fromWorker({ type: 'stage', doc: ed.document.uri.toString(), version: v0, id: 'output', shape: [2, 3], data: new Float32Array(6).buffer });
+    assert.equal(p.stats.droppedStale, dropped + 2);
+    assert.equal(p.stats.posted.model, posted);
+    assert.equal(p.stats.lastPostedVersion, v3);
+  });
+
+  it('a parse error keeps the last render, says what is wrong, and adds diagnostics; fixing it renders again', async () => {
+    const lens = await api();
+    const ed = await openCopy(sampleText('identity-weights.ffn.json'));
+    const p = lens.previews.show(ed.document);
+    await rendered(p, ed.document);
+    const good = p.stats.lastRenderedVersion;
+
+    // break a row of W2: a missing comma
+    const bad = await replace(ed, '[0, 1, 0],', '[0, 1 0],', '"W2"');
+    const diags = await waitFor('an error diagnostic', () => {
+      const d = diagnostics(ed.document.uri);
+      return d.some((x) => x.severity === vscode.DiagnosticSeverity.Error) && d;
+    });
+    const err = diags.find((d) => d.severity === vscode.DiagnosticSeverity.Error)!;
+    assert.match(err.message, /expected a comma or \]/);
+    const at = ed.document.getText().indexOf('1 0]', ed.document.getText().indexOf('"W2"')) + 2;
+    assert.deepEqual(err.range.start, ed.document.positionAt(at), 'on the exact character');
+    await waitFor('the problems to reach the panel', () => p.stats.posted.problems > 0);
+    assert.equal(p.stats.lastRenderedVersion, good, 'the last good render stays');
+    assert.ok(bad > good);
+
+    await replace(ed, '[0, 1 0],', '[0, 1, 0],', '"W2"');
+    await rendered(p, ed.document);
+    await waitFor('the diagnostics to clear', () => diagnostics(ed.document.uri).length === 0);
+  });
+
+  it('the serializer restores a panel for its document after a reload', async () => {
+    const lens = await api();
+    const ed = await openCopy(sampleText('michael-jordan.ffn.json'));
+    // what VS Code does after a window reload: a panel of our view type with the saved state
+    const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'FFN Lens', vscode.ViewColumn.Two, {});
+    await lens.previews.deserializeWebviewPanel(panel, { uri: ed.document.uri.toString() });
+    const p = await waitFor('the restored panel', () => lens.previews.find(ed.document.uri));
+    assert.equal(p.panel, panel);
+    await rendered(p, ed.document);
+    assert.equal(panel.title, 'FFN Lens: Michael Jordan plays the sport of … basketball');
+    // input, q k v scores weights context out residual, up act down residual, out, output, logits probs
+    assert.equal(p.stats.posted.stage, 17);
+  });
+
+  it('follows the active editor to another model file (ffnLens.followActiveEditor)', async () => {
+    const lens = await api();
+    const a = await openCopy(sampleText('identity-weights.ffn.json'), 'follow-a');
+    const p = lens.previews.show(a.document);
+    await rendered(p, a.document);
+    const b = await openCopy(sampleText('xor-relu.ffn.json'), 'follow-b');
+    await waitFor('the panel to follow b', () => p.source.key === b.document.uri.toString());
+    await rendered(p, b.document);
+    assert.match(p.panel.title, /XOR/);
+  });
+});
