@@ -27,7 +27,8 @@ const optional = [
   { ...node, entryPoints: { worker: 'src/worker/computeWorker.ts' }, outdir: 'dist' },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome114', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { webview: 'webview/panel.css' }, outdir: 'dist' },
-  { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist', external: ['playwright-core', '@tensorflow/*'] },
+  { ...common, platform: 'browser', format: 'iife', target: 'chrome114', entryPoints: { 'bench-draw': 'bench/drawPage.ts' }, outdir: 'dist' },
 ].filter((b) => Object.values(b.entryPoints).every(existsSync));
 
 function walk(dir, out = []) {

@@ -42,6 +42,46 @@ export interface PropertyNode {
   end: number;
 }
 
+/** A text, or its bytes as read from a file (UTF-8). */
+export type Source = string | Uint8Array;
+
+const NON_ASCII = /[^\x00-\x7f]/g;
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * A string as bytes, one per UTF-16 unit, so offsets are the same: ASCII stays itself, anything
+ * else becomes 0x80, which no JSON token uses (its text is always sliced from the string itself).
+ */
+export function asciiBytes(text: string): Uint8Array {
+  const B = (globalThis as { Buffer?: { from(s: string, enc: string): Uint8Array; byteLength(s: string, enc: string): number } }).Buffer;
+  if (!B) {
+    const out = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      out[i] = c < 0x80 ? c : 0x80;
+    }
+    return out;
+  }
+  const out = B.from(text, 'latin1'); // one byte per unit, at memcpy speed
+  if (B.byteLength(text, 'utf8') !== text.length) for (const m of text.matchAll(NON_ASCII)) out[m.index!] = 0x80;
+  return out;
+}
+
+/** The text between two offsets of a source. */
+export function sourceSlice(src: Source, a: number, b: number): string {
+  return typeof src === 'string' ? src.slice(a, b) : utf8.decode(src.subarray(a, b));
+}
+
+function indexOfCommentEnd(b: Uint8Array, from: number): number {
+  for (let i = b.indexOf(STAR, from); i >= 0; i = b.indexOf(STAR, i + 1)) if (b[i + 1] === SLASH) return i;
+  return -1;
+}
+
+function startsWithAscii(b: Uint8Array, word: string, at: number): boolean {
+  for (let i = 0; i < word.length; i++) if (b[at + i] !== word.charCodeAt(i)) return false;
+  return true;
+}
+
 export interface SyntaxProblem {
   readonly message: string;
   readonly start: number;
@@ -74,57 +114,57 @@ const SPACE = 32, TAB = 9, LF = 10, CR = 13, COMMA = 44, MINUS = 45, DOT = 46, S
  */
 interface NumberScan { value: number; end: number; error: string | null }
 
-function scanNumber(text: string, pos: number, out: NumberScan): void {
+function scanNumber(text: Uint8Array, pos: number, out: NumberScan, slice: (a: number, b: number) => string): void {
   const start = pos;
   const len = text.length;
-  let c = text.charCodeAt(pos);
+  let c = text[pos];
   let neg = false;
   if (c === MINUS) {
     neg = true;
-    c = text.charCodeAt(++pos);
+    c = text[++pos];
   }
   let mant = 0;
   let exact = true;
   let exp10 = 0;
   out.error = null;
   if (c === ZERO) {
-    c = text.charCodeAt(++pos);
+    c = text[++pos];
     if (c >= ZERO && c <= NINE) {
-      while (pos < len && c >= ZERO && c <= NINE) c = text.charCodeAt(++pos);
+      while (pos < len && c >= ZERO && c <= NINE) c = text[++pos];
       out.error = 'a number may not start with 0 followed by more digits';
     }
   } else if (c > ZERO && c <= NINE) {
     do {
       if (mant < 9e14) mant = mant * 10 + (c - ZERO);
       else exact = false;
-      c = text.charCodeAt(++pos);
+      c = text[++pos];
     } while (c >= ZERO && c <= NINE);
   } else {
     out.error = 'expected a digit after the minus sign';
   }
   if (c === DOT) {
-    c = text.charCodeAt(++pos);
+    c = text[++pos];
     if (!(c >= ZERO && c <= NINE)) out.error ??= 'expected a digit after the decimal point';
     while (c >= ZERO && c <= NINE) {
       if (mant < 9e14) {
         mant = mant * 10 + (c - ZERO);
         exp10--;
       } else if (c !== ZERO) exact = false;
-      c = text.charCodeAt(++pos);
+      c = text[++pos];
     }
   }
   if (c === LOWER_E || c === UPPER_E) {
-    c = text.charCodeAt(++pos);
+    c = text[++pos];
     let eneg = false;
     if (c === PLUS || c === MINUS) {
       eneg = c === MINUS;
-      c = text.charCodeAt(++pos);
+      c = text[++pos];
     }
     if (!(c >= ZERO && c <= NINE)) out.error ??= 'expected a digit in the exponent';
     let e = 0;
     while (c >= ZERO && c <= NINE) {
       if (e < 100000) e = e * 10 + (c - ZERO);
-      c = text.charCodeAt(++pos);
+      c = text[++pos];
     }
     exp10 += eneg ? -e : e;
   }
@@ -135,7 +175,7 @@ function scanNumber(text: string, pos: number, out: NumberScan): void {
   }
   let v: number;
   if (exact && mant < TWO53 && exp10 >= -22 && exp10 <= 22) v = exp10 < 0 ? mant / POW10[-exp10] : mant * POW10[exp10];
-  else v = Math.abs(Number(text.slice(neg ? start + 1 : start, pos)));
+  else v = Math.abs(Number(slice(neg ? start + 1 : start, pos)));
   out.value = neg ? -v : v;
 }
 
@@ -153,12 +193,22 @@ class Parser {
   private readonly num: NumberScan = { value: 0, end: 0, error: null };
   private depth = 0;
 
-  constructor(private readonly text: string) {
-    this.len = text.length;
+  /** The text as bytes: what every scan reads (see asciiBytes for a string). */
+  private readonly b: Uint8Array;
+  private readonly sliceFn: (a: number, b: number) => string;
+
+  constructor(src: Source) {
+    this.b = typeof src === 'string' ? asciiBytes(src) : src;
+    this.len = this.b.length;
+    this.sliceFn = (a, b) => sourceSlice(src, a, b);
     // Every number takes at least two characters with its separator, so this never overflows.
     // Large typed arrays are zero-filled lazily by the OS: untouched pages cost no memory.
     this.arena = new Float32Array((this.len >> 1) + 2);
-    if (text.charCodeAt(0) === BOM) this.pos = 1;
+    if (typeof src === 'string' ? src.charCodeAt(0) === BOM : src[0] === 0xef && src[1] === 0xbb && src[2] === 0xbf) this.pos = typeof src === 'string' ? 1 : 3;
+  }
+
+  private slice(a: number, b: number): string {
+    return this.sliceFn(a, b);
   }
 
   parse(): ParsedJson {
@@ -182,19 +232,19 @@ class Parser {
 
   /** Skips whitespace and comments. */
   private skipTrivia(): void {
-    const t = this.text;
+    const t = this.b;
     for (;;) {
-      const c = t.charCodeAt(this.pos);
+      const c = t[this.pos];
       if (c === SPACE || c === LF || c === CR || c === TAB) {
         this.pos++;
       } else if (c === SLASH) {
-        const d = t.charCodeAt(this.pos + 1);
+        const d = t[this.pos + 1];
         if (d === SLASH) {
           let p = this.pos + 2;
-          while (p < this.len && t.charCodeAt(p) !== LF && t.charCodeAt(p) !== CR) p++;
+          while (p < this.len && t[p] !== LF && t[p] !== CR) p++;
           this.pos = p;
         } else if (d === STAR) {
-          const close = t.indexOf('*/', this.pos + 2);
+          const close = indexOfCommentEnd(t, this.pos + 2);
           if (close < 0) {
             this.error('unterminated block comment: expected */', this.pos, this.pos + 2);
             this.pos = this.len;
@@ -207,9 +257,9 @@ class Parser {
   }
 
   private parseValue(): JsonNode {
-    const t = this.text;
+    const t = this.b;
     const start = this.pos;
-    const c = t.charCodeAt(start);
+    const c = t[start];
     if (c === LBRACE) return this.guardDepth(() => this.parseObject());
     if (c === LBRACKET) return this.guardDepth(() => this.parseArray());
     if (c === QUOTE) {
@@ -217,24 +267,24 @@ class Parser {
       return { kind: 'string', value, start, end: this.pos };
     }
     if (c === MINUS || (c >= ZERO && c <= NINE)) {
-      if (c === MINUS && t.startsWith('-Infinity', start)) {
+      if (c === MINUS && startsWithAscii(t, '-Infinity', start)) {
         this.pos = start + 9;
         return { kind: 'nonfinite', text: '-Infinity', start, end: this.pos };
       }
-      scanNumber(t, start, this.num);
+      scanNumber(t, start, this.num, this.sliceFn);
       this.pos = this.num.end;
       if (this.num.error !== null) {
         this.error(this.num.error, start, this.pos);
-        return { kind: 'invalid', text: t.slice(start, this.pos), start, end: this.pos };
+        return { kind: 'invalid', text: this.slice(start, this.pos), start, end: this.pos };
       }
       return { kind: 'number', value: this.num.value, start, end: this.pos };
     }
     // a word: true, false, null, NaN, Infinity, or something that is not JSON
     let p = start;
-    while (p < this.len && isWordChar(t.charCodeAt(p))) p++;
-    const word = t.slice(start, p);
+    while (p < this.len && isWordChar(t[p])) p++;
+    const word = this.slice(start, p);
     if (p === start) {
-      const ch = start < this.len ? JSON.stringify(t[start]) : 'the end of the file';
+      const ch = start < this.len ? JSON.stringify(this.slice(start, start + 1)) : 'the end of the file';
       this.error(`expected a value, found ${ch}`, start, Math.min(start + 1, this.len));
       if (start < this.len && c !== COMMA && c !== RBRACKET && c !== RBRACE && c !== COLON) this.pos = start + 1;
       return { kind: 'invalid', text: '', start, end: this.pos };
@@ -268,7 +318,7 @@ class Parser {
   }
 
   private scanString(): string {
-    const t = this.text;
+    const t = this.b;
     const start = this.pos;
     let p = start + 1;
     let out = '';
@@ -277,28 +327,28 @@ class Parser {
       if (p >= this.len) {
         this.error('unterminated string: expected a closing "', start, p);
         this.pos = p;
-        return out + t.slice(chunk, p);
+        return out + this.slice(chunk, p);
       }
-      const c = t.charCodeAt(p);
+      const c = t[p];
       if (c === QUOTE) {
-        out += t.slice(chunk, p);
+        out += this.slice(chunk, p);
         this.pos = p + 1;
         return out;
       }
       if (c === LF || c === CR) {
         this.error('unterminated string: a string cannot span lines', start, p);
         this.pos = p;
-        return out + t.slice(chunk, p);
+        return out + this.slice(chunk, p);
       }
       if (c === BACKSLASH) {
-        out += t.slice(chunk, p);
-        const e = t[p + 1];
+        out += this.slice(chunk, p);
+        const e = p + 1 < this.len ? String.fromCharCode(t[p + 1]) : undefined;
         const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
         if (e !== undefined && e in simple) {
           out += simple[e];
           p += 2;
-        } else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(t.slice(p + 2, p + 6))) {
-          out += String.fromCharCode(parseInt(t.slice(p + 2, p + 6), 16));
+        } else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(this.slice(p + 2, p + 6))) {
+          out += String.fromCharCode(parseInt(this.slice(p + 2, p + 6), 16));
           p += 6;
         } else {
           this.error('invalid escape sequence in string', p, p + 2);
@@ -319,7 +369,7 @@ class Parser {
     this.skipTrivia();
     let first = true;
     for (;;) {
-      const c = this.text.charCodeAt(this.pos);
+      const c = this.b[this.pos];
       if (c === RBRACE) {
         this.pos++;
         break;
@@ -332,7 +382,7 @@ class Parser {
         if (c === COMMA) {
           this.pos++;
           this.skipTrivia();
-          if (this.text.charCodeAt(this.pos) === RBRACE) { // trailing comma: allowed
+          if (this.b[this.pos] === RBRACE) { // trailing comma: allowed
             this.pos++;
             break;
           }
@@ -351,34 +401,34 @@ class Parser {
   }
 
   private parseProperty(): PropertyNode | null {
-    const t = this.text;
+    const t = this.b;
     const keyStart = this.pos;
     let key: string;
-    if (t.charCodeAt(keyStart) === QUOTE) {
+    if (t[keyStart] === QUOTE) {
       key = this.scanString();
     } else {
       let p = keyStart;
-      while (p < this.len && isWordChar(t.charCodeAt(p))) p++;
+      while (p < this.len && isWordChar(t[p])) p++;
       if (p === keyStart) {
         this.error('expected a property name in double quotes', keyStart, keyStart + 1);
         return null;
       }
-      key = t.slice(keyStart, p);
+      key = this.slice(keyStart, p);
       this.error(`property names need double quotes: "${key}"`, keyStart, p);
       this.pos = p;
     }
     const keyEnd = this.pos;
     const prop: PropertyNode = { key, keyStart, keyEnd, value: null, start: keyStart, end: keyEnd };
     this.skipTrivia();
-    if (t.charCodeAt(this.pos) !== COLON) {
+    if (t[this.pos] !== COLON) {
       this.error(`expected a colon after "${key}"`, keyEnd, keyEnd + 1);
-      const c = t.charCodeAt(this.pos);
+      const c = t[this.pos];
       if (c === COMMA || c === RBRACE || this.pos >= this.len) return prop;
     } else {
       this.pos++;
     }
     this.skipTrivia();
-    const c = t.charCodeAt(this.pos);
+    const c = t[this.pos];
     if (c === COMMA || c === RBRACE || this.pos >= this.len) {
       this.error(`expected a value for "${key}"`, this.pos, this.pos + 1);
       return prop;
@@ -390,10 +440,10 @@ class Parser {
 
   /** After a broken element: skips to the next comma or closing bracket at this level. */
   private recover(close: number): boolean {
-    const t = this.text;
+    const t = this.b;
     let depth = 0;
     while (this.pos < this.len) {
-      const c = t.charCodeAt(this.pos);
+      const c = t[this.pos];
       if (c === QUOTE) {
         this.scanString();
         continue;
@@ -412,7 +462,7 @@ class Parser {
     const start = this.pos;
     this.pos++; // [
     this.skipTrivia();
-    const c = this.text.charCodeAt(this.pos);
+    const c = this.b[this.pos];
     if (c === MINUS || (c >= ZERO && c <= NINE)) {
       const fast = this.parseNumbers(start);
       if (fast) return fast;
@@ -422,40 +472,87 @@ class Parser {
     return this.parseArraySlow(start);
   }
 
-  /** The hot loop: numbers and separators only. Returns null to fall back at anything else. */
+  /**
+   * The hot loop: numbers and separators only, the number scan written out inline with the cursor
+   * in local variables (a call and a result object per number cost half the speed). Returns null
+   * to fall back at anything else: the slow path then reports it with its position.
+   */
   private parseNumbers(start: number): NumbersNode | null {
-    const t = this.text;
+    const t = this.b;
     const arena = this.arena;
-    const num = this.num;
     const offset = this.n;
     let n = offset;
     let pos = this.pos;
     for (;;) {
-      let c = t.charCodeAt(pos);
-      if (!(c === MINUS || (c >= ZERO && c <= NINE))) break;
-      if (c === MINUS && t.charCodeAt(pos + 1) === 73 /* I */) break;
-      scanNumber(t, pos, num);
-      if (num.error !== null) break;
-      const v = num.value;
-      if (v >= FLOAT32_OVERFLOW || v <= -FLOAT32_OVERFLOW) break;
-      arena[n++] = v;
-      pos = num.end;
-      c = t.charCodeAt(pos);
-      while (c === SPACE || c === LF || c === CR || c === TAB) c = t.charCodeAt(++pos);
-      if (c === SLASH) {
-        this.pos = pos;
-        this.skipTrivia();
-        pos = this.pos;
-        c = t.charCodeAt(pos);
+      let c = t[pos];
+      const numStart = pos;
+      let neg = false;
+      if (c === MINUS) {
+        neg = true;
+        c = t[++pos];
       }
-      if (c === COMMA) {
-        c = t.charCodeAt(++pos);
-        while (c === SPACE || c === LF || c === CR || c === TAB) c = t.charCodeAt(++pos);
+      let mant = 0;
+      let exp10 = 0;
+      if (c === ZERO) {
+        c = t[++pos];
+        if (c >= ZERO && c <= NINE) return null; // a leading zero: the slow path says so
+      } else if (c > ZERO && c <= NINE) {
+        do {
+          mant = mant * 10 + (c - ZERO);
+          c = t[++pos];
+        } while (c >= ZERO && c <= NINE);
+      } else {
+        return null; // "-Infinity", "-" alone, a string, a nested array…
+      }
+      if (c === DOT) {
+        const fracStart = pos + 1;
+        c = t[++pos];
+        if (!(c >= ZERO && c <= NINE)) return null;
+        do {
+          mant = mant * 10 + (c - ZERO);
+          c = t[++pos];
+        } while (c >= ZERO && c <= NINE);
+        exp10 = fracStart - pos;
+      }
+      if (c === LOWER_E || c === UPPER_E) {
+        c = t[++pos];
+        let eneg = false;
+        if (c === PLUS || c === MINUS) {
+          eneg = c === MINUS;
+          c = t[++pos];
+        }
+        if (!(c >= ZERO && c <= NINE)) return null;
+        let e = 0;
+        do {
+          if (e < 100000) e = e * 10 + (c - ZERO);
+          c = t[++pos];
+        } while (c >= ZERO && c <= NINE);
+        exp10 += eneg ? -e : e;
+      }
+      let v: number;
+      // A mantissa below 2^53 was accumulated exactly (it only grew), and one multiply or divide
+      // by an exact power of ten is correctly rounded, as Number() is; otherwise Number() itself.
+      if (mant < TWO53 && exp10 >= -22 && exp10 <= 22) v = exp10 < 0 ? mant / POW10[-exp10] : mant * POW10[exp10];
+      else v = Math.abs(Number(this.slice(neg ? numStart + 1 : numStart, pos)));
+      if (v >= FLOAT32_OVERFLOW) return null;
+      arena[n++] = neg ? -v : v;
+      if (c !== COMMA) { // usually a comma follows at once: "1.5, 2.5"
+        while (c === SPACE || c === LF || c === CR || c === TAB) c = t[++pos];
         if (c === SLASH) {
           this.pos = pos;
           this.skipTrivia();
           pos = this.pos;
-          c = t.charCodeAt(pos);
+          c = t[pos];
+        }
+      }
+      if (c === COMMA) {
+        c = t[++pos];
+        while (c === SPACE || c === LF || c === CR || c === TAB) c = t[++pos];
+        if (c === SLASH) {
+          this.pos = pos;
+          this.skipTrivia();
+          pos = this.pos;
+          c = t[pos];
         }
         if (c === RBRACKET) { // trailing comma
           this.pos = pos + 1;
@@ -467,9 +564,8 @@ class Parser {
         this.pos = pos + 1;
         return this.numbersNode(start, offset, n);
       }
-      break;
+      return null;
     }
-    return null;
   }
 
   private numbersNode(start: number, offset: number, n: number): NumbersNode {
@@ -484,7 +580,7 @@ class Parser {
     const node: ArrayNode = { kind: 'array', items, start, end: start };
     let first = true;
     for (;;) {
-      const c = this.text.charCodeAt(this.pos);
+      const c = this.b[this.pos];
       if (c === RBRACKET) {
         this.pos++;
         break;
@@ -497,7 +593,7 @@ class Parser {
         if (c === COMMA) {
           this.pos++;
           this.skipTrivia();
-          if (this.text.charCodeAt(this.pos) === RBRACKET) {
+          if (this.b[this.pos] === RBRACKET) {
             this.pos++;
             break;
           }
@@ -517,7 +613,8 @@ class Parser {
   }
 }
 
-export function parseJsonc(text: string): ParsedJson {
+/** Parses a text, or its bytes (a file as read from disk, UTF-8): then offsets are byte offsets. */
+export function parseJsonc(text: Source): ParsedJson {
   return new Parser(text).parse();
 }
 
@@ -531,23 +628,25 @@ export function numbersOf(parsed: { arena: Float32Array }, node: NumbersNode): F
  * element starts and ends. Used for positions of single numbers (hovers, errors inside rows),
  * which the fast path does not keep.
  */
-export function elementRanges(text: string, node: NodeBase): Array<[number, number]> {
+export function elementRanges(src: Source, node: NodeBase): Array<[number, number]> {
+  const at = typeof src === 'string' ? (i: number): number => src.charCodeAt(i) : (i: number): number => src[i];
   const out: Array<[number, number]> = [];
   let p = node.start + 1;
   const end = node.end - 1;
   while (p < end) {
-    const c = text.charCodeAt(p);
+    const c = at(p);
     if (c === SPACE || c === LF || c === CR || c === TAB || c === COMMA) {
       p++;
-    } else if (c === SLASH && text.charCodeAt(p + 1) === SLASH) {
-      while (p < end && text.charCodeAt(p) !== LF) p++;
-    } else if (c === SLASH && text.charCodeAt(p + 1) === STAR) {
-      const close = text.indexOf('*/', p + 2);
-      p = close < 0 ? end : close + 2;
+    } else if (c === SLASH && at(p + 1) === SLASH) {
+      while (p < end && at(p) !== LF) p++;
+    } else if (c === SLASH && at(p + 1) === STAR) {
+      let q = p + 2;
+      while (q < end && !(at(q) === STAR && at(q + 1) === SLASH)) q++;
+      p = q + 2;
     } else {
       const s = p;
       while (p < end) {
-        const d = text.charCodeAt(p);
+        const d = at(p);
         if (d === COMMA || d === SPACE || d === LF || d === CR || d === TAB || d === SLASH) break;
         p++;
       }
@@ -564,14 +663,16 @@ export function elementRanges(text: string, node: NodeBase): Array<[number, numb
  * Used to re-read a single edited row of a matrix.
  */
 export function scanNumberRow(text: string, start: number, end: number, out: Float32Array, at: number, max: number): number {
-  if (text.charCodeAt(start) !== LBRACKET || text.charCodeAt(end - 1) !== RBRACKET) return -1;
+  const row = asciiBytes(text.slice(start, end)); // positions below are relative to the row
+  const slice = (a: number, b: number): string => text.slice(start + a, start + b);
+  if (row[0] !== LBRACKET || row[row.length - 1] !== RBRACKET) return -1;
   const num: NumberScan = { value: 0, end: 0, error: null };
-  let pos = start + 1;
-  const stop = end - 1;
+  let pos = 1;
+  const stop = row.length - 1;
   let n = 0;
   let expectValue = true;
   while (pos < stop) {
-    const c = text.charCodeAt(pos);
+    const c = row[pos];
     if (c === SPACE || c === LF || c === CR || c === TAB) {
       pos++;
     } else if (c === COMMA) {
@@ -580,7 +681,7 @@ export function scanNumberRow(text: string, start: number, end: number, out: Flo
       pos++;
     } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
       if (!expectValue || n >= max) return -1;
-      scanNumber(text, pos, num);
+      scanNumber(row, pos, num, slice);
       if (num.error !== null || num.end > stop) return -1;
       const v = num.value;
       if (v >= FLOAT32_OVERFLOW || v <= -FLOAT32_OVERFLOW) return -1;

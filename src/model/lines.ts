@@ -1,14 +1,18 @@
-// Offsets to 1-based line and column (UTF-16 code units, as VS Code counts them).
+// Offsets to 1-based line and column (UTF-16 code units, as VS Code counts them; for a file read
+// as bytes, byte offsets, which are the same for the ASCII that weight files are made of).
+import type { Source } from './jsonc';
+
 export class LineIndex {
   private starts: number[] | null = null;
 
-  constructor(private readonly text: string) {}
+  constructor(private readonly text: Source) {}
 
   private lineStarts(): number[] {
     if (this.starts) return this.starts;
     const starts = [0];
     const t = this.text;
-    for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
+    if (typeof t === 'string') for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
+    else for (let i = t.indexOf(10); i >= 0; i = t.indexOf(10, i + 1)) starts.push(i + 1);
     this.starts = starts;
     return starts;
   }

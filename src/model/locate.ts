@@ -3,7 +3,7 @@
 // dimension) or the input number that the cell is most directly made of.
 
 import { stageKind, stageLayer } from '../core/stages';
-import { elementRanges, type JsonNode } from './jsonc';
+import { elementRanges, type JsonNode, type Source } from './jsonc';
 import { formatPath, type PathSegment } from './problems';
 import type { ModelFile } from './read';
 import { layerPath, nodeAt } from './tree';
@@ -16,7 +16,7 @@ export interface Location {
   readonly what: string;
 }
 
-function rangeOf(text: string, root: JsonNode | null, path: readonly PathSegment[]): { start: number; end: number } | null {
+function rangeOf(text: Source, root: JsonNode | null, path: readonly PathSegment[]): { start: number; end: number } | null {
   // A number inside a fast-path row has no node of its own: find it by scanning the row again.
   const last = path[path.length - 1];
   const parent = typeof last === 'number' ? nodeAt(root, path.slice(0, -1)) : null;
@@ -32,7 +32,7 @@ function rangeOf(text: string, root: JsonNode | null, path: readonly PathSegment
  * A weight matrix's "row r" in the out_in sense (output unit r): row r in out_in, column r in
  * in_out — for a column we select its first number, the best a text selection can do.
  */
-function unitOf(text: string, root: JsonNode | null, m: ModelFile, base: PathSegment[], key: string, r: number, role: string): Location | null {
+function unitOf(text: Source, root: JsonNode | null, m: ModelFile, base: PathSegment[], key: string, r: number, role: string): Location | null {
   const path = [...base, key];
   if (!nodeAt(root, path)) return null;
   const name = formatPath(path);
@@ -44,7 +44,7 @@ function unitOf(text: string, root: JsonNode | null, m: ModelFile, base: PathSeg
   return at && { ...at, path: `${name}[0][${r}]`, what: `${role} (column ${r} of ${key}, layout in_out)` };
 }
 
-function inputCell(text: string, root: JsonNode | null, m: ModelFile, t: number, c: number | null): Location | null {
+function inputCell(text: Source, root: JsonNode | null, m: ModelFile, t: number, c: number | null): Location | null {
   const path: PathSegment[] = c === null ? ['input', t] : ['input', t, c];
   const at = rangeOf(text, root, path);
   const tok = m.tokens[t] ?? `t${t}`;
@@ -52,7 +52,7 @@ function inputCell(text: string, root: JsonNode | null, m: ModelFile, t: number,
 }
 
 /** The text behind cell `index` of stage `stageId`, or null if no single place fits. */
-export function locateStageCell(text: string, root: JsonNode | null, m: ModelFile, stageId: string, index: readonly number[]): Location | null {
+export function locateStageCell(text: Source, root: JsonNode | null, m: ModelFile, stageId: string, index: readonly number[]): Location | null {
   const kind = stageKind(stageId);
   const layer = stageLayer(stageId);
   const base = layer >= 0 ? layerPath(root, layer) : [];

@@ -1,7 +1,7 @@
 // From an offset in the text to the JSON path of the innermost value there, e.g.
 // `layers[0].ffn.W1[12][3]`, and the range of that value. A number inside a fast-path row has no
 // node of its own, so the row is scanned again to find which element the offset falls in.
-import { elementRanges, type JsonNode } from './jsonc';
+import { elementRanges, type JsonNode, type Source } from './jsonc';
 import type { PathSegment } from './problems';
 
 export interface PathHit {
@@ -16,7 +16,7 @@ export interface PathHit {
 
 const inside = (n: { start: number; end: number }, offset: number): boolean => offset >= n.start && offset <= n.end;
 
-export function pathAt(text: string, root: JsonNode | null, offset: number): PathHit | null {
+export function pathAt(text: Source, root: JsonNode | null, offset: number): PathHit | null {
   if (!root || !inside(root, offset)) return null;
   const path: PathSegment[] = [];
   let node: JsonNode = root;

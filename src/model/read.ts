@@ -13,7 +13,7 @@ import {
   ATTENTION_FIELDS, FFN_FIELDS, HEAD_FIELDS, LAYER_FIELDS, LAYERNORM_FIELDS, MODEL_FIELDS, nearestKey, type Fields,
 } from './format';
 import {
-  FLOAT32_OVERFLOW, parseJsonc, type ArrayNode, type JsonNode, type NumbersNode, type ObjectNode, type ParsedJson, type PropertyNode,
+  FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type NumbersNode, type ObjectNode, type ParsedJson, type PropertyNode,
 } from './jsonc';
 import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
 
@@ -88,7 +88,7 @@ class Reader {
   private fitOtherOnly = 0;
   private readonly layoutProblems: number[] = [];
 
-  constructor(private readonly text: string, private readonly fileName: string) {
+  constructor(private readonly text: Source, private readonly fileName: string) {
     this.json = parseJsonc(text);
   }
 
@@ -335,7 +335,7 @@ class Reader {
       if (item.kind === 'number') {
         if (item.value >= FLOAT32_OVERFLOW || item.value <= -FLOAT32_OVERFLOW) {
           code = 'overflow';
-          msg = `${formatPath(at)} = ${this.text.slice(item.start, item.end)} is too large for float32 (largest: ±3.4028235e38)`;
+          msg = `${formatPath(at)} = ${sourceSlice(this.text, item.start, item.end)} is too large for float32 (largest: ±3.4028235e38)`;
         }
       } else if (item.kind === 'nonfinite') {
         code = 'nonfinite';
@@ -379,7 +379,7 @@ class Reader {
 
   private matrix(node: JsonNode, path: readonly PathSegment[], name: string): Mat | null {
     if (node.kind === 'numbers') {
-      const preview = this.text.slice(node.start, Math.min(node.end, node.start + 40));
+      const preview = sourceSlice(this.text, node.start, Math.min(node.end, node.start + 40));
       this.error('type', path, node, `${formatPath(path)} must be a matrix (an array of rows), found a single row of ${node.length} numbers; wrap it in brackets: [${preview}${node.end - node.start > 40 ? '…' : ''}]`);
       return null;
     }
@@ -704,8 +704,8 @@ class Reader {
   }
 }
 
-/** Reads a model file. Never throws. */
-export function readModel(text: string, fileName: string): ReadResult {
+/** Reads a model file from its text, or its bytes as read from disk (UTF-8). Never throws. */
+export function readModel(text: Source, fileName: string): ReadResult {
   const reader = new Reader(text, fileName);
   try {
     return reader.read();

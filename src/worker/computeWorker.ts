@@ -38,14 +38,14 @@ function handle(msg: ToWorker): void {
       const path = msg.type === 'openFile' ? msg.path : paths.get(msg.doc);
       if (!path) return;
       paths.set(msg.doc, path);
-      let text: string;
+      // As bytes: a file too large for VS Code is too large to copy into a JS string for nothing.
+      let text: Uint8Array;
       try {
-        text = readFileSync(path, 'utf8');
+        text = readFileSync(path);
       } catch (e) {
         post({ type: 'fileError', doc: msg.doc, message: `cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}` });
         return;
       }
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // as VS Code shows it
       const s = sessions.get(msg.doc);
       if (s && msg.type === 'reloadFile') s.replace(msg.version, text);
       else {

@@ -7,6 +7,7 @@ import { planStages } from '../core/forward';
 import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import type { FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
+import { sourceSlice, type Source } from '../model/jsonc';
 import { LineIndex } from '../model/lines';
 import { fixesFor } from '../model/fixes';
 import { applyIncrementally } from '../model/incremental';
@@ -21,7 +22,8 @@ import { summarize } from './summary';
 export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
 
 export class DocSession {
-  private text: string;
+  /** The text (an editor's document), or the bytes of a file read from disk. */
+  private text: Source;
   private version: number;
   private subscribed = false;
   private read: ReadResult | null = null;
@@ -33,7 +35,7 @@ export class DocSession {
   private lastRun = -Infinity;
   private forward: ForwardEngine | null = null;
   private lines: LineIndex | null = null;
-  private linesFor = '';
+  private linesFor: Source = '';
   /** What changed since the last run (everything, or the rows of incremental edits). */
   private dirty: MutableDirty = everything();
   /** Edits read incrementally so far (tests and the benchmark look). */
@@ -42,7 +44,7 @@ export class DocSession {
   constructor(
     readonly doc: string,
     private readonly fileName: string,
-    text: string,
+    text: Source,
     version: number,
     private readonly post: Post,
     private readonly kernel: () => MatmulKernel,
@@ -55,6 +57,7 @@ export class DocSession {
 
   change(version: number, changes: readonly TextChange[], length: number): void {
     const read = this.read;
+    if (typeof this.text !== 'string') this.text = sourceSlice(this.text, 0, this.text.length); // (edits come only for documents)
     const inStep = read?.model && this.readVersion === this.version;
     const inc = inStep ? applyIncrementally(this.text, read, changes) : null;
     if (inc?.ok) {
@@ -65,7 +68,7 @@ export class DocSession {
       markRows(this.dirty, inc.rows, read!.model!.weights, !!child(read!.json.root, 'layers'), this.engine());
       this.incrementalEdits++;
     } else {
-      let t = this.text;
+      let t = this.text as string;
       for (const c of changes) t = t.slice(0, c.offset) + c.text + t.slice(c.offset + c.length);
       this.text = t;
       this.version = version;
@@ -79,7 +82,7 @@ export class DocSession {
     this.schedule();
   }
 
-  replace(version: number, text: string): void {
+  replace(version: number, text: Source): void {
     this.text = text;
     this.version = version;
     this.dirty = everything();
@@ -212,14 +215,15 @@ export class DocSession {
         const read = this.ensureRead();
         if (!read.model) {
           const n = read.problems.filter((p) => p.severity === 'error').length;
-          const onNumber = /[-\d.eE+]/.test(this.text.charAt(q.offset)) || /[-\d.eE+]/.test(this.text.charAt(q.offset - 1));
+          const around = sourceSlice(this.text, Math.max(0, q.offset - 1), q.offset + 1);
+          const onNumber = /[-\d.eE+]/.test(around);
           return {
             kind: 'hover', version: this.version,
             hover: onNumber ? { markdown: `FFN Lens: this file does not read as a model (${n} problem${n === 1 ? '' : 's'}, see the Problems panel), so there are no values to show.`, start: q.offset, end: q.offset } : null,
           };
         }
         const c = this.computed();
-        return { kind: 'hover', version: this.version, hover: c ? hoverMarkdown(this.text, c, q.offset) : null };
+        return { kind: 'hover', version: this.version, hover: c && typeof this.text === 'string' ? hoverMarkdown(this.text, c, q.offset) : null };
       }
       case 'lenses': {
         const c = this.computed();
@@ -227,11 +231,11 @@ export class DocSession {
       }
       case 'cursor': {
         const c = this.computed();
-        return { kind: 'cursor', version: this.version, cursor: c ? cursorTarget(this.text, c, q.offset) : null };
+        return { kind: 'cursor', version: this.version, cursor: c && typeof this.text === 'string' ? cursorTarget(this.text, c, q.offset) : null };
       }
       case 'fixes': {
         const r = this.ensureRead();
-        return { kind: 'fixes', version: this.version, fixes: fixesFor(this.text, r.json.root, r.problems, r.model, q.start, q.end) };
+        return { kind: 'fixes', version: this.version, fixes: typeof this.text === 'string' ? fixesFor(this.text, r.json.root, r.problems, r.model, q.start, q.end) : [] };
       }
       case 'locate': {
         const r = this.ensureRead();

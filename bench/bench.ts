@@ -1,0 +1,371 @@
+// `npm run bench`: every speed target of the project, measured here and now, with the peers
+// measured in the same run (ratios hold on a shared, noisy machine; absolute times do not).
+// Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
+//
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw] [--out FILE]
+//
+// Sections:
+//   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
+//   parse      weight text → Float32Arrays, ours vs JSON.parse + copy, 10 and 50 MB; extra memory
+//   recompute  full recompute from text at d = 768, 12 heads (parse + every stage)
+//   edit       one number edited in W1, W2 or a bias: from the change message to every stage back from
+//              the compute worker (the real dist/worker.js in a worker thread), d = 64…768
+//   draw       one 32 × 3072 heatmap drawn in Chromium (Playwright), as the panel draws it
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker } from '../src/compute/protocol';
+import { EVERYTHING, ForwardEngine } from '../src/core/engine';
+import { createWasmKernel } from '../src/core/wasm';
+import { generateModelText, estimateBytes, type GenerateOptions } from '../src/model/generate';
+import { readModel } from '../src/model/read';
+import { benchMatmulKernels, defaultBenchKernels, type BenchKernel, type Row } from './matmulKernels';
+import { tfjsKernel, tfjsVersion, tfjsWasmHasSimd } from './peers';
+
+const REPO = resolve(__dirname, '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.find((a) => a.startsWith('--only'));
+const only = onlyArg ? new Set((onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1]).split(',')) : null;
+const outArg = args.indexOf('--out');
+const OUT = outArg >= 0 ? resolve(args[outArg + 1]) : join(REPO, 'bench', 'results.json');
+const want = (s: string): boolean => !only || only.has(s);
+
+interface Stat { median: number; min: number; max: number; n: number }
+function stat(xs: number[]): Stat {
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)], min: s[0], max: s[s.length - 1], n: s.length };
+}
+const r2 = (x: number): number => Math.round(x * 100) / 100;
+const round = (s: Stat): Stat => ({ median: r2(s.median), min: r2(s.min), max: r2(s.max), n: s.n });
+
+interface Target { what: string; target: string; unit: string; value: Stat; pass: boolean; note?: string }
+const targets: Target[] = [];
+const results: Record<string, unknown> = {};
+function target(what: string, tgt: string, unit: string, value: Stat, pass: boolean, note?: string): void {
+  targets.push({ what, target: tgt, unit, value: round(value), pass, ...(note ? { note } : {}) });
+  console.log(`  ${pass ? 'ok  ' : 'MISS'} ${what}: median ${r2(value.median)} ${unit} (min ${r2(value.min)}, max ${r2(value.max)}) — target ${tgt}${note ? `; ${note}` : ''}`);
+}
+
+const texts = new Map<string, string>();
+function modelTextOf(key: string, opts: GenerateOptions): string {
+  let t = texts.get(key);
+  if (!t) {
+    t = generateModelText({ seed: 7, ...opts });
+    texts.set(key, t);
+  }
+  return t;
+}
+
+// --- matmul ---------------------------------------------------------------------------------------
+
+async function matmul(): Promise<void> {
+  console.log('\n# matmul (GFLOPS, single thread, weights packed once; same run, round-robin samples)');
+  const kernels: BenchKernel[] = defaultBenchKernels();
+  const cpu = await tfjsKernel('cpu');
+  const wasm = await tfjsKernel('wasm');
+  if (cpu) kernels.push(cpu);
+  if (wasm) kernels.push(wasm);
+  results.peers = { tfjs: await tfjsVersion().catch(() => null), tfjsWasmSimd: await tfjsWasmHasSimd().catch(() => null) };
+  const shapes = [
+    { M: 8, K: 512, N: 2048 }, { M: 32, K: 768, N: 3072 }, { M: 32, K: 512, N: 2048 }, { M: 128, K: 768, N: 3072 },
+    { M: 32, K: 3072, N: 768 }, // the down-projection
+    { M: 32, K: 768, N: 768 },  // an attention projection
+    { M: 8, K: 64, N: 256 },
+  ];
+  const rows: Row[] = await benchMatmulKernels({
+    shapes: quick ? shapes.slice(0, 2) : shapes, kernels, samples: quick ? 5 : 11, bLayout: 'nk', maxKernelMsPerShape: quick ? 1500 : 3000,
+    onRow: (r) => console.log(`  ${r.shape.padEnd(14)} ${r.kernel.padEnd(10)} ${String(r2(r.gflops.median)).padStart(7)} GFLOPS (min ${r2(r.gflops.min)}, max ${r2(r.gflops.max)})${r.relErr !== null ? `  rel.err ${r.relErr.toExponential(1)}` : ''}`),
+  });
+  results.matmul = rows;
+  const big = rows.filter((r) => r.kernel === 'wasm-simd' && r.M >= 8 && r.K >= 64 && r.N >= 256);
+  for (const r of big) {
+    const peer = (name: string): Row | undefined => rows.find((x) => x.kernel === name && x.shape === r.shape);
+    const w = peer('tfjs-wasm');
+    const c = peer('tfjs-cpu');
+    target(`matmul ${r.shape} wasm-simd`, '≥ 35 GFLOPS', 'GFLOPS', r.gflops as Stat, r.gflops.median >= 35,
+      [w ? `${r2(r.gflops.median / w.gflops.median)}× tfjs-wasm (target ≥ 1.4)` : 'tfjs-wasm n/a', c ? `${r2(r.gflops.median / c.gflops.median)}× tfjs-cpu (target ≥ 40)` : 'tfjs-cpu n/a'].join(', '));
+  }
+}
+
+// --- parse ----------------------------------------------------------------------------------------
+
+/** Dims whose generated file is close to `mb` megabytes. */
+function optionsForSize(mb: number): GenerateOptions {
+  let best: GenerateOptions = { dModel: 64, dFf: 256, heads: 4, seq: 32 };
+  for (let d = 64; d <= 1024; d += 32) {
+    const o = { dModel: d, dFf: 4 * d, heads: d % 64 === 0 ? d / 64 : 4, seq: 32, seed: 7 };
+    if (Math.abs(estimateBytes(o) - mb * 1e6) < Math.abs(estimateBytes(best) - mb * 1e6)) best = o;
+  }
+  return best;
+}
+
+/** JSON.parse of the text, then every array of numbers copied into a Float32Array: the plain way. */
+function jsonParseCopy(text: string): Float32Array[] {
+  const out: Float32Array[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      if (v.length && Array.isArray(v[0]) && typeof v[0][0] === 'number') {
+        const rows = v as number[][];
+        const f = new Float32Array(rows.length * rows[0].length);
+        rows.forEach((row, i) => f.set(row, i * rows[0].length));
+        out.push(f);
+      } else if (v.length && typeof v[0] === 'number') out.push(Float32Array.from(v as number[]));
+      else v.forEach(walk);
+    } else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(JSON.parse(text));
+  return out;
+}
+
+/** The matrices and vectors the reader made, in file order. */
+function oursArrays(src: string | Uint8Array): Float32Array[] {
+  const res = readModel(src, 'bench.ffn.json');
+  if (!res.model) throw new Error(`the generated file does not read: ${res.problems[0]?.message}`);
+  return res.json.numberArrays.map((n) => res.json.arena.subarray(n.offset, n.offset + n.length));
+}
+
+/** The same numbers in the same order (ours come a row at a time, the peer's a matrix at a time). */
+function sameFloats(a: Float32Array[], b: Float32Array[]): boolean {
+  const flat = (xs: Float32Array[]): Float32Array => {
+    const out = new Float32Array(xs.reduce((n, x) => n + x.length, 0));
+    let i = 0;
+    for (const x of xs) {
+      out.set(x, i);
+      i += x.length;
+    }
+    return out;
+  };
+  const fa = flat(a);
+  const fb = flat(b);
+  if (fa.length !== fb.length) return false;
+  const ua = new Uint32Array(fa.buffer);
+  const ub = new Uint32Array(fb.buffer);
+  for (let i = 0; i < ua.length; i++) if (ua[i] !== ub[i]) return false;
+  return true;
+}
+
+function parse(): void {
+  console.log('\n# weight file (bytes as read from disk) → Float32Arrays: ours, one flat loop over the bytes into a preallocated arena; peer: decode + JSON.parse + copy');
+  const sizes = quick ? [10] : [10, 50];
+  const rows: unknown[] = [];
+  for (const mb of sizes) {
+    const opts = optionsForSize(mb);
+    // plain JSON (the generator's opening comment removed) so that JSON.parse can read it too
+    const text = modelTextOf(`parse${mb}`, opts).replace(/^\s*\/\/.*\n/gm, '');
+    const bytes = Buffer.from(text, 'utf8');
+    const MB = bytes.length / 1e6;
+    const identical = sameFloats(oursArrays(bytes), jsonParseCopy(bytes.toString('utf8')));
+    const ours: number[] = [];
+    const peer: number[] = [];
+    const oursStr: number[] = [];
+    const reps = quick ? 5 : mb > 20 ? 7 : 11;
+    for (let i = 0; i < reps; i++) {
+      // alternate, so both see the same machine
+      let t0 = performance.now();
+      oursArrays(bytes);
+      ours.push(performance.now() - t0);
+      t0 = performance.now();
+      jsonParseCopy(bytes.toString('utf8'));
+      peer.push(performance.now() - t0);
+      t0 = performance.now();
+      oursArrays(text); // a document's text, as VS Code hands it over
+      oursStr.push(performance.now() - t0);
+    }
+    const rate = (ms: number[]): Stat => stat(ms.map((x) => MB / (x / 1000)));
+    const so = rate(ours);
+    const sp = rate(peer);
+    const ss = rate(oursStr);
+    const mem = childMemory(bytes, oursArrays(bytes).reduce((n, x) => n + x.length, 0));
+    console.log(`  ${MB.toFixed(1)} MB (d_model ${opts.dModel}): ours ${r2(so.median)} MB/s from bytes, ${r2(ss.median)} MB/s from a string; decode + JSON.parse + copy ${r2(sp.median)} MB/s; bit-identical: ${identical}`);
+    target(`parse ${Math.round(MB)} MB file: speed vs JSON.parse + copy`, '≥ 2.2×', '×', stat(ours.map((o, i) => peer[i] / o)), so.median / sp.median >= 2.2 && identical, `${r2(so.median)} vs ${r2(sp.median)} MB/s, bit-identical ${identical}; from a string ${r2(ss.median / sp.median)}×`);
+    if (mem) target(`parse ${Math.round(MB)} MB file: extra memory / Float32 data`, '≤ 1.5×', '×', { median: mem.ratio, min: mem.ratio, max: mem.ratio, n: 1 }, mem.ratio <= 1.5, `+${r2(mem.extraMB)} MB RSS for ${r2(mem.floatMB)} MB of float32 (decode + JSON.parse + copy: +${r2(mem.peerExtraMB)} MB)`);
+    rows.push({ mb: r2(MB), dModel: opts.dModel, oursMBps: round(so), oursFromStringMBps: round(ss), peerMBps: round(sp), identical, memory: mem });
+  }
+  results.parse = rows;
+}
+
+/** Peak extra RSS of each way of reading, each in a fresh process with the file's bytes already loaded. */
+function childMemory(bytes: Uint8Array, floats: number): { extraMB: number; floatMB: number; ratio: number; peerExtraMB: number } | null {
+  const dir = join(tmpdir(), `ffn-bench-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'model.ffn.json');
+  writeFileSync(file, bytes);
+  const run = (mode: string): number | null => {
+    const got: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = spawnSync(process.execPath, ['--expose-gc', __filename, '--child', mode, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      const m = /EXTRA_MB=([\d.]+)/.exec(r.stdout);
+      if (m) got.push(Number(m[1]));
+    }
+    return got.length ? stat(got).median : null;
+  };
+  const ours = run('ours');
+  const peer = run('peer');
+  rmSync(dir, { recursive: true, force: true });
+  if (ours === null || peer === null) return null;
+  const floatMB = (floats * 4) / 1e6;
+  return { extraMB: ours, floatMB: r2(floatMB), ratio: r2(ours / floatMB), peerExtraMB: peer };
+}
+
+function child(mode: string, file: string): void {
+  const bytes = readFileSync(file); // the file in memory, as a worker reads it
+  (globalThis as { gc?: () => void }).gc?.();
+  // The peak's growth misses a parse that stays under an earlier peak (start-up, reading the
+  // file), so take the resident growth too, and report the larger.
+  const peak0 = process.resourceUsage().maxRSS * 1024;
+  const rss0 = process.memoryUsage.rss();
+  const keep = mode === 'ours' ? oursArrays(bytes) : jsonParseCopy(bytes.toString('utf8'));
+  const extra = Math.max(process.resourceUsage().maxRSS * 1024 - peak0, process.memoryUsage.rss() - rss0);
+  console.log(`EXTRA_MB=${(extra / 1e6).toFixed(2)} arrays=${keep.length}`);
+}
+
+// --- full recompute --------------------------------------------------------------------------------
+
+function recompute(): void {
+  console.log('\n# full recompute from text, d = 768, 12 heads, one block, seq 32 (read + every stage, WebAssembly SIMD)');
+  const text = modelTextOf('gpt2', { preset: 'gpt2-small' });
+  const kernel = createWasmKernel();
+  if (!kernel) throw new Error('no WebAssembly SIMD here');
+  const times: number[] = [];
+  const parse: number[] = [];
+  for (let i = 0; i < (quick ? 3 : 7); i++) {
+    const t0 = performance.now();
+    const res = readModel(text, 'gpt2.ffn.json');
+    const t1 = performance.now();
+    const e = new ForwardEngine(kernel);
+    e.run(res.model!.weights, EVERYTHING);
+    e.dispose();
+    times.push(performance.now() - t0);
+    parse.push(t1 - t0);
+  }
+  const s = stat(times);
+  results.recompute = { fileMB: r2(text.length / 1e6), ms: round(s), parseMs: round(stat(parse)) };
+  target(`full recompute from text, d = 768 (${(text.length / 1e6).toFixed(0)} MB)`, '≤ 350 ms', 'ms', s, s.median <= 350, `of which reading ${r2(stat(parse).median)} ms`);
+}
+
+// --- one edit through the real worker -----------------------------------------------------------------------
+
+async function edits(): Promise<void> {
+  console.log('\n# one number edited → every stage back from the compute worker (dist/worker.js, a worker thread)');
+  const workerJs = join(REPO, 'dist', 'worker.js');
+  if (!existsSync(workerJs)) throw new Error('dist/worker.js is missing: run `node esbuild.mjs` first');
+  const cases: Array<[string, GenerateOptions, number]> = [
+    ['d = 768', { preset: 'gpt2-small' }, 33], ['d = 512', { preset: 'd512' }, 25], ['d = 256', { preset: 'd256' }, 16], ['d = 64', { preset: 'd64' }, 5],
+  ];
+  const out: Record<string, unknown> = {};
+  for (const [label, opts, budget] of quick ? cases.slice(2) : cases) {
+    const text = modelTextOf(label, opts);
+    const w = new Worker(workerJs);
+    const doc = 'bench://model.ffn.json';
+    let version = 1;
+    const waiters = new Map<number, (stages: number) => void>();
+    let stages = 0;
+    w.on('message', (m: FromWorker) => {
+      if (m.type === 'stage') stages++;
+      if (m.type === 'done') {
+        waiters.get(m.version)?.(stages);
+        stages = 0;
+      }
+    });
+    const send = (m: ToWorker): void => w.postMessage(m);
+    const done = (v: number): Promise<number> => new Promise((res) => waiters.set(v, res));
+    send({ type: 'config', debounceMs: 150 });
+    send({ type: 'open', doc, fileName: 'model.ffn.json', version, text });
+    send({ type: 'subscribe', doc, on: true });
+    await done(version);
+    // edit targets: a number in a row of W1, of W2, and of b1
+    let current = text;
+    const at = (key: string, skip: number): number => {
+      let i = current.indexOf(`"${key}"`);
+      const m = /-?\d+\.\d+/g;
+      m.lastIndex = i;
+      for (let k = 0; k <= skip; k++) i = m.exec(current)!.index;
+      return i;
+    };
+    const byKind: Record<string, number[]> = { W1: [], W2: [], b1: [] };
+    let posted = 0;
+    for (let i = 0; i < (quick ? 8 : 20); i++) {
+      for (const key of ['W1', 'W2', 'b1']) {
+        const off = at(key, 3 + i * 7);
+        const old = /-?\d+\.\d+/.exec(current.slice(off))![0];
+        const neu = (Number(old) + 0.125).toFixed(4);
+        current = current.slice(0, off) + neu + current.slice(off + old.length);
+        version++;
+        await new Promise((r) => setTimeout(r, 200)); // a quiet spell: the edit runs at once (leading edge)
+        const t0 = performance.now();
+        const wait = done(version);
+        send({ type: 'change', doc, version, changes: [{ offset: off, length: old.length, text: neu }], length: current.length });
+        posted = await wait;
+        byKind[key].push(performance.now() - t0);
+      }
+    }
+    await w.terminate();
+    const all = stat([...byKind.W1, ...byKind.W2, ...byKind.b1]);
+    out[label] = { W1: round(stat(byKind.W1)), W2: round(stat(byKind.W2)), b1: round(stat(byKind.b1)), stagesPosted: posted, fileMB: r2(text.length / 1e6) };
+    target(`edit one number, ${label} (${(text.length / 1e6).toFixed(1)} MB)`, `≤ ${budget} ms`, 'ms', all, all.median <= budget,
+      `W1 ${r2(stat(byKind.W1).median)}, W2 ${r2(stat(byKind.W2).median)}, b1 ${r2(stat(byKind.b1).median)} ms; ${posted} stages posted each time`);
+  }
+  results.edit = out;
+}
+
+// --- drawing in Chromium --------------------------------------------------------------------------------
+
+async function draw(): Promise<void> {
+  console.log('\n# one heatmap of 32 × 3072 cells drawn in Chromium (ImageData, one pixel per cell)');
+  const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    console.log(`  skipped: no Chromium at ${chromium} (npm run setup:vscode installs it)`);
+    return;
+  }
+  const bundle = join(REPO, 'dist', 'bench-draw.js');
+  if (!existsSync(bundle)) throw new Error('dist/bench-draw.js is missing: run `node esbuild.mjs` first');
+  const { chromium: pw } = await import('playwright-core');
+  const browser = await pw.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.setContent('<!DOCTYPE html><html><body><canvas id="c"></canvas></body></html>');
+    await page.addScriptTag({ content: readFileSync(bundle, 'utf8') });
+    const r = await page.evaluate(() => (globalThis as unknown as { benchDraw(): Record<string, number[]> }).benchDraw());
+    const full = stat(r.full);
+    const pooled = stat(r.pooled);
+    results.draw = { full: round(full), pooled: round(pooled) };
+    target('draw 32 × 3072, one pixel per cell', '≤ 10 ms', 'ms', full, full.median <= 10);
+    target('draw 32 × 3072 pooled to 1024 px (max |v| per block)', '≤ 10 ms', 'ms', pooled, pooled.median <= 10);
+  } finally {
+    await browser.close();
+  }
+}
+
+// --- main -------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const modeAt = args.indexOf('--child');
+  if (modeAt >= 0) {
+    child(args[modeAt + 1], args[modeAt + 2]);
+    return;
+  }
+  const t0 = Date.now();
+  console.log(`FFN Lens benchmark — ${new Date().toISOString()} — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB${quick ? ' (quick)' : ''}`);
+  if (want('matmul')) await matmul();
+  if (want('parse')) parse();
+  if (want('recompute')) recompute();
+  if (want('edit')) await edits();
+  if (want('draw')) await draw();
+  const summary = {
+    date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, quick,
+    seconds: Math.round((Date.now() - t0) / 1000), targets, ...results,
+  };
+  writeFileSync(OUT, JSON.stringify(summary, null, 2) + '\n');
+  console.log(`\n${targets.filter((t) => t.pass).length} of ${targets.length} targets met; written to ${OUT}`);
+  console.log('\n| what | target | median | min | max | met |\n|---|---|---|---|---|---|');
+  for (const t of targets) console.log(`| ${t.what} | ${t.target} | ${t.value.median} ${t.unit} | ${t.value.min} | ${t.value.max} | ${t.pass ? 'yes' : '**no**'} |`);
+}
+
+main().catch((e) => {
+  console.error(`bench: ${(e as Error).message}`);
+  process.exitCode = 1;
+});

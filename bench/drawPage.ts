@@ -1,0 +1,27 @@
+// Loaded into a Chromium page by bench.ts: times drawing one 32 × 3072 heatmap as the panel draws it.
+import { drawHeatmap } from '../webview/heatmap';
+
+function benchDraw(): { full: number[]; pooled: number[] } {
+  const rows = 32;
+  const cols = 3072;
+  const canvas = document.getElementById('c') as HTMLCanvasElement;
+  canvas.style.width = '1024px';
+  canvas.style.height = '320px';
+  const data = new Float32Array(rows * cols);
+  const full: number[] = [];
+  const pooled: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    for (let k = 0; k < data.length; k++) data[k] = Math.sin(k * 0.37 + i) * 3; // new numbers each time, as after an edit
+    let t0 = performance.now();
+    drawHeatmap(canvas, { data, rows, cols }, { colormap: 'coolwarm', range: [-3, 3], maxCells: { rows, cols } });
+    canvas.getContext('2d')!.getImageData(0, 0, 1, 1); // wait for the pixels to land
+    full.push(performance.now() - t0);
+    t0 = performance.now();
+    drawHeatmap(canvas, { data, rows, cols }, { colormap: 'coolwarm', range: [-3, 3], maxCells: { rows, cols: 1024 } });
+    canvas.getContext('2d')!.getImageData(0, 0, 1, 1);
+    pooled.push(performance.now() - t0);
+  }
+  return { full: full.slice(5), pooled: pooled.slice(5) }; // the first draws warm up the JIT
+}
+
+(window as unknown as { benchDraw: typeof benchDraw }).benchDraw = benchDraw;
