@@ -10,7 +10,6 @@ describe('Visualize FFN: the panel', function () {
   afterEach(closeAll);
 
   it('opens one panel per document, beside it; running the command again reveals it', async () => {
-    const lens = await api();
     // each panel stays with its file (otherwise the first panel follows the editor to b)
     const cfg = vscode.workspace.getConfiguration('ffnLens');
     await cfg.update('followActiveEditor', false, vscode.ConfigurationTarget.Global);
