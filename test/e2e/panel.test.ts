@@ -1,0 +1,115 @@
+// The panel as a person uses it, in a real VS Code (code-server) in Chromium: open the identity
+// example, run the command from the palette, read the pixels of the "FFN - Projection Down"
+// heatmap against the colormap, edit b2[0] and see that cell change, hover a cell and read its
+// value, and take screenshots in the light and the dark theme.
+import * as assert from 'node:assert/strict';
+import { colorAt, lut, valueToIndex } from '../../webview/heatmap/colormaps';
+import { pixelAt, Workbench, type Pixels } from './lib/workbench';
+
+const FILE = 'identity-weights.ffn.json';
+const TITLE = 'FFN Lens: Identity weights';
+const DOWN = 'section.card[data-stage-id="layers.0.ffn.down"] canvas.hm-canvas';
+
+/** The color coolwarm gives value v in the symmetric range [-m, m] (independent of the panel's code path). */
+function expected(v: number, m: number): [number, number, number] {
+  const i = valueToIndex(v, -m, m);
+  const t = lut('coolwarm');
+  return [t[i * 4], t[i * 4 + 1], t[i * 4 + 2]];
+}
+
+function near(got: readonly number[], want: readonly number[], what: string): void {
+  for (let c = 0; c < 3; c++) assert.ok(Math.abs(got[c] - want[c]) <= 1, `${what}: got rgb(${got.slice(0, 3)}), want rgb(${want})`);
+}
+
+describe('Visualize FFN in a real VS Code (identity example)', function () {
+  this.timeout(180_000);
+  let wb: Workbench;
+
+  before(async () => {
+    wb = await Workbench.open({ name: 'panel', waitForFile: FILE, viewport: { width: 1600, height: 1000 } });
+  });
+  after(async () => wb?.close());
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`panel-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+  });
+
+  async function downPixels(): Promise<Pixels> {
+    const view = await wb.webview(TITLE);
+    return wb.readCanvas(view, DOWN);
+  }
+
+  it('opens the file, runs "FFN Lens: Visualize FFN" from the palette, and the panel draws every stage', async () => {
+    await wb.setColorTheme('light');
+    await wb.openFile(FILE);
+    await wb.runCommand('FFN Lens: Visualize FFN');
+    const view = await wb.webview(TITLE, { timeoutMs: 30_000 });
+    await view.locator('body[data-rendered-version]').waitFor({ timeout: 30_000 });
+    assert.equal(await view.locator('section.card[data-stage-id]').count(), 6, 'input, up, act, down, layer out, output');
+    assert.match(await view.locator('.model-name').innerText(), /Identity weights/);
+  });
+
+  it('"FFN - Projection Down": each cell has its value\'s coolwarm color; 1.6 is the hottest', async () => {
+    const view = await wb.webview(TITLE);
+    assert.match(await view.locator('section.card[data-stage-id="layers.0.ffn.down"] .card-title').innerText(), /FFN - Projection Down \[2 tokens × 3\]/);
+    const px = await downPixels();
+    assert.deepEqual([px.width, px.height], [3, 2], 'one pixel per cell');
+    // The worked example: [[0.9, 0.1, 1.6], [-0.1, 1.1, 0.3]] (float32), range symmetric at ±1.6
+    const want = [[0.90000004, 0.1, 1.5999999], [-0.1, 1.1, 0.3]];
+    const m = 1.5999999;
+    for (let r = 0; r < 2; r++) for (let c = 0; c < 3; c++) near(pixelAt(px, c, r), expected(want[r][c], m), `cell (${r}, ${c}) = ${want[r][c]}`);
+    near(pixelAt(px, 2, 0), colorAt('coolwarm', 1), 'the hottest cell is the top of the map');
+    near(pixelAt(px, 2, 0), [180, 4, 38], '1.6 is coolwarm\'s hottest red');
+  });
+
+  it('editing b2[0] in the editor changes that cell\'s color, live', async () => {
+    const before = pixelAt(await downPixels(), 0, 0);
+    // Double-click the 0.2 of b2 = [-0.2, 0.1, 0.3] and type 0.5: b2[0] becomes -0.5
+    const line = wb.page.locator('.editor-group-container .view-line', { hasText: '"b2": [-0.2, 0.1, 0.3]' }).first();
+    await line.scrollIntoViewIfNeeded();
+    await line.locator('span', { hasText: '0.2' }).first().dblclick();
+    await wb.page.keyboard.type('0.5');
+    await wb.page.locator('.editor-group-container .view-line', { hasText: '"b2": [-0.5, 0.1, 0.3]' }).first().waitFor();
+    // down[:, 0] = act[:, 0] + b2[0] = [1.1, 0.1] - 0.5 = [0.6, -0.4]; the range stays ±1.6
+    let after = before;
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      after = pixelAt(await downPixels(), 0, 0);
+      if (after.join() !== before.join()) break;
+      await wb.page.waitForTimeout(100);
+    }
+    assert.notDeepEqual(after, before, 'the cell changed color');
+    near(after, expected(0.6, 1.5999999), 'cell (0, 0) = 0.6 now');
+    near(pixelAt(await downPixels(), 0, 1), expected(-0.4, 1.5999999), 'cell (1, 0) = -0.4 now');
+    await wb.screenshot('panel-after-edit-light');
+  });
+
+  it('hovering a cell shows a tooltip with the stage, the token and the exact value', async () => {
+    const view = await wb.webview(TITLE);
+    const canvas = view.locator(DOWN);
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    await canvas.hover({ position: { x: box.width * (2.5 / 3), y: box.height * 0.25 } }); // cell (0, 2)
+    const tip = view.locator('.tooltip');
+    await tip.waitFor({ state: 'visible' });
+    const text = await tip.innerText();
+    assert.match(text, /FFN - Projection Down/);
+    assert.match(text, /token "A" \(row 0\) · dimension 2/);
+    assert.match(text, /value = 1\.5999999/);
+    await wb.screenshot('panel-tooltip-light');
+  });
+
+  it('follows the theme: screenshots in light and dark', async () => {
+    const view = await wb.webview(TITLE);
+    const bg = (b: unknown): string => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b).backgroundColor;
+    const bgLight = await view.locator('body').evaluate(bg);
+    await wb.setColorTheme('dark');
+    await wb.page.waitForTimeout(800);
+    const bgDark = await view.locator('body').evaluate(bg);
+    assert.notEqual(bgDark, bgLight, 'the panel background follows the theme');
+    const lum = (css: string): number => css.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0);
+    assert.ok(lum(bgDark) < lum(bgLight), `dark ${bgDark} is darker than light ${bgLight}`);
+    console.log(`      screenshots: ${await wb.screenshot('panel-dark')}`);
+    // the heatmap colors do not depend on the theme
+    near(pixelAt(await downPixels(), 2, 0), [180, 4, 38], 'the hottest cell in the dark theme');
+  });
+});
