@@ -55,6 +55,15 @@ export class App {
     this.content = h('main', { class: 'content' }, h('p', { class: 'placeholder' }, 'Reading the model file…'));
     root.append(this.header, this.banner, this.content);
     new ResizeObserver(() => this.redrawAll()).observe(this.content);
+    // VS Code swaps the body's theme class (vscode-light, vscode-dark, vscode-high-contrast):
+    // the charts read their colors when drawn, so draw them again.
+    let themeClass = document.body.className;
+    new MutationObserver(() => {
+      if (document.body.className === themeClass) return;
+      themeClass = document.body.className;
+      for (const c of this.activationCharts.values()) c.retheme();
+      this.probsChart?.retheme();
+    }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
     window.addEventListener('scroll', () => {
       this.state.scrollY = window.scrollY;
       this.save();

@@ -64,11 +64,16 @@ describe('Visualize FFN in a real VS Code (identity example)', function () {
   it('editing b2[0] in the editor changes that cell\'s color, live', async () => {
     const before = pixelAt(await downPixels(), 0, 0);
     // Double-click the 0.2 of b2 = [-0.2, 0.1, 0.3] and type 0.5: b2[0] becomes -0.5
-    const line = wb.page.locator('.editor-group-container .view-line', { hasText: '"b2": [-0.2, 0.1, 0.3]' }).first();
+    // (the editor renders spaces as no-break spaces: match the line loosely)
+    const line = wb.page.locator('.editor-group-container .view-line', { hasText: /"b2":\s*\[-0\.2,\s*0\.1,\s*0\.3\]/ }).first();
     await line.scrollIntoViewIfNeeded();
-    await line.locator('span', { hasText: '0.2' }).first().dblclick();
-    await wb.page.keyboard.type('0.5');
-    await wb.page.locator('.editor-group-container .view-line', { hasText: '"b2": [-0.5, 0.1, 0.3]' }).first().waitFor();
+    await line.click();
+    // Home lands on the first non-blank: `"b2": [` is 7 characters, then select the 4 of -0.2
+    await wb.page.keyboard.press('Home');
+    for (let i = 0; i < 7; i++) await wb.page.keyboard.press('ArrowRight');
+    for (let i = 0; i < 4; i++) await wb.page.keyboard.press('Shift+ArrowRight');
+    await wb.page.keyboard.type('-0.5');
+    await wb.page.locator('.editor-group-container .view-line', { hasText: /"b2":\s*\[-0\.5,\s*0\.1,\s*0\.3\]/ }).first().waitFor();
     // down[:, 0] = act[:, 0] + b2[0] = [1.1, 0.1] - 0.5 = [0.6, -0.4]; the range stays ±1.6
     let after = before;
     const deadline = Date.now() + 15_000;

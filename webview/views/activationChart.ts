@@ -17,8 +17,18 @@ export class ActivationChart {
     this.el = h('div', { class: 'chart activation-chart' }, h('div', { class: 'chart-box' }, this.canvas), this.caption);
   }
 
+  private last: { activation: Activation; pre: Float32Array } | null = null;
+
+  /** The theme changed: draw again with its colors. */
+  retheme(): void {
+    this.chart?.destroy();
+    this.chart = null;
+    if (this.last) this.update(this.last.activation, this.last.pre);
+  }
+
   /** pre: the values the function is applied to (up, or gate when gated); out: f(pre) (not ⊙ up). */
   update(activation: Activation, pre: Float32Array): void {
+    this.last = { activation, pre };
     const f = activationFn(activation);
     let lo = Infinity;
     let hi = -Infinity;

@@ -44,6 +44,13 @@ export class ProbsChart {
     this.draw();
   }
 
+  /** The theme changed: draw again with its colors. */
+  retheme(): void {
+    this.chart?.destroy();
+    this.chart = null;
+    this.draw();
+  }
+
   private draw(): void {
     const p = this.probs;
     if (!p) return;
