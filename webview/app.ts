@@ -57,10 +57,11 @@ export class App {
     new ResizeObserver(() => this.redrawAll()).observe(this.content);
     // VS Code swaps the body's theme class (vscode-light, vscode-dark, vscode-high-contrast):
     // the charts read their colors when drawn, so draw them again.
-    let themeClass = document.body.className;
+    const theme = (): string => /vscode-(high-contrast-light|high-contrast|light|dark)/.exec(document.body.className)?.[1] ?? '';
+    let themeKind = theme();
     new MutationObserver(() => {
-      if (document.body.className === themeClass) return;
-      themeClass = document.body.className;
+      if (theme() === themeKind) return; // (has-errors and other classes come and go too)
+      themeKind = theme();
       for (const c of this.activationCharts.values()) c.retheme();
       this.probsChart?.retheme();
     }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
