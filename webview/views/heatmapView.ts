@@ -167,13 +167,18 @@ export class HeatmapView {
     this.colLabelsEl.replaceChildren();
     this.colLabelsEl.style.width = `${cssW}px`;
     const colW = cssW / s.cols;
-    const words = s.colLabels && colW >= 16;
+    const words = s.colLabels && colW >= 12;
+    // Words longer than their column are set at an angle, so neighbours never overlap.
+    const longest = words ? Math.min(14, s.colLabels!.reduce((m, w) => Math.max(m, w.length), 1)) : 0;
+    const angled = words && longest * 6.5 > colW - 2;
+    this.colLabelsEl.classList.toggle('hm-cols-angled', !!angled);
+    this.colLabelsEl.style.height = angled ? `${Math.round(longest * 6.5 * 0.7 + 14)}px` : '';
     const step = words ? 1 : niceStep(s.cols, cssW);
     for (let j = 0; j < s.cols; j += step) {
-      const text = words ? s.colLabels![j] : String(j);
+      const full = words ? s.colLabels![j] : String(j);
+      const text = words && full.length > 14 ? `${full.slice(0, 13)}…` : full;
       const l = h('span', { class: words ? 'hm-col-label hm-col-word' : 'hm-col-label', title: s.colLabels?.[j] ?? `${s.colAxis} ${j}` }, text);
       l.style.left = `${(j + 0.5) * colW}px`;
-      if (words) l.style.maxWidth = `${Math.max(16, colW * 2)}px`;
       this.colLabelsEl.append(l);
     }
     this.colLabelsEl.append(h('span', { class: 'hm-axis-name' }, s.colAxis));
