@@ -10,6 +10,7 @@ import { scanNumberRow, type JsonNode, type NumbersNode, type ParsedJson } from 
 import { pathAt } from './pathAt';
 import type { PathSegment, Problem } from './problems';
 import type { ReadResult } from './read';
+import type { TextChunks } from './textChunks';
 
 /** One row (or vector) whose values changed, and which of its elements did. */
 export interface RowChange {
@@ -19,8 +20,9 @@ export interface RowChange {
 }
 
 export type IncrementalOutcome =
-  | { readonly ok: true; readonly text: string; readonly rows: RowChange[] }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: true; readonly rows: RowChange[] }
+  /** `applied`: how many of the changes are in the text (the rest are not); the read is stale. */
+  | { readonly ok: false; readonly reason: string; readonly applied: number };
 
 const EDIT_CHARS = /^[0-9eE+\-., \t\r\n]*$/;
 
@@ -61,47 +63,49 @@ function shift(node: JsonNode, from: number, delta: number): void {
 }
 
 /**
- * Applies `changes` (in order, each relative to the text after the previous) to `text` and to
- * `read` in place, if every change stays inside one row of numbers and keeps its count.
- * On failure nothing of `read` has been touched... except rows already patched by earlier changes
- * of the same batch; the caller then reads the whole text again anyway.
+ * Applies `changes` (in order, each relative to the text after the previous) to `text` (in place)
+ * and to `read`, if every change stays inside one row of numbers and keeps its count. When one does
+ * not, it is not applied, and the outcome says how many were: the caller applies the rest to the
+ * text and reads it all again (rows patched by earlier changes of the batch do not matter then).
  */
-export function applyIncrementally(text: string, read: ReadResult, changes: readonly TextChange[]): IncrementalOutcome {
-  if (!read.model) return { ok: false, reason: 'the last read has errors' };
+export function applyIncrementally(text: TextChunks, read: ReadResult, changes: readonly TextChange[]): IncrementalOutcome {
+  if (!read.model) return { ok: false, reason: 'the last read has errors', applied: 0 };
   const json: ParsedJson = read.json;
   const rows: RowChange[] = [];
-  let t = text;
-  for (const c of changes) {
-    if (!EDIT_CHARS.test(c.text)) return { ok: false, reason: 'the edit inserts structure' };
+  for (let k = 0; k < changes.length; k++) {
+    const c = changes[k];
+    const refuse = (reason: string): IncrementalOutcome => ({ ok: false, reason, applied: k });
+    if (!EDIT_CHARS.test(c.text)) return refuse('the edit inserts structure');
     const row = rowAt(json.numberArrays, c.offset, c.length);
-    if (!row) return { ok: false, reason: 'the edit is not inside one row of numbers' };
-    if (!EDIT_CHARS.test(t.slice(c.offset, c.offset + c.length))) return { ok: false, reason: 'the edit removes structure' };
-    const next = t.slice(0, c.offset) + c.text + t.slice(c.offset + c.length);
+    if (!row) return refuse('the edit is not inside one row of numbers');
+    const old = text.slice(c.offset, c.offset + c.length);
+    if (!EDIT_CHARS.test(old)) return refuse('the edit removes structure');
     const delta = c.text.length - c.length;
     const before = json.arena.slice(row.offset, row.offset + row.length);
-    const n = scanNumberRow(next, row.start, row.end + delta, json.arena, row.offset, row.length);
+    text.edit(c.offset, c.length, c.text);
+    const n = scanNumberRow(text, row.start, row.end + delta, json.arena, row.offset, row.length);
     if (n !== row.length) {
-      json.arena.set(before, row.offset); // leave the values as they were
-      return { ok: false, reason: n < 0 ? 'the row no longer reads as numbers' : 'the row has a different count of numbers' };
+      json.arena.set(before, row.offset); // the values as they were
+      text.edit(c.offset, c.text.length, old); // and the text
+      return refuse(n < 0 ? 'the row no longer reads as numbers' : 'the row has a different count of numbers');
     }
     if (delta !== 0 && json.root) {
       // Everything after the edit moves; the row and its ancestors stretch.
       shift(json.root, c.offset + c.length, delta);
       for (const p of read.problems) shiftProblem(p, c.offset + c.length, delta);
     }
-    t = next;
     const changed: number[] = [];
     for (let i = 0; i < row.length; i++) if (!Object.is(before[i], json.arena[row.offset + i])) changed.push(i);
     const known = rows.find((r) => r.node === row);
     if (known) {
       for (const i of changed) if (!known.changed.includes(i)) known.changed.push(i);
     } else {
-      const hit = pathAt(t, json.root, row.start + 1);
+      const hit = pathAt(text, json.root, row.start + 1);
       const path = hit ? (hit.node === row ? hit.path.slice(0, -1) : hit.path) : [];
       rows.push({ node: row, path, changed });
     }
   }
-  return { ok: true, text: t, rows: rows.filter((r) => r.changed.length > 0) };
+  return { ok: true, rows: rows.filter((r) => r.changed.length > 0) };
 }
 
 function shiftProblem(p: Problem, from: number, delta: number): void {

@@ -4,7 +4,7 @@
 import { activationLabel, isGated } from '../core/activation';
 import type { Stage } from '../core/stages';
 import type { HighlightTarget } from '../preview/protocol';
-import type { JsonNode } from '../model/jsonc';
+import { sourceSlice, type JsonNode, type Source } from '../model/jsonc';
 import { pathAt } from '../model/pathAt';
 import { formatPath, type PathSegment } from '../model/problems';
 import type { ModelFile } from '../model/read';
@@ -124,7 +124,7 @@ function headWeights(c: Computed, layer: number, h: number): string {
 }
 
 /** Markdown for a hover at `offset`, or null when the place has nothing to say. */
-export function hoverMarkdown(text: string, c: Computed, offset: number): { markdown: string; start: number; end: number } | null {
+export function hoverMarkdown(text: Source, c: Computed, offset: number): { markdown: string; start: number; end: number } | null {
   const hit = pathAt(text, c.root, offset);
   if (!hit || hit.path.length === 0) return null;
   const m = c.model;
@@ -133,7 +133,7 @@ export function hoverMarkdown(text: string, c: Computed, offset: number): { mark
   const role = roleOf(hit.path, w.layout, usesLayers);
   if (!role) return null;
   const where = formatPath(hit.path);
-  const valueText = text.slice(hit.start, hit.end);
+  const valueText = sourceSlice(text, hit.start, hit.end);
   const isNumber = /^-?\d/.test(valueText) && !hit.onKey;
   const head = isNumber ? `**${where} = ${valueText}**` : `**${where}**`;
   const body = describeRole(c, role, isNumber ? Number(valueText) : NaN);
@@ -351,7 +351,7 @@ export interface CursorTarget {
   readonly writes?: { readonly data: Float32Array; readonly shape: readonly number[] };
 }
 
-export function cursorTarget(text: string, c: Computed, offset: number): CursorTarget | null {
+export function cursorTarget(text: Source, c: Computed, offset: number): CursorTarget | null {
   const hit = pathAt(text, c.root, offset);
   if (!hit) return null;
   const w = c.model.weights;

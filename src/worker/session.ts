@@ -8,6 +8,7 @@ import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import type { FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
 import { sourceSlice, type Source } from '../model/jsonc';
+import { TextChunks } from '../model/textChunks';
 import { LineIndex } from '../model/lines';
 import { fixesFor } from '../model/fixes';
 import { applyIncrementally } from '../model/incremental';
@@ -22,8 +23,8 @@ import { summarize } from './summary';
 export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
 
 export class DocSession {
-  /** The text (an editor's document), or the bytes of a file read from disk. */
-  private text: Source;
+  /** The text of an editor's document (in chunks: see TextChunks), or the bytes of a file read from disk. */
+  private text: TextChunks | Uint8Array;
   private version: number;
   private subscribed = false;
   private read: ReadResult | null = null;
@@ -44,33 +45,31 @@ export class DocSession {
   constructor(
     readonly doc: string,
     private readonly fileName: string,
-    text: Source,
+    text: string | Uint8Array,
     version: number,
     private readonly post: Post,
     private readonly kernel: () => MatmulKernel,
     private readonly debounceMs: () => number,
   ) {
-    this.text = text;
+    this.text = typeof text === 'string' ? new TextChunks(text) : text;
     this.version = version;
     this.schedule();
   }
 
   change(version: number, changes: readonly TextChange[], length: number): void {
     const read = this.read;
-    if (typeof this.text !== 'string') this.text = sourceSlice(this.text, 0, this.text.length); // (edits come only for documents)
+    if (!(this.text instanceof TextChunks)) this.text = new TextChunks(sourceSlice(this.text, 0, this.text.length)); // (edits come only for documents)
+    const text = this.text;
     const inStep = read?.model && this.readVersion === this.version;
-    const inc = inStep ? applyIncrementally(this.text, read, changes) : null;
-    if (inc?.ok) {
+    const inc = inStep ? applyIncrementally(text, read, changes) : { ok: false as const, reason: 'not in step', applied: 0 };
+    if (inc.ok) {
       // Values changed inside rows: the read is patched in place, the engine told what to redo.
-      this.text = inc.text;
       this.version = version;
       this.readVersion = version;
       markRows(this.dirty, inc.rows, read!.model!.weights, !!child(read!.json.root, 'layers'), this.engine());
       this.incrementalEdits++;
     } else {
-      let t = this.text as string;
-      for (const c of changes) t = t.slice(0, c.offset) + c.text + t.slice(c.offset + c.length);
-      this.text = t;
+      for (const c of changes.slice(inc.applied)) text.edit(c.offset, c.length, c.text);
       this.version = version;
       this.dirty = everything();
     }
@@ -82,8 +81,8 @@ export class DocSession {
     this.schedule();
   }
 
-  replace(version: number, text: Source): void {
-    this.text = text;
+  replace(version: number, text: string | Uint8Array): void {
+    this.text = typeof text === 'string' ? new TextChunks(text) : text;
     this.version = version;
     this.dirty = everything();
     this.schedule();
@@ -223,7 +222,7 @@ export class DocSession {
           };
         }
         const c = this.computed();
-        return { kind: 'hover', version: this.version, hover: c && typeof this.text === 'string' ? hoverMarkdown(this.text, c, q.offset) : null };
+        return { kind: 'hover', version: this.version, hover: c ? hoverMarkdown(this.text, c, q.offset) : null };
       }
       case 'lenses': {
         const c = this.computed();
@@ -231,11 +230,13 @@ export class DocSession {
       }
       case 'cursor': {
         const c = this.computed();
-        return { kind: 'cursor', version: this.version, cursor: c && typeof this.text === 'string' ? cursorTarget(this.text, c, q.offset) : null };
+        return { kind: 'cursor', version: this.version, cursor: c ? cursorTarget(this.text, c, q.offset) : null };
       }
       case 'fixes': {
         const r = this.ensureRead();
-        return { kind: 'fixes', version: this.version, fixes: typeof this.text === 'string' ? fixesFor(this.text, r.json.root, r.problems, r.model, q.start, q.end) : [] };
+        // (quick fixes work on a string: only asked for in an editor, so the text is at hand)
+        const whole = this.text instanceof TextChunks ? this.text.toString() : null;
+        return { kind: 'fixes', version: this.version, fixes: whole !== null ? fixesFor(whole, r.json.root, r.problems, r.model, q.start, q.end) : [] };
       }
       case 'locate': {
         const r = this.ensureRead();

@@ -7,7 +7,7 @@ import { modelForward } from '../../../src/core/forward';
 import { tsKernel, type MatmulKernel } from '../../../src/core/kernel';
 import type { Stage } from '../../../src/core/stages';
 import { createWasmKernel } from '../../../src/core/wasm';
-import { applyIncrementally } from '../../../src/model/incremental';
+import { applyToString as applyIncrementally } from '../../helpers/incremental';
 import { readModel } from '../../../src/model/read';
 import { child } from '../../../src/model/tree';
 import { everything, markRows, noChange } from '../../../src/worker/dirty';

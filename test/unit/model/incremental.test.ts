@@ -2,7 +2,7 @@
 // again: the same values in every matrix, the same offsets on every node, the same problems.
 import * as assert from 'node:assert/strict';
 import type { TextChange } from '../../../src/compute/protocol';
-import { applyIncrementally } from '../../../src/model/incremental';
+import { applyToString as applyIncrementally } from '../../helpers/incremental';
 import type { JsonNode } from '../../../src/model/jsonc';
 import { readModel, type ReadResult } from '../../../src/model/read';
 import { rng } from '../../helpers/random';
