@@ -8,7 +8,7 @@
 //   5. the server is stopped whatever happens; exit status = the suite's.
 //
 //   node scripts/run-integration.mjs [--grep REGEX] [--no-build] [--no-setup] [--port N]
-//                                    [--timeout SECONDS] [--verbose]
+//                                    [--timeout SECONDS] [--verbose] [--tests out/…/index.js]
 // Results: test-results/integration/{results.json,console.log,code-server.log,failure.png}
 import { mkdirSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { REPO, RESULTS, build, devExtensionPath, ensureSetup, exit, fail, isExiting, log, makeWorkspace, onCleanup, parseArgs, seconds, setTag, startServer } from './vscode/lib.mjs';
 
 setTag('integration');
-const { flags } = parseArgs(process.argv.slice(2), ['grep', 'port', 'timeout']);
+const { flags } = parseArgs(process.argv.slice(2), ['grep', 'port', 'timeout', 'tests']);
 if (flags.help || flags.h) {
   console.log('usage: node scripts/run-integration.mjs [--grep REGEX] [--no-build] [--no-setup] [--port N] [--timeout SECONDS] [--verbose]');
   process.exit(0);
@@ -30,7 +30,8 @@ const WORKBENCH_NOISE = [
   /^Resolv(ing|ed) connection token/, /^Creating a socket/, /^Updating additional builtin extensions cache/,
   /^\[Service Worker\]/, /^ChatSessionStore:/, /ENOTFOUND (open-vsx\.org|[a-z.]*marketplace|[a-z.]*visualstudio\.com)/,
 ];
-const TESTS_ENTRY = join(REPO, 'out', 'test', 'integration', 'index.js');
+// --tests: another extensionTestsPath entry (the benchmark's host measurements use this runner too)
+const TESTS_ENTRY = flags.tests ? join(REPO, String(flags.tests)) : join(REPO, 'out', 'test', 'integration', 'index.js');
 
 async function main() {
   const t0 = Date.now();

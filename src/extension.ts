@@ -13,6 +13,7 @@ import { activeTabUri, DiskModels, EXTENSION_FILE_LIMIT, fileSize } from './edit
 import { ModelHoverProvider } from './editor/hover';
 import { ModelStatusBar } from './editor/statusBar';
 import { looksLikeModelDocument, ModelDocuments } from './editor/modelDocuments';
+import { busy, resetBusy, type BusyStats } from './util/busy';
 import { Disposable } from './util/dispose';
 import { PreviewManager } from './preview/previewManager';
 
@@ -21,6 +22,9 @@ export interface FfnLensApi {
   readonly previews: PreviewManager;
   readonly documents: ModelDocuments;
   readonly client: ComputeClient;
+  /** The longest our code held this thread (the benchmark reads it). */
+  readonly busy: BusyStats;
+  resetBusy(): void;
 }
 
 class FfnLens extends Disposable {
@@ -113,7 +117,7 @@ export function activate(context: vscode.ExtensionContext): FfnLensApi {
   const lens = new FfnLens(context);
   context.subscriptions.push(lens);
   void lens.openFromEnvironment(context.globalState);
-  return { previews: lens.previews, documents: lens.documents, client: lens.client };
+  return { previews: lens.previews, documents: lens.documents, client: lens.client, busy, resetBusy };
 }
 
 export function deactivate(): void {

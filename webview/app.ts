@@ -46,6 +46,8 @@ export class App {
   private readonly activationCharts = new Map<number, ActivationChart>();
   private probsChart: ProbsChart | null = null;
   private highlightTarget: HighlightTarget | null = null;
+  /** Stages arriving in pieces. */
+  private readonly pieces = new Map<string, { version: number; data: Float32Array; filled: number }>();
   private readonly redrawAll = perFrame(() => this.drawAll(false));
 
   constructor(root: HTMLElement) {
@@ -98,8 +100,16 @@ export class App {
         this.onModel(msg.version, msg.summary, msg.warnings);
         return;
       case 'stage':
-        this.onStage(msg.version, msg.id, msg.shape, msg.data);
+        this.onPiece(msg.version, msg.id, msg.shape, msg.data, msg.offset, msg.total);
         return;
+      case 'kept': {
+        const card = this.render?.version === msg.version ? this.render.cards.get(msg.id) : undefined;
+        if (card?.hasData) {
+          card.setCurrent();
+          this.render!.received++;
+        }
+        return;
+      }
       case 'done':
         this.onDone(msg.version, msg.ms);
         return;
@@ -139,12 +149,27 @@ export class App {
     this.refreshSummary(summary);
   }
 
-  private onStage(version: number, id: string, shape: readonly number[], buf: ArrayBuffer): void {
+  /** A piece of a stage's numbers; the stage is drawn once all its pieces are in. */
+  private onPiece(version: number, id: string, shape: readonly number[], buf: ArrayBuffer, offset: number, total: number): void {
     const r = this.render;
     if (!r || r.version !== version) return; // a stage of an older render: drop it
+    let p = this.pieces.get(id);
+    if (!p || p.version !== version || p.data.length !== total) {
+      p = { version, data: offset === 0 && buf.byteLength / 4 === total ? new Float32Array(buf) : new Float32Array(total), filled: 0 };
+      this.pieces.set(id, p);
+    }
+    if (p.data.buffer !== buf) p.data.set(new Float32Array(buf), offset);
+    p.filled += buf.byteLength / 4;
+    if (p.filled < total) return;
+    this.pieces.delete(id);
+    this.onStage(version, id, shape, p.data);
+  }
+
+  private onStage(version: number, id: string, shape: readonly number[], data: Float32Array): void {
+    const r = this.render;
+    if (!r || r.version !== version) return;
     const card = r.cards.get(id);
     if (!card) return;
-    const data = new Float32Array(buf);
     card.setData({ shape, data });
     r.received++;
     this.afterStage(id, data);

@@ -2,6 +2,7 @@
 // and restarts it if it ever dies (then everything is sent to it again).
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
+import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import type { FromWorker, Query, QueryResult, ToWorker } from './protocol';
 
@@ -25,7 +26,7 @@ export class ComputeClient extends Disposable {
   private start(): void {
     const w = new Worker(this.workerPath);
     this.worker = w;
-    w.on('message', (msg: FromWorker) => {
+    w.on('message', (msg: FromWorker) => timed(`worker message ${msg.type}`, () => {
       if (msg.type === 'reply') {
         this.pending.get(msg.id)?.(msg.result);
         this.pending.delete(msg.id);
@@ -34,7 +35,7 @@ export class ComputeClient extends Disposable {
       } else {
         this._onMessage.fire(msg);
       }
-    });
+    }));
     w.on('error', (e) => this.log.error(`compute worker failed: ${e.message}`));
     w.on('exit', (code) => {
       if (this.isDisposed || this.worker !== w) return;

@@ -18,8 +18,12 @@ export type ToWorker =
   | { readonly type: 'open'; readonly doc: string; readonly fileName: string; readonly version: number; readonly text: string }
   /** Deltas in order, each relative to the text after the previous one; `length` is the text length after all. */
   | { readonly type: 'change'; readonly doc: string; readonly version: number; readonly changes: readonly TextChange[]; readonly length: number }
-  /** A file VS Code does not hand to extensions (over 50 MB): the worker reads it from disk. */
-  | { readonly type: 'openFile'; readonly doc: string; readonly path: string; readonly version: number }
+  /**
+   * The worker reads the file from disk: a file VS Code does not hand to extensions (over 50 MB,
+   * kept as bytes), or a large saved document (`asDocument`: then decoded as VS Code shows it and
+   * edited by deltas afterwards), which spares the editor's thread copying its whole text over.
+   */
+  | { readonly type: 'openFile'; readonly doc: string; readonly path: string; readonly version: number; readonly asDocument?: boolean }
   /** The file changed on disk (saved): read it again. */
   | { readonly type: 'reloadFile'; readonly doc: string; readonly version: number }
   | { readonly type: 'close'; readonly doc: string }
@@ -60,6 +64,8 @@ export interface WorkerProblem extends ProblemInfo, LineCol {
 export type FromWorker =
   | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: ModelSummary | null }
   | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer }
+  /** This stage of `version` holds the same numbers as in the version before (not sent again). */
+  | { readonly type: 'kept'; readonly doc: string; readonly version: number; readonly id: string }
   | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number } }
   /** A file could not be read from disk. */
   | { readonly type: 'fileError'; readonly doc: string; readonly message: string }

@@ -126,7 +126,8 @@ export class ForwardEngine {
     }
     const stages: Stage[] = [];
     const out = (id: string, shape: number[], data: Float32Array): void => {
-      const s = { id, shape, data };
+      // the very array of the previous run: nothing changed it
+      const s: Stage = this.kept.get(id) === data ? { id, shape, data, kept: true } : { id, shape, data };
       this.kept.set(id, data);
       stages.push(s);
       emit?.(s);

@@ -4,6 +4,8 @@ export interface Stage {
   readonly id: string;
   readonly shape: readonly number[];
   readonly data: Float32Array;
+  /** Set by the incremental engine: the same numbers as in its previous run (not recomputed). */
+  readonly kept?: true;
 }
 
 export type StageSink = (stage: Stage) => void;

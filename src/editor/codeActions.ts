@@ -2,6 +2,7 @@
 // tokens or a bias, add a missing bias filled with zeros). The worker computes the edits.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
+import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import type { ModelDocuments } from './modelDocuments';
 import { MODEL_SELECTOR } from './selector';
@@ -11,7 +12,7 @@ export class ModelCodeActionProvider extends Disposable implements vscode.CodeAc
 
   constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments) {
     super();
-    this._register(vscode.languages.registerCodeActionsProvider(MODEL_SELECTOR, this, { providedCodeActionKinds: ModelCodeActionProvider.kinds }));
+    this._register(vscode.languages.registerCodeActionsProvider(MODEL_SELECTOR, { provideCodeActions: (d, r, c, t) => timed('code actions', () => this.provideCodeActions(d, r, c, t)) }, { providedCodeActionKinds: ModelCodeActionProvider.kinds }));
   }
 
   async provideCodeActions(doc: vscode.TextDocument, range: vscode.Range, ctx: vscode.CodeActionContext, token: vscode.CancellationToken): Promise<vscode.CodeAction[]> {

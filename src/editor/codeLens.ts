@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import { SECTION } from '../config';
+import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import type { ModelDocuments } from './modelDocuments';
 import { MODEL_SELECTOR } from './selector';
@@ -13,7 +14,7 @@ export class ModelCodeLensProvider extends Disposable implements vscode.CodeLens
 
   constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments) {
     super();
-    this._register(vscode.languages.registerCodeLensProvider(MODEL_SELECTOR, this));
+    this._register(vscode.languages.registerCodeLensProvider(MODEL_SELECTOR, { onDidChangeCodeLenses: this.onDidChangeCodeLenses, provideCodeLenses: (d, t) => timed('code lenses', () => this.provideCodeLenses(d, t)) }));
     this._register(client.onMessage((m) => {
       if (m.type === 'runtime') this._onDidChange.fire();
     }));

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { PreviewManager } from '../preview/previewManager';
+import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import type { ModelDocuments } from './modelDocuments';
 
@@ -18,7 +19,7 @@ export class CursorLink extends Disposable {
 
   constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments, private readonly previews: PreviewManager) {
     super();
-    this._register(vscode.window.onDidChangeTextEditorSelection((e) => this.schedule(e.textEditor)));
+    this._register(vscode.window.onDidChangeTextEditorSelection((e) => timed('selection', () => this.schedule(e.textEditor))));
     this._register(previews.onDidReveal(() => {
       this.quietUntil = Date.now() + QUIET_AFTER_REVEAL_MS;
     }));

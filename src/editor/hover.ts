@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import { SECTION } from '../config';
+import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import type { ModelDocuments } from './modelDocuments';
 import { MODEL_SELECTOR } from './selector';
@@ -10,7 +11,7 @@ import { MODEL_SELECTOR } from './selector';
 export class ModelHoverProvider extends Disposable implements vscode.HoverProvider {
   constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments) {
     super();
-    this._register(vscode.languages.registerHoverProvider(MODEL_SELECTOR, this));
+    this._register(vscode.languages.registerHoverProvider(MODEL_SELECTOR, { provideHover: (d, p, t) => timed('hover', () => this.provideHover(d, p, t)) }));
   }
 
   async provideHover(doc: vscode.TextDocument, pos: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {

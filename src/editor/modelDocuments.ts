@@ -8,9 +8,12 @@ import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { TextChange } from '../compute/protocol';
 import { isModelFileName } from '../model/read';
+import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 
 const JSON_LANGUAGES = new Set(['json', 'jsonc']);
+/** Above this, a saved document's text is read from disk by the worker rather than copied over. */
+const READ_FROM_DISK = 1024 * 1024;
 /** Content sniffing stops here: a bigger non-*.ffn.json file is not scanned on every keystroke. */
 const SNIFF_LIMIT = 8 * 1024 * 1024;
 
@@ -38,16 +41,16 @@ export class ModelDocuments extends Disposable {
 
   constructor(private readonly client: ComputeClient) {
     super();
-    this._register(vscode.workspace.onDidOpenTextDocument((d) => this.consider(d)));
-    this._register(vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)));
-    this._register(vscode.workspace.onDidCloseTextDocument((d) => this.close(d)));
+    this._register(vscode.workspace.onDidOpenTextDocument((d) => timed('document opened', () => this.consider(d))));
+    this._register(vscode.workspace.onDidChangeTextDocument((e) => timed('document changed', () => this.changed(e))));
+    this._register(vscode.workspace.onDidCloseTextDocument((d) => timed('document closed', () => this.close(d))));
     this._register(client.onRestart(() => {
       for (const d of this.tracked.values()) this.open(d);
     }));
     this._register(client.onMessage((m) => {
       if (m.type !== 'resync') return;
       const d = this.tracked.get(m.doc);
-      if (d) this.open(d);
+      if (d) this.open(d, true);
     }));
     for (const d of vscode.workspace.textDocuments) this.consider(d);
   }
@@ -74,10 +77,17 @@ export class ModelDocuments extends Disposable {
     if (looksLikeModelDocument(doc)) this.open(doc);
   }
 
-  private open(doc: vscode.TextDocument): void {
+  private open(doc: vscode.TextDocument, fromEditor = false): void {
     const key = doc.uri.toString();
     this.tracked.set(key, doc);
-    this.client.send({ type: 'open', doc: key, fileName: doc.fileName, version: doc.version, text: doc.getText() });
+    if (!fromEditor && doc.uri.scheme === 'file' && !doc.isDirty && documentLength(doc) > READ_FROM_DISK) {
+      // A large saved file: the worker reads it from disk itself, sparing this thread a copy of
+      // the whole text. Should it differ from the editor's (another encoding), the first edit's
+      // length check finds out and the text is sent after all (resync).
+      this.client.send({ type: 'openFile', doc: key, path: doc.uri.fsPath, version: doc.version, asDocument: true });
+    } else {
+      this.client.send({ type: 'open', doc: key, fileName: doc.fileName, version: doc.version, text: doc.getText() });
+    }
     this._onDidChange.fire(doc);
   }
 

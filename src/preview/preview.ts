@@ -6,12 +6,16 @@ import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { FromWorker, WorkerProblem } from '../compute/protocol';
 import { readSettings, writePanelSetting } from '../config';
+import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import { panelHtml } from './html';
 import type { FromWebview, ModelSummary, ProblemInfo, ToWebview } from './protocol';
 import { documentSource, rangeOf, type PreviewSource } from './source';
 
 export const PREVIEW_VIEW_TYPE = 'ffnLens.preview';
+
+/** Floats per piece of a stage sent to the webview (128 KB): each postMessage stays short. */
+const PIECE = 32768;
 
 interface Render {
   version: number;
@@ -31,6 +35,12 @@ export interface PreviewStats {
 
 export class Preview extends Disposable {
   private render: Render | null = null;
+  /**
+   * The worker's latest numbers of each stage, whatever version they came with (a stale version's
+   * are not shown, but the next version may keep them), and the buffer the webview has of each.
+   */
+  private readonly latest = new Map<string, { shape: readonly number[]; data: ArrayBuffer }>();
+  private readonly inWebview = new Map<string, ArrayBuffer>();
   private problems: { version: number; list: ProblemInfo[] } | null = null;
   private webviewReady = false;
   readonly stats: PreviewStats = { posted: { model: 0, stage: 0, problems: 0, done: 0 }, droppedStale: 0, lastRenderedVersion: -1, lastPostedVersion: -1 };
@@ -58,7 +68,7 @@ export class Preview extends Disposable {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
     panel.webview.html = panelHtml(panel.webview, extensionUri);
     this.setTitle(null);
-    this._register(panel.webview.onDidReceiveMessage((m: FromWebview) => this.fromWebview(m)));
+    this._register(panel.webview.onDidReceiveMessage((m: FromWebview) => timed(`webview message ${m.type}`, () => this.fromWebview(m))));
     this._register(panel.onDidDispose(() => {
       this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
       this._onDidDispose.fire();
@@ -87,6 +97,7 @@ export class Preview extends Disposable {
     this.src = src;
     this.render = null;
     this.problems = null;
+    this.latest.clear();
     this.notice = null;
     this.stats.lastPostedVersion = -1;
     this.stats.lastRenderedVersion = -1;
@@ -98,6 +109,7 @@ export class Preview extends Disposable {
   /** The same file as a new TextDocument (closed and opened again). */
   rebind(doc: vscode.TextDocument): void {
     this.src = documentSource(doc);
+    this.latest.clear();
     // Its versions start again at 1: keep showing the last render, as older than any of them.
     if (this.render) this.render.version = 0;
     if (this.problems) this.problems.version = 0;
@@ -126,7 +138,18 @@ export class Preview extends Disposable {
 
   private post(msg: ToWebview): void {
     if (!this.webviewReady && msg.type !== 'init') return; // sent in full on 'ready'
-    void this.panel.webview.postMessage(msg);
+    void timed(`postMessage ${msg.type}`, () => this.panel.webview.postMessage(msg));
+  }
+
+  /** A stage's numbers to the webview, in pieces of at most PIECE floats. */
+  private postStage(version: number, id: string, shape: readonly number[], data: ArrayBuffer): void {
+    if (this.webviewReady) this.inWebview.set(id, data);
+    const total = data.byteLength / 4;
+    for (let offset = 0; offset < total || offset === 0; offset += PIECE) {
+      const piece = total <= PIECE ? data : data.slice(offset * 4, Math.min(total, offset + PIECE) * 4);
+      this.post({ type: 'stage', version, id, shape, data: piece, offset, total });
+      if (total === 0) break;
+    }
   }
 
   private isStale(version: number): boolean {
@@ -152,15 +175,19 @@ export class Preview extends Disposable {
         this.stats.posted.problems++;
         this.post({ type: 'problems', version: m.version, problems: this.problems.list });
       }
-    } else if (m.type === 'stage') {
+    } else if (m.type === 'stage' || m.type === 'kept') {
+      // 'kept': the same numbers as the worker's previous run of this stage, which came before
+      const s = m.type === 'stage' ? { shape: m.shape, data: m.data } : this.latest.get(m.id);
+      if (s) this.latest.set(m.id, s);
       const r = this.render;
-      if (!r || r.version !== m.version || this.isStale(m.version)) {
+      if (!s || !r || r.version !== m.version || this.isStale(m.version)) {
         this.stats.droppedStale++;
         return;
       }
-      r.stages.set(m.id, { shape: m.shape, data: m.data });
+      r.stages.set(m.id, s);
       this.stats.posted.stage++;
-      this.post({ type: 'stage', version: m.version, id: m.id, shape: m.shape, data: m.data });
+      if (this.inWebview.get(m.id) === s.data) this.post({ type: 'kept', version: m.version, id: m.id });
+      else this.postStage(m.version, m.id, s.shape, s.data);
     } else if (m.type === 'done') {
       const r = this.render;
       if (!r || r.version !== m.version) return;
@@ -175,12 +202,13 @@ export class Preview extends Disposable {
   }
 
   private sendInit(): void {
+    this.inWebview.clear(); // a (re)started webview has nothing
     this.post({ type: 'init', settings: readSettings().panel, uri: this.src.key });
     if (this.notice) this.post({ type: 'notice', text: this.notice });
     const r = this.render;
     if (r) {
       this.post({ type: 'model', version: r.version, summary: r.summary, warnings: r.warnings });
-      for (const [id, s] of r.stages) this.post({ type: 'stage', version: r.version, id, shape: s.shape, data: s.data });
+      for (const [id, s] of r.stages) this.postStage(r.version, id, s.shape, s.data);
       if (r.done) this.post({ type: 'done', version: r.version, ms: 0 });
     }
     if (this.problems) this.post({ type: 'problems', version: this.problems.version, problems: this.problems.list });

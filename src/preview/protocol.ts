@@ -69,7 +69,13 @@ export type ToWebview =
   | { readonly type: 'settings'; readonly settings: PanelSettings }
   /** A new render begins: lay out these stages; keep showing the old numbers until new ones come. */
   | { readonly type: 'model'; readonly version: number; readonly summary: ModelSummary; readonly warnings: readonly ProblemInfo[] }
-  | { readonly type: 'stage'; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer }
+  /**
+   * Numbers of a stage: `data` holds floats offset … offset + its length of `total` (a large stage
+   * comes in pieces, so that no single postMessage holds the editor's thread for long).
+   */
+  | { readonly type: 'stage'; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number }
+  /** This stage is unchanged from the render before: keep its numbers, now current. */
+  | { readonly type: 'kept'; readonly version: number; readonly id: string }
   | { readonly type: 'done'; readonly version: number; readonly ms: number }
   /** The text does not read as a model: keep the last good render, dimmed, and say why. */
   | { readonly type: 'problems'; readonly version: number; readonly problems: readonly ProblemInfo[] }

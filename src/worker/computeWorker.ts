@@ -47,10 +47,12 @@ function handle(msg: ToWorker): void {
         return;
       }
       const s = sessions.get(msg.doc);
-      if (s && msg.type === 'reloadFile') s.replace(msg.version, text);
+      // A document VS Code has open: its text as VS Code decodes it (UTF-8, without a BOM).
+      const content = msg.type === 'openFile' && msg.asDocument ? new TextDecoder('utf-8').decode(text) : text;
+      if (s && msg.type === 'reloadFile') s.replace(msg.version, content);
       else {
         s?.dispose();
-        sessions.set(msg.doc, new DocSession(msg.doc, path, text, msg.version, post, getKernel, () => debounceMs));
+        sessions.set(msg.doc, new DocSession(msg.doc, path, content, msg.version, post, getKernel, () => debounceMs));
       }
       return;
     }

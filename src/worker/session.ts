@@ -135,7 +135,7 @@ export class DocSession {
     const t1 = performance.now();
     this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? summarize(model) : null });
     if (!model) return;
-    const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version) : undefined;
+    const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version, false) : undefined;
     const dirty = this.dirty;
     this.dirty = noChange();
     this.stages = this.engine().run(model.weights, dirty, emit);
@@ -176,12 +176,17 @@ export class DocSession {
     const model = read.model;
     this.post({ type: 'model', doc: this.doc, version: this.readVersion, problems: this.problems(), summary: model ? summarize(model) : null });
     if (!model || !this.stages) return;
-    for (const s of this.stages) this.postStage(s, this.stagesVersion);
+    for (const s of this.stages) this.postStage(s, this.stagesVersion, true);
     this.post({ type: 'done', doc: this.doc, version: this.stagesVersion, ms: { parse: 0, forward: 0 } });
     this.postRuntime(this.stagesVersion);
   }
 
-  private postStage(s: Stage, version: number): void {
+  /** `full`: a new subscriber, who has nothing yet; otherwise an unchanged stage is only named. */
+  private postStage(s: Stage, version: number, full: boolean): void {
+    if (s.kept && !full) {
+      this.post({ type: 'kept', doc: this.doc, version, id: s.id });
+      return;
+    }
     // A copy of its own, transferred: never a view into memory we keep using.
     const data = s.data.slice().buffer as ArrayBuffer;
     this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data }, [data]);

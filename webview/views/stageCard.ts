@@ -123,6 +123,11 @@ export class StageCard {
     x.view.paint(this.paintOpts(range), this.body.clientWidth);
   }
 
+  /** The numbers shown are those of the current render too (the stage did not change). */
+  setCurrent(): void {
+    this.el.dataset.state = 'drawn';
+  }
+
   /** Marks the card as showing numbers from an older render (a new one is on its way). */
   setPending(): void {
     if (this.stage) this.el.dataset.state = 'stale';
