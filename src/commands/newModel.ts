@@ -156,10 +156,8 @@ async function openModel(uri: vscode.Uri, bytes: number): Promise<void> {
       // too large after all, or another refusal: open it the way VS Code opens any file
     }
   }
+  // (the panel that opens next says, once, that it reads this file from disk)
   await vscode.commands.executeCommand('vscode.open', uri);
-  void vscode.window.showInformationMessage(
-    `FFN Lens: ${baseName(uri)} is ${formatBytes(bytes)}, more than VS Code shares with extensions (50 MB). ` +
-    'The FFN Lens panel reads it from disk, and updates each time you save the file.');
 }
 
 function baseName(uri: vscode.Uri): string {
