@@ -10,7 +10,7 @@ export class ComputeClient extends Disposable {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, (r: QueryResult | null) => void>();
-  private restarts = 0;
+  private exits: number[] = [];
 
   private readonly _onMessage = this._register(new vscode.EventEmitter<FromWorker>());
   readonly onMessage = this._onMessage.event;
@@ -43,7 +43,11 @@ export class ComputeClient extends Disposable {
       for (const resolve of this.pending.values()) resolve(null);
       this.pending.clear();
       this.log.error(`compute worker exited (code ${code}); restarting`);
-      if (++this.restarts > 5) {
+      // give up only on a worker that keeps dying: five exits within ten minutes
+      const now = Date.now();
+      this.exits = this.exits.filter((t) => now - t < 10 * 60 * 1000);
+      this.exits.push(now);
+      if (this.exits.length > 5) {
         void vscode.window.showErrorMessage('FFN Lens: the compute worker keeps stopping; see the "FFN Lens" output for details.');
         return;
       }

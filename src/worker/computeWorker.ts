@@ -72,7 +72,12 @@ function handle(msg: ToWorker): void {
       return;
     case 'query': {
       const s = sessions.get(msg.doc);
-      post({ type: 'reply', id: msg.id, result: s ? s.query(msg.query) : null });
+      let result = null;
+      try {
+        result = s ? s.query(msg.query) : null;
+      } finally {
+        post({ type: 'reply', id: msg.id, result }); // an answer always, so the host never waits out its timeout
+      }
       return;
     }
   }

@@ -7,7 +7,7 @@ import { planStages } from '../core/forward';
 import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import type { FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
-import { sourceSlice, type Source } from '../model/jsonc';
+import { sourceSlice } from '../model/jsonc';
 import { TextChunks } from '../model/textChunks';
 import { LineIndex } from '../model/lines';
 import { fixesFor } from '../model/fixes';
@@ -35,8 +35,10 @@ export class DocSession {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastRun = -Infinity;
   private forward: ForwardEngine | null = null;
-  private lines: LineIndex | null = null;
-  private linesFor: Source = '';
+  /** Line starts of the text, built once per version (the chunks change in place). */
+  private lines: { version: number; index: LineIndex } | null = null;
+  /** The next run sends every stage in full (a panel subscribed while it was pending). */
+  private fullNext = false;
   /** What changed since the last run (everything, or the rows of incremental edits). */
   private dirty: MutableDirty = everything();
   /** Edits read incrementally so far (tests and the benchmark look). */
@@ -92,7 +94,10 @@ export class DocSession {
     this.subscribed = on;
     if (!on) return;
     if (this.read && this.readVersion === this.version && this.stagesVersion === this.version) this.publish();
-    else this.schedule(true);
+    else {
+      this.fullNext = true; // the subscriber has none of the stages the next run would call unchanged
+      this.schedule(true);
+    }
   }
 
   dispose(): void {
@@ -110,7 +115,15 @@ export class DocSession {
     const delay = now || (this.timer === null && wait >= d) ? 0 : d;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.run();
+      try {
+        this.run();
+      } catch (e) {
+        // A bug of ours: said plainly, once, as a problem of the file; the worker lives on.
+        this.dirty = everything();
+        const message = `FFN Lens could not compute this model (an internal error: ${(e as Error)?.message ?? String(e)}); please report it`;
+        this.post({ type: 'log', message: `run failed: ${(e as Error)?.stack ?? String(e)}` });
+        this.post({ type: 'model', doc: this.doc, version: this.version, summary: null, problems: [{ severity: 'error', code: 'internal', message, path: '$', start: 0, end: 0, line: 1, col: 1, endLine: 1, endCol: 1 }] });
+      }
     }, delay);
   }
 
@@ -135,7 +148,9 @@ export class DocSession {
     const t1 = performance.now();
     this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? summarize(model) : null });
     if (!model) return;
-    const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version, false) : undefined;
+    const full = this.fullNext;
+    this.fullNext = false;
+    const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version, full) : undefined;
     const dirty = this.dirty;
     this.dirty = noChange();
     this.stages = this.engine().run(model.weights, dirty, emit);
@@ -194,12 +209,9 @@ export class DocSession {
 
   /** Line and column of an offset range in the current text (the line index is built once per text). */
   private lineCol(start: number, end: number): LineCol {
-    if (!this.lines || this.linesFor !== this.text) {
-      this.lines = new LineIndex(this.text);
-      this.linesFor = this.text;
-    }
-    const a = this.lines.position(start);
-    const b = this.lines.position(Math.max(end, start));
+    if (this.lines?.version !== this.version) this.lines = { version: this.version, index: new LineIndex(this.text) };
+    const a = this.lines.index.position(start);
+    const b = this.lines.index.position(Math.max(end, start));
     return { line: a.line, col: a.col, endLine: b.line, endCol: b.col };
   }
 

@@ -1,0 +1,117 @@
+// The worker's document session: positions of problems follow edits, a panel that subscribes
+// mid-flight gets every stage, unchanged stages are only named, a burst of edits runs once.
+import * as assert from 'node:assert/strict';
+import type { FromWorker, TextChange } from '../../../src/compute/protocol';
+import { tsKernel } from '../../../src/core/kernel';
+import { DocSession } from '../../../src/worker/session';
+
+const TEXT = `{
+  "version": 1,
+  "input": [[1, 0, 1.5], [0, 1, 0]],
+  "ffn": { "actvation": "relu", "W1": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b1": [0.1, 0, -0.2],
+           "W2": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b2": [-0.2, 0.1, 0.3] }
+}`;
+
+class Harness {
+  readonly messages: FromWorker[] = [];
+  private waiters: Array<{ test: (m: FromWorker) => boolean; resolve: (m: FromWorker) => void }> = [];
+  readonly session: DocSession;
+  text = TEXT;
+  version = 1;
+
+  constructor(debounceMs = 30) {
+    this.session = new DocSession('doc', 'm.ffn.json', TEXT, 1, (m) => {
+      this.messages.push(m);
+      this.waiters = this.waiters.filter((w) => (w.test(m) ? (w.resolve(m), false) : true));
+    }, () => tsKernel, () => debounceMs);
+  }
+
+  next(test: (m: FromWorker) => boolean, ms = 5000): Promise<FromWorker> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no such message')), ms);
+      this.waiters.push({ test, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+    });
+  }
+
+  done(version: number): Promise<FromWorker> {
+    return this.next((m) => m.type === 'done' && m.version === version);
+  }
+
+  /** Replaces the first `find` after `after` (the number itself, so the edit stays inside its row). */
+  edit(find: string, by: string, after = ''): void {
+    const at = this.text.indexOf(find, after ? this.text.indexOf(after) : 0);
+    assert.ok(at >= 0, find);
+    const c: TextChange = { offset: at, length: find.length, text: by };
+    this.text = this.text.slice(0, at) + by + this.text.slice(at + find.length);
+    this.session.change(++this.version, [c], this.text.length);
+  }
+}
+
+describe('DocSession (the compute worker, per document)', () => {
+  it('problem positions follow an edit that moves them (the line index is per version)', async () => {
+    const h = new Harness();
+    const m1 = await h.next((m) => m.type === 'model' && m.version === 1);
+    assert.ok(m1.type === 'model');
+    assert.deepEqual(m1.problems.map((p) => [p.code, p.line, p.col]), [['unknown-key', 4, 12]]);
+    h.edit('{\n  "version"', '{\n\n\n  "version"'); // two lines more above it
+    const m2 = await h.next((m) => m.type === 'model' && m.version === 2);
+    assert.ok(m2.type === 'model');
+    assert.deepEqual(m2.problems.map((p) => [p.code, p.line, p.col]), [['unknown-key', 6, 12]]);
+    h.session.dispose();
+  });
+
+  it('after an edit inside a row, unchanged stages are only named (kept), changed ones sent', async () => {
+    const h = new Harness();
+    h.session.subscribe(true);
+    await h.done(1);
+    h.messages.length = 0;
+    h.edit('-0.2', '-0.5', '"b2"');
+    await h.done(2);
+    const kept = h.messages.filter((m) => m.type === 'kept').map((m) => (m as { id: string }).id);
+    const sent = h.messages.filter((m) => m.type === 'stage').map((m) => (m as { id: string }).id);
+    assert.deepEqual(kept, ['input', 'layers.0.ffn.up', 'layers.0.ffn.act']);
+    assert.deepEqual(sent, ['layers.0.ffn.down', 'layers.0.out', 'output']);
+    h.session.dispose();
+  });
+
+  it('a panel that subscribes while a run is pending gets every stage in full', async () => {
+    const h = new Harness();
+    await h.done(1); // computed without a subscriber
+    h.edit('-0.2', '-0.5', '"b2"'); // an incremental edit: its run would call most stages unchanged
+    h.session.subscribe(true);
+    h.messages.length = 0;
+    await h.done(2);
+    assert.equal(h.messages.filter((m) => m.type === 'kept').length, 0);
+    assert.equal(h.messages.filter((m) => m.type === 'stage').length, 6);
+    h.session.dispose();
+  });
+
+  it('the first change after a quiet spell runs at once; a burst runs once, after the last change', async () => {
+    const h = new Harness(80);
+    await h.done(1);
+    await new Promise((r) => setTimeout(r, 120));
+    h.edit('-0.2', '-0.3', '"b2"');
+    await h.done(2); // at once (leading edge)
+    h.messages.length = 0;
+    h.edit('-0.3', '-0.4', '"b2"');
+    h.edit('-0.4', '-0.5', '"b2"');
+    h.edit('-0.5', '-0.6', '"b2"');
+    await h.done(5);
+    const runs = h.messages.filter((m) => m.type === 'model').map((m) => m.version);
+    assert.deepEqual(runs, [5], 'the burst ran once, for its last version');
+    h.session.dispose();
+  });
+
+  it('answers queries, and a hover in a file that does not read says so', async () => {
+    const h = new Harness();
+    await h.done(1);
+    const r = h.session.query({ kind: 'hover', offset: h.text.indexOf('0.1') + 1 });
+    assert.ok(r?.kind === 'hover' && r.hover);
+    assert.match(r.hover.markdown, /bias of neuron 0/);
+    h.edit('"W2": [', '"W2": [[,');
+    const r2 = h.session.query({ kind: 'hover', offset: h.text.indexOf('0.1') + 1 });
+    assert.ok(r2?.kind === 'hover' && r2.hover);
+    assert.match(r2.hover.markdown, /does not read as a model/);
+    h.session.dispose();
+  });
+});
