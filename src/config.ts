@@ -25,7 +25,16 @@ export function readSettings(): Settings {
   };
 }
 
-/** The panel's own controls write the user settings, so controls and settings never disagree. */
+/**
+ * The panel's own controls write the settings, so controls and settings never disagree: into the
+ * most specific scope that already sets the value (a workspace setting would override a user one),
+ * else the user's.
+ */
 export async function writePanelSetting(key: 'colormap' | 'colorRange', value: string): Promise<void> {
-  await vscode.workspace.getConfiguration(SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const i = c.inspect(key);
+  const target = i?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder
+    : i?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+  await c.update(key, value, target);
 }

@@ -23,6 +23,15 @@ export class CursorLink extends Disposable {
     this._register(previews.onDidReveal(() => {
       this.quietUntil = Date.now() + QUIET_AFTER_REVEAL_MS;
     }));
+    // new numbers: what the neuron under the cursor writes has changed; show it again
+    this._register(client.onMessage((m) => {
+      if (m.type !== 'done') return;
+      const ed = vscode.window.activeTextEditor;
+      if (ed && ed.document.uri.toString() === m.doc) {
+        this.lastKey = '';
+        this.schedule(ed);
+      }
+    }));
     this._register({ dispose: () => this.timer && clearTimeout(this.timer) });
   }
 
@@ -46,8 +55,8 @@ export class CursorLink extends Disposable {
     const r = await this.client.query(doc.uri.toString(), { kind: 'cursor', offset: doc.offsetAt(editor.selection.active) });
     if (!r || r.kind !== 'cursor' || r.version !== doc.version) return;
     const c = r.cursor;
-    const key = JSON.stringify(c?.target ?? null);
-    if (key === this.lastKey) return; // same neuron: nothing new to show
+    const key = `${doc.uri.toString()} ${doc.version} ${JSON.stringify(c?.target ?? null)}`;
+    if (key === this.lastKey) return; // the same neuron of the same numbers: nothing new to show
     this.lastKey = key;
     preview.postHighlight({
       type: 'highlight',

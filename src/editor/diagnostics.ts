@@ -32,6 +32,10 @@ export class ModelDiagnostics extends Disposable {
       this.collection.delete(uri);
       this.latest.delete(uri.toString());
     }));
+    this._register(disk.onDidClose((uri) => {
+      this.collection.delete(uri);
+      this.latest.delete(`disk:${uri.toString()}`);
+    }));
   }
 }
 

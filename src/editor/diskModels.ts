@@ -13,22 +13,32 @@ export const LARGE_FILE_NOTICE = 'This file is over 50 MB, and VS Code does not 
 class DiskSource implements PreviewSource {
   version = 1;
   readonly document = null;
-  constructor(readonly uri: vscode.Uri) {}
+  constructor(readonly uri: vscode.Uri, readonly watcher: vscode.Disposable) {}
+  /** Its own key in the worker: an editor may have the same file open as a document too. */
   get key(): string {
-    return this.uri.toString();
+    return `disk:${this.uri.toString()}`;
   }
+}
+
+/** Watches one file, wherever it is (a '**' glob only covers the workspace folders). */
+export function watchFile(uri: vscode.Uri, onChange: () => void): vscode.Disposable {
+  const dir = vscode.Uri.joinPath(uri, '..');
+  const name = uri.path.split('/').pop() ?? '';
+  const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, name), true, false, true);
+  const sub = w.onDidChange(onChange);
+  return { dispose: () => { sub.dispose(); w.dispose(); } };
 }
 
 export class DiskModels extends Disposable {
   private readonly files = new Map<string, DiskSource>();
   private readonly told = new Set<string>();
-  private readonly _onDidReload = this._register(new vscode.EventEmitter<PreviewSource>());
-  readonly onDidReload = this._onDidReload.event;
+  private readonly _onDidClose = this._register(new vscode.EventEmitter<vscode.Uri>());
+  /** No panel shows the file any more. */
+  readonly onDidClose = this._onDidClose.event;
 
   constructor(private readonly client: ComputeClient) {
     super();
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*.{json,jsonc}', true, false, true));
-    this._register(watcher.onDidChange((uri) => this.reload(uri)));
+    this._register({ dispose: () => this.files.forEach((f) => f.watcher.dispose()) });
     this._register(client.onRestart(() => {
       for (const f of this.files.values()) this.client.send({ type: 'openFile', doc: f.key, path: f.uri.fsPath, version: f.version });
     }));
@@ -39,10 +49,10 @@ export class DiskModels extends Disposable {
   }
 
   open(uri: vscode.Uri): PreviewSource {
-    const key = uri.toString();
+    const key = `disk:${uri.toString()}`;
     let f = this.files.get(key);
     if (!f) {
-      f = new DiskSource(uri);
+      f = new DiskSource(uri, watchFile(uri, () => this.reload(key)));
       this.files.set(key, f);
       this.client.send({ type: 'openFile', doc: key, path: uri.fsPath, version: f.version });
     }
@@ -54,15 +64,19 @@ export class DiskModels extends Disposable {
   }
 
   close(key: string): void {
-    if (this.files.delete(key)) this.client.send({ type: 'close', doc: key });
+    const f = this.files.get(key);
+    if (!f) return;
+    this.files.delete(key);
+    f.watcher.dispose();
+    this.client.send({ type: 'close', doc: key });
+    this._onDidClose.fire(f.uri);
   }
 
-  private reload(uri: vscode.Uri): void {
-    const f = this.files.get(uri.toString());
+  private reload(key: string): void {
+    const f = this.files.get(key);
     if (!f) return;
     f.version++;
     this.client.send({ type: 'reloadFile', doc: f.key, version: f.version });
-    this._onDidReload.fire(f);
   }
 }
 

@@ -1,6 +1,6 @@
 // Quick fixes, where the fix is unambiguous: the edits as offsets into the text, computed where
 // the parsed tree is (the worker). Nothing is rewritten beyond the few characters each fix needs.
-import type { JsonNode, ObjectNode, PropertyNode } from './jsonc';
+import { elementRanges, type JsonNode, type ObjectNode, type PropertyNode } from './jsonc';
 import type { Problem } from './problems';
 import type { ModelFile } from './read';
 import { pathAt } from './pathAt';
@@ -75,31 +75,28 @@ export function fixesFor(text: string, root: JsonNode | null, problems: readonly
         const verb = n < labels.length ? `Trim tokens to ${n}` : `Pad tokens to ${n} (t${labels.length}…)`;
         out.push({ title: verb, edits: [{ start: node.start, end: node.end, text: `[${fixed.map((s) => JSON.stringify(s)).join(', ')}]` }], fixes, preferred: true });
       }
-    } else if (p.code === 'shape' && isBiasPath(p.path)) {
-      // a bias of the wrong length: pad with zeros or trim, to the length the message names
-      const m = /so it must have (\d+)/.exec(p.message);
+    } else if (hint?.kind === 'vector-length') {
+      // only the tail changes: what the user wrote before it (comments too) stays as it is
       const node = nodeAt(root, p.path);
-      if (m && node && (node.kind === 'numbers' || node.kind === 'array')) {
-        const n = Number(m[1]);
-        const items = itemTexts(text, node);
-        const fixed = n <= items.length ? items.slice(0, n) : [...items, ...Array(n - items.length).fill('0')];
-        out.push({ title: n < items.length ? `Trim to ${n} numbers` : `Pad with zeros to ${n} numbers`, edits: [{ start: node.start, end: node.end, text: `[${fixed.join(', ')}]` }], fixes });
+      if (node && (node.kind === 'numbers' || node.kind === 'array')) {
+        const items = elementRanges(text, node);
+        const n = hint.expected;
+        const close = node.end - 1; // the "]"
+        let edit: TextEdit;
+        if (items.length < n) {
+          const more = Array(n - items.length).fill(String(hint.fill)).join(', ');
+          const at = items.length ? items[items.length - 1][1] : close;
+          edit = { start: at, end: at, text: items.length ? `, ${more}` : more };
+        } else {
+          edit = { start: n ? items[n - 1][1] : node.start + 1, end: items[items.length - 1][1], text: '' };
+        }
+        const title = n < items.length ? `Trim to ${n} numbers` : `Pad with ${hint.fill === 1 ? 'ones' : 'zeros'} to ${n} numbers`;
+        out.push({ title, edits: [edit], fixes });
       }
     }
   }
   if (model) out.push(...missingBiasFixes(text, root, model, start));
   return out;
-}
-
-function isBiasPath(path: readonly (string | number)[]): boolean {
-  const last = path[path.length - 1];
-  return typeof last === 'string' && /^(b1|bg|b2|bq|bk|bv|bo|b|beta|gamma)$/.test(last);
-}
-
-function itemTexts(text: string, node: JsonNode): string[] {
-  if (node.kind === 'array') return node.items.map((x) => text.slice(x.start, x.end));
-  const inner = text.slice(node.start + 1, node.end - 1);
-  return inner.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 /** "Add b1 filled with zeros" where the cursor is in an ffn/attention/head without that bias. */

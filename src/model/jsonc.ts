@@ -264,8 +264,6 @@ class Parser {
             this.pos = this.len;
           } else this.pos = close + 2;
         } else return;
-      } else if (c === 0xa0 || c === BOM || c === 0x2028 || c === 0x2029) {
-        this.pos++;
       } else return;
     }
   }
@@ -284,6 +282,14 @@ class Parser {
     if (c === QUOTE) {
       const value = this.scanString();
       return { kind: 'string', value, start, end: this.pos };
+    }
+    if (c === 39 /* ' */) {
+      // 'text': one clear message, not a cascade
+      let p = start + 1;
+      while (p < this.len && t[p] !== 39 && t[p] !== LF) p++;
+      this.pos = t[p] === 39 ? p + 1 : p;
+      this.error('strings use double quotes: "…", not \'…\'', start, this.pos);
+      return { kind: 'invalid', text: this.slice(start, this.pos), start, end: this.pos };
     }
     if (c === MINUS || (c >= ZERO && c <= NINE)) {
       if (c === MINUS && startsWithAscii(t, '-Infinity', start)) {
@@ -316,8 +322,7 @@ class Parser {
       case 'NaN': case 'Infinity': case '+Infinity':
         return { kind: 'nonfinite', text: word, start, end: p };
     }
-    if (c === QUOTE || c === 39 /* ' */) this.error('strings use double quotes', start, p);
-    else this.error(`expected a value (a number, string, true, false, null, array or object), found ${JSON.stringify(word)}`, start, p);
+    this.error(`expected a value (a number, string, true, false, null, array or object), found ${JSON.stringify(word)}`, start, p);
     return { kind: 'invalid', text: word, start, end: p };
   }
 
@@ -475,8 +480,10 @@ class Parser {
     this.skipTrivia();
     const c = this.b[this.pos];
     if (c === MINUS || (c >= ZERO && c <= NINE)) {
+      const errors = this.errors.length;
       const fast = this.parseNumbers(start);
       if (fast) return fast;
+      this.errors.length = errors; // (the slow pass reports whatever the fast one met, once)
       this.pos = start + 1; // not all plain numbers: again, slowly, with a node per element
       this.skipTrivia();
     }

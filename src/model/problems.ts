@@ -24,7 +24,9 @@ export type ProblemCode =
 export type FixHint =
   | { kind: 'rename-key'; to: string }
   | { kind: 'set-layout'; to: 'out_in' | 'in_out' }
-  | { kind: 'tokens-length'; expected: number };
+  | { kind: 'tokens-length'; expected: number }
+  /** A vector of the wrong length: pad with `fill` (0 for biases, 1 for a LayerNorm gamma), or trim. */
+  | { kind: 'vector-length'; expected: number; fill: number };
 
 export type PathSegment = string | number;
 

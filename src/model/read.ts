@@ -13,7 +13,7 @@ import {
   ATTENTION_FIELDS, FFN_FIELDS, HEAD_FIELDS, LAYER_FIELDS, LAYERNORM_FIELDS, MODEL_FIELDS, nearestKey, type Fields,
 } from './format';
 import {
-  FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type NumbersNode, type ObjectNode, type ParsedJson, type PropertyNode,
+  FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type ObjectNode, type ParsedJson, type PropertyNode,
 } from './jsonc';
 import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
 
@@ -250,21 +250,21 @@ class Reader {
   }
 
   private bool(p: PropertyNode | undefined, path: readonly PathSegment[], dflt: boolean): boolean {
-    if (!p?.value) return dflt;
+    if (!p?.value || p.value.kind === 'invalid') return dflt; // (a syntax error, reported already)
     if (p.value.kind === 'boolean') return p.value.value;
     this.error('type', path, p.value, `${formatPath(path)} must be true or false, found ${describe(p.value)}`);
     return dflt;
   }
 
   private string(p: PropertyNode | undefined, path: readonly PathSegment[]): string | undefined {
-    if (!p?.value) return undefined;
+    if (!p?.value || p.value.kind === 'invalid') return undefined;
     if (p.value.kind === 'string') return p.value.value;
     this.error('type', path, p.value, `${formatPath(path)} must be a string, found ${describe(p.value)}`);
     return undefined;
   }
 
   private enumValue(p: PropertyNode | undefined, path: readonly PathSegment[], values: readonly string[], dflt: string): string {
-    if (!p?.value) return dflt;
+    if (!p?.value || p.value.kind === 'invalid') return dflt;
     const v = p.value;
     const list = values.map((x) => `"${x}"`).join(', ');
     if (v.kind !== 'string') {
@@ -280,7 +280,7 @@ class Reader {
   }
 
   private number(p: PropertyNode | undefined, path: readonly PathSegment[], opts: { integer?: boolean; min?: number; above?: number }, dflt: number): number {
-    if (!p?.value) return dflt;
+    if (!p?.value || p.value.kind === 'invalid') return dflt;
     const v = p.value;
     const what = opts.integer ? 'a whole number' : 'a number';
     if (v.kind === 'nonfinite') {
@@ -307,6 +307,7 @@ class Reader {
   }
 
   private strings(node: JsonNode, path: readonly PathSegment[]): string[] | null {
+    if (node.kind === 'invalid') return null;
     if (node.kind !== 'array') {
       this.error('type', path, node, `${formatPath(path)} must be an array of strings, found ${describe(node)}`);
       return null;
@@ -356,6 +357,7 @@ class Reader {
   }
 
   private vector(node: JsonNode, path: readonly PathSegment[]): Vec | null {
+    if (node.kind === 'invalid') return null;
     if (node.kind === 'numbers') return { length: node.length, data: this.json.arena.subarray(node.offset, node.offset + node.length), node };
     if (node.kind === 'array') {
       if (node.items.some((x) => x.kind === 'array' || x.kind === 'numbers')) {
@@ -367,7 +369,9 @@ class Reader {
         this.moreProblems(path, node, budget);
         return null;
       }
-      return { length: 0, data: new Float32Array(0), node }; // only reached for []
+      // [] — or numbers read the slow way (a comment slip made the fast pass give up)
+      const data = Float32Array.from(node.items, (x) => (x.kind === 'number' ? x.value : NaN));
+      return { length: data.length, data, node };
     }
     this.error('type', path, node, `${formatPath(path)} must be a vector (an array of numbers), found ${describe(node)}`);
     return null;
@@ -378,6 +382,7 @@ class Reader {
   }
 
   private matrix(node: JsonNode, path: readonly PathSegment[], name: string): Mat | null {
+    if (node.kind === 'invalid') return null;
     if (node.kind === 'numbers') {
       const preview = sourceSlice(this.text, node.start, Math.min(node.end, node.start + 40));
       this.error('type', path, node, `${formatPath(path)} must be a matrix (an array of rows), found a single row of ${node.length} numbers; wrap it in brackets: [${preview}${node.end - node.start > 40 ? '…' : ''}]`);
@@ -439,11 +444,17 @@ class Reader {
 
   /** The rows' numbers as one Float32Array: a view into the arena when they lie in a row. */
   private matrixData(node: ArrayNode, cols: number): Float32Array {
-    const rows = node.items as NumbersNode[];
-    const first = rows[0].offset;
-    if (rows.every((r, i) => r.offset === first + i * cols)) return this.json.arena.subarray(first, first + rows.length * cols);
+    const rows = node.items;
+    const first = rows[0].kind === 'numbers' ? rows[0].offset : -1;
+    if (first >= 0 && rows.every((r, i) => r.kind === 'numbers' && r.offset === first + i * cols)) {
+      return this.json.arena.subarray(first, first + rows.length * cols);
+    }
+    // rows read the slow way (after a syntax slip in them): their numbers, copied
     const out = new Float32Array(rows.length * cols);
-    rows.forEach((r, i) => out.set(this.json.arena.subarray(r.offset, r.offset + cols), i * cols));
+    rows.forEach((r, i) => {
+      if (r.kind === 'numbers') out.set(this.json.arena.subarray(r.offset, r.offset + cols), i * cols);
+      else if (r.kind === 'array') r.items.forEach((x, j) => { out[i * cols + j] = x.kind === 'number' ? x.value : NaN; });
+    });
     return out;
   }
 
@@ -453,7 +464,8 @@ class Reader {
     const v = this.vector(p.value, path);
     if (!v || n === null) return null;
     if (v.length !== n) {
-      this.error('shape', path, v.node, `${formatPath(path)} has ${v.length} number${v.length === 1 ? '' : 's'} but ${why}, so it must have ${n}`);
+      const fill = path[path.length - 1] === 'gamma' ? 1 : 0; // a scale pads with 1, a bias or shift with 0
+      this.error('shape', path, v.node, `${formatPath(path)} has ${v.length} number${v.length === 1 ? '' : 's'} but ${why}, so it must have ${n}`, { kind: 'vector-length', expected: n, fill });
       return null;
     }
     return v.data;

@@ -47,6 +47,9 @@ export class Preview extends Disposable {
 
   private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this._onDidDispose.event;
+  private readonly _onDidActivate = this._register(new vscode.EventEmitter<void>());
+  /** The panel became the active one. */
+  readonly onDidActivate = this._onDidActivate.event;
   private readonly _onDidRender = this._register(new vscode.EventEmitter<number>());
   /** The webview drew a render of this version. */
   readonly onDidRender = this._onDidRender.event;
@@ -74,6 +77,9 @@ export class Preview extends Disposable {
       this._onDidDispose.fire();
       this.dispose();
     }));
+    this._register(panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) this._onDidActivate.fire();
+    }));
     this.client.send({ type: 'subscribe', doc: src.key, on: true });
   }
 
@@ -90,9 +96,10 @@ export class Preview extends Disposable {
     return this.src.uri;
   }
 
-  /** Shows another document in this panel (the panel follows the active editor). */
-  retarget(src: PreviewSource): void {
-    if (src.key === this.src.key) return;
+  /** Shows another document in this panel (the panel follows the active editor). Returns the source it left. */
+  retarget(src: PreviewSource): PreviewSource | null {
+    if (src.key === this.src.key) return null;
+    const left = this.src;
     this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
     this.src = src;
     this.render = null;
@@ -104,6 +111,7 @@ export class Preview extends Disposable {
     this.setTitle(null);
     this.sendInit();
     this.client.send({ type: 'subscribe', doc: src.key, on: true });
+    return left;
   }
 
   /** The same file as a new TextDocument (closed and opened again). */
@@ -190,7 +198,9 @@ export class Preview extends Disposable {
       else this.postStage(m.version, m.id, s.shape, s.data);
     } else if (m.type === 'done') {
       const r = this.render;
-      if (!r || r.version !== m.version) return;
+      // A render overtaken by an edit while it streamed is not shown as complete: its cards that
+      // did not get numbers stay marked as older until the newer render comes.
+      if (!r || r.version !== m.version || this.isStale(m.version)) return;
       r.done = true;
       this.stats.posted.done++;
       this.post({ type: 'done', version: m.version, ms: m.ms.parse + m.ms.forward });
@@ -203,7 +213,7 @@ export class Preview extends Disposable {
 
   private sendInit(): void {
     this.inWebview.clear(); // a (re)started webview has nothing
-    this.post({ type: 'init', settings: readSettings().panel, uri: this.src.key });
+    this.post({ type: 'init', settings: readSettings().panel, uri: this.src.uri.toString() });
     if (this.notice) this.post({ type: 'notice', text: this.notice });
     const r = this.render;
     if (r) {
@@ -259,5 +269,14 @@ export class Preview extends Disposable {
 
   postHighlight(msg: ToWebview & { type: 'highlight' }): void {
     this.post(msg);
+  }
+
+  override dispose(): void {
+    // the numbers held for this panel go with it
+    this.render = null;
+    this.problems = null;
+    this.latest.clear();
+    this.inWebview.clear();
+    super.dispose();
   }
 }

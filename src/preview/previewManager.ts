@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import { readSettings } from '../config';
-import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE } from '../editor/diskModels';
+import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE, watchFile } from '../editor/diskModels';
 import type { ModelDocuments } from '../editor/modelDocuments';
 import { Disposable } from '../util/dispose';
 import { Preview, PREVIEW_VIEW_TYPE } from './preview';
@@ -51,10 +51,22 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     }));
     // A file changed on disk while no editor holds it (VS Code closed its document): read it
     // again, so the panel still follows it. (An open document is reloaded by VS Code itself.)
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*.{json,jsonc}', true, false, true));
-    this._register(watcher.onDidChange((uri) => {
+    this._register(docs.onDidClose((uri) => {
       const p = this.find(uri);
-      if (p?.document && !this.docs.get(uri)) void vscode.workspace.openTextDocument(uri).then((d) => this.docs.track(d), () => undefined);
+      if (!p || uri.scheme !== 'file') return;
+      const w = watchFile(uri, () => {
+        if (this.docs.get(uri) || !this.find(uri)) return;
+        void vscode.workspace.openTextDocument(uri).then((d) => this.docs.track(d), () => undefined);
+      });
+      // until the panel goes, or the document is open again
+      const stop = (): void => w.dispose();
+      p.onDidDispose(stop);
+      const sub = docs.onDidChange((d) => {
+        if (d.uri.toString() === uri.toString()) {
+          stop();
+          sub.dispose();
+        }
+      });
     }));
   }
 
@@ -64,7 +76,7 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
 
   find(uri: vscode.Uri): Preview | undefined {
     const key = uri.toString();
-    return [...this.previews].find((p) => p.source.key === key);
+    return [...this.previews].find((p) => p.uri.toString() === key);
   }
 
   /** Shows the panel of a document beside it: creates it, or reveals the one there is. */
@@ -115,15 +127,20 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     const p = new Preview(panel, src, this.client, this.extensionUri, (pv, id, index) => void this.reveal(pv, id, index));
     this.previews.add(p);
     this.lastActive = p;
-    this._register(p.panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active) this.lastActive = p;
-    }));
+    p.onDidActivate(() => {
+      this.lastActive = p;
+    });
     p.onDidDispose(() => {
       this.previews.delete(p);
       if (this.lastActive === p) this.lastActive = undefined;
-      if (!p.document && !this.find(p.uri)) this.disk.close(p.source.key);
+      this.release(p.source);
     });
     return p;
+  }
+
+  /** A file read from disk that no panel shows any more: the worker lets it go. */
+  private release(src: PreviewSource): void {
+    if (!src.document && ![...this.previews].some((q) => q.source.key === src.key)) this.disk.close(src.key);
   }
 
   private activeEditorChanged(e: vscode.TextEditor | undefined): void {
@@ -131,7 +148,9 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     const doc = e.document;
     if (!this.docs.isTracked(doc.uri) || this.find(doc.uri)) return;
     const p = this.lastActive;
-    if (p && p.panel.visible) p.retarget(documentSource(doc));
+    if (!p || !p.panel.visible) return;
+    const left = p.retarget(documentSource(doc));
+    if (left) this.release(left);
   }
 
   /** A heatmap cell was clicked: select the numbers it comes from in the editor. */

@@ -72,6 +72,18 @@ describe('quick fixes', () => {
     assert.deepEqual(readModel(fixed, 'm.ffn.json').problems, []);
   });
 
+  it('pads only the tail (a comment in the vector stays), and pads a LayerNorm gamma with ones', () => {
+    const text = `{"version": 1, "norm": "pre", "input": [[1, 2, 3]], "ffn": {"W1": [[1, 0, 0], [0, 1, 0]], "b1": [1, // first\n 2, 7, 8],
+      "W2": [[1, 0], [0, 1], [1, 1]]}, "ln2": {"gamma": [2]}}`;
+    const trim = fixesAt(text, '[1, // first').find((x) => x.title === 'Trim to 2 numbers')!;
+    const trimmed = apply(text, trim);
+    assert.ok(trimmed.includes('"b1": [1, // first\n 2],'), trimmed);
+    const pad = fixesAt(trimmed, '[2]').find((x) => x.title === 'Pad with ones to 3 numbers')!;
+    const fixed = apply(trimmed, pad);
+    assert.ok(fixed.includes('"gamma": [2, 1, 1]'), fixed);
+    assert.deepEqual(readModel(fixed, 'm.ffn.json').problems, []);
+  });
+
   it('adds a missing bias filled with zeros, after its matrix, keeping the indentation', () => {
     const text = `{
   "version": 1,

@@ -193,3 +193,16 @@ describe('readModel: problems, with path, line and column', () => {
     }
   });
 });
+
+describe('readModel: messages after syntax slips', () => {
+  it('an unterminated comment inside a row is reported once, and the row is not called empty', () => {
+    const ps = problems(`{"version": 1, "input": [[1, 2]], "ffn": {"W1": [[1, 0]], "W2": [[1], [0]], "b2": [1, 2 /* x`);
+    const unterminated = ps.filter((p) => /unterminated block comment/.test(p.message));
+    assert.equal(unterminated.length, 1, JSON.stringify(ps));
+    assert.ok(!ps.some((p) => /has 0 numbers/.test(p.message)), JSON.stringify(ps));
+  });
+  it('single quotes: one clear message, not a cascade', () => {
+    const ps = problems(`{"version": 1, "name": 'abc', "input": [[1]], "ffn": {"W1": [[1]], "W2": [[1]]}}`);
+    assert.deepEqual(ps.map((p) => [p.code, p.message, p.at]), [['syntax', 'strings use double quotes: "…", not \'…\'', "'abc'"]]);
+  });
+});
