@@ -4,10 +4,11 @@
 //   127.0.0.1:8080 (or the next free port) with the extension installed from this repository (a
 //   symlink, so `npm run build` + "Developer: Reload Window" picks up changes) and samples/ open,
 //   and FFN_LENS_OPEN=<samples/michael-jordan.ffn.json> so the extension opens that model with its
-//   panel beside. Runs until Ctrl+C, then stops the server.
+//   panel beside. The samples are a copy (.vscode-test/demo-samples/), so edits never touch the
+//   repository's. Runs until Ctrl+C, then stops the server.
 //
 //   npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--no-build] [--no-setup]
-import { existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FIXTURE_WORKSPACE, REPO, RESULTS, build, ensureSetup, exit, fail, freePort, isExiting, log, parseArgs, portFree, seconds, setSignalExitCode, setTag, startServer } from './vscode/lib.mjs';
 
@@ -21,11 +22,23 @@ if (flags.help || flags.h) {
 const SAMPLES = join(REPO, 'samples');
 const FEATURED = 'michael-jordan.ffn.json';
 
+/**
+ * The samples, copied once into the git-ignored .vscode-test/demo-samples/: edit them freely in the
+ * demo (edits stay there across runs) without touching the repository's own. A sample missing
+ * from the copy (new in the repository, or deleted there) is copied again.
+ */
+function demoCopy() {
+  const dir = join(REPO, '.vscode-test', 'demo-samples');
+  mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(SAMPLES)) if (!existsSync(join(dir, f))) copyFileSync(join(SAMPLES, f), join(dir, f));
+  return dir;
+}
+
 const models = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.ffn\.jsonc?$/.test(f)).sort() : []);
 
 async function main() {
   const t0 = Date.now();
-  const folder = resolve(flags.folder ?? (models(SAMPLES).length ? SAMPLES : FIXTURE_WORKSPACE));
+  const folder = resolve(flags.folder ?? (models(SAMPLES).length ? demoCopy() : FIXTURE_WORKSPACE));
   if (!existsSync(folder)) throw new Error(`folder ${folder} does not exist`);
   const found = models(folder);
   const open = flags.open ? resolve(String(flags.open)) : found.includes(FEATURED) ? join(folder, FEATURED) : found[0] ? join(folder, found[0]) : undefined;
