@@ -2,13 +2,13 @@
 //   dist/extension.js  host, node/cjs, `vscode` external
 //   dist/worker.js     compute worker (worker_threads), node/cjs
 //   dist/cli.js        `ffn-lens` command line
-//   dist/webview.js    browser bundle for the panel
-// `--tests` instead compiles src/ and test/ file by file into out/ for mocha.
-// `--watch` rebuilds the bundles on change; `--production` minifies.
+//   dist/webview.js    browser bundle for the panel (+ dist/webview.css)
+//   dist/bench.js      `npm run bench` (+ dist/bench-draw.js, the page it draws in); not with --production
+// `--tests` instead compiles src/, test/, webview/ and bench/host/ file by file into out/ for mocha.
+// `--watch` rebuilds the bundles on change; `--production` minifies (what the .vsix ships).
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -17,19 +17,21 @@ const production = args.has('--production');
 
 /** @type {import('esbuild').BuildOptions} */
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
-
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', define: { __VERSION__: JSON.stringify(pkg.version) } };
-const bundles = [
+const browser = { ...common, platform: 'browser', format: 'iife', target: 'chrome114' };
+
+const product = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
-  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
-].filter((b) => Object.values(b.entryPoints).every(existsSync));
-const optional = [
   { ...node, entryPoints: { worker: 'src/worker/computeWorker.ts' }, outdir: 'dist' },
-  { ...common, platform: 'browser', format: 'iife', target: 'chrome114', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...browser, entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { webview: 'webview/panel.css' }, outdir: 'dist' },
+];
+const bench = [
   { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist', external: ['playwright-core', '@tensorflow/*'] },
-  { ...common, platform: 'browser', format: 'iife', target: 'chrome114', entryPoints: { 'bench-draw': 'bench/drawPage.ts' }, outdir: 'dist' },
-].filter((b) => Object.values(b.entryPoints).every(existsSync));
+  { ...browser, entryPoints: { 'bench-draw': 'bench/drawPage.ts' }, outdir: 'dist' },
+];
+const bundles = production ? product : [...product, ...bench];
 
 function walk(dir, out = []) {
   if (!existsSync(dir)) return out;
@@ -59,11 +61,11 @@ if (args.has('--tests')) {
     sourcemap: 'inline', logLevel: 'warning',
   });
 } else if (args.has('--watch')) {
-  const ctxs = await Promise.all([...bundles, ...optional].map((b) => esbuild.context(b)));
+  const ctxs = await Promise.all(bundles.map((b) => esbuild.context(b)));
   await Promise.all(ctxs.map((c) => c.watch()));
   console.log('watching…');
 } else {
-  await Promise.all([...bundles, ...optional].map((b) => esbuild.build(b)));
+  await Promise.all(bundles.map((b) => esbuild.build(b)));
   await writeSchema();
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755); // runnable as ./dist/cli.js too
 }

@@ -1,5 +1,6 @@
 // What each stage is, in words: its title (as the seed posts name them), what it means, and
 // what its axes are. The panel, the tooltips and the overview all read this.
+import { activationLabel } from '../src/core/activation';
 import type { ModelSummary } from '../src/preview/protocol';
 
 export type AxisKind = 'token' | 'dim' | 'neuron' | 'head-dim' | 'key' | 'vocab';
@@ -17,8 +18,6 @@ export interface StageInfo {
   /** Drawn with the causal mask shown as masked (scores and weights of causal attention). */
   readonly masked: boolean;
 }
-
-import { activationLabel } from '../src/core/activation';
 
 export function stageInfo(id: string, s: ModelSummary): StageInfo {
   const m = /^layers\.(\d+)\.(.*)$/.exec(id);

@@ -4,8 +4,23 @@
 
 import type { Fix } from '../model/fixes';
 import type { FixHint } from '../model/problems';
-import type { CursorTarget, Lens } from '../worker/insight';
-import type { ModelSummary, ProblemInfo } from '../preview/protocol';
+import type { HighlightTarget, ModelSummary, ProblemInfo } from '../preview/protocol';
+
+/** A code lens: its range in the text and its title. */
+export interface Lens {
+  readonly start: number;
+  readonly end: number;
+  readonly title: string;
+  /** Open the panel (the lens above "ffn"). */
+  readonly visualize?: boolean;
+}
+
+/** Where the cursor is, as the panel highlights it. */
+export interface CursorTarget {
+  readonly target: HighlightTarget;
+  /** For a neuron: what it writes into each token's output, act[:, j] · W2[:, j]ᵀ, (T,C). */
+  readonly writes?: { readonly data: Float32Array; readonly shape: readonly number[] };
+}
 
 export interface TextChange {
   readonly offset: number;
@@ -15,7 +30,11 @@ export interface TextChange {
 
 /** Host → worker */
 export type ToWorker =
-  | { readonly type: 'open'; readonly doc: string; readonly fileName: string; readonly version: number; readonly text: string }
+  /**
+   * `sniffed`: tracked only because its text mentions "version": 1 and "ffn"/"attention"/"layers";
+   * the worker confirms from the parsed top level, or answers `notModel`.
+   */
+  | { readonly type: 'open'; readonly doc: string; readonly fileName: string; readonly version: number; readonly text: string; readonly sniffed?: boolean }
   /** Deltas in order, each relative to the text after the previous one; `length` is the text length after all. */
   | { readonly type: 'change'; readonly doc: string; readonly version: number; readonly changes: readonly TextChange[]; readonly length: number }
   /**
@@ -23,7 +42,7 @@ export type ToWorker =
    * kept as bytes), or a large saved document (`asDocument`: then decoded as VS Code shows it and
    * edited by deltas afterwards), which spares the editor's thread copying its whole text over.
    */
-  | { readonly type: 'openFile'; readonly doc: string; readonly path: string; readonly version: number; readonly asDocument?: boolean }
+  | { readonly type: 'openFile'; readonly doc: string; readonly path: string; readonly version: number; readonly asDocument?: boolean; readonly sniffed?: boolean }
   /** The file changed on disk (saved): read it again. */
   | { readonly type: 'reloadFile'; readonly doc: string; readonly version: number }
   | { readonly type: 'close'; readonly doc: string }
@@ -72,5 +91,7 @@ export type FromWorker =
   /** Warnings only the computed stages can give (dead neurons, NaN, empty attention rows). */
   | { readonly type: 'runtime'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[] }
   | { readonly type: 'resync'; readonly doc: string; readonly reason: string }
+  /** A sniffed document's top level is not a model's after all: the host stops tracking it. */
+  | { readonly type: 'notModel'; readonly doc: string; readonly version: number }
   | { readonly type: 'reply'; readonly id: number; readonly result: QueryResult | null }
   | { readonly type: 'log'; readonly message: string };

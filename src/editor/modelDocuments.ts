@@ -1,9 +1,11 @@
 // Which open documents are model files, kept in step with the compute worker: the whole text
 // when a document opens, then only the deltas of each change, with the document version.
 //
-// A model file is a *.ffn.json, or a JSON document whose top level has "version": 1 and one of
-// "ffn", "attention", "layers". Once a document is tracked it stays tracked until it closes, so
-// a half-typed edit never makes its diagnostics or its panel vanish.
+// A model file is a *.ffn.json(c), or a JSON document whose top level has "version": 1 and one of
+// "ffn", "attention", "layers": its text is sniffed here (cheaply, a burst of typing once), the
+// worker confirms from the parse, or says `notModel` and it is let go. Once a document is
+// confirmed it stays tracked until it closes, so a half-typed edit never makes its diagnostics
+// or its panel vanish.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { TextChange } from '../compute/protocol';
@@ -16,6 +18,8 @@ const JSON_LANGUAGES = new Set(['json', 'jsonc']);
 const READ_FROM_DISK = 1024 * 1024;
 /** Content sniffing stops here: a bigger non-*.ffn.json file is not scanned on every keystroke. */
 const SNIFF_LIMIT = 8 * 1024 * 1024;
+/** An untracked JSON document is sniffed again this long after its last change, not per keystroke. */
+const SNIFF_DELAY_MS = 400;
 
 export function looksLikeModelDocument(doc: vscode.TextDocument): boolean {
   if (isModelFileName(doc.fileName)) return true;
@@ -32,6 +36,9 @@ export function documentLength(doc: vscode.TextDocument): number {
 
 export class ModelDocuments extends Disposable {
   private readonly tracked = new Map<string, vscode.TextDocument>();
+  /** Tracked for their text alone, not yet confirmed by the worker. */
+  private readonly sniffed = new Set<string>();
+  private readonly sniffTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
   private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.TextDocument>());
   /** A tracked document was opened, changed or tracked for the first time. */
@@ -48,10 +55,15 @@ export class ModelDocuments extends Disposable {
       for (const d of this.tracked.values()) this.open(d);
     }));
     this._register(client.onMessage((m) => {
-      if (m.type !== 'resync') return;
-      const d = this.tracked.get(m.doc);
-      if (d) this.open(d, true);
+      if (m.type === 'resync') {
+        const d = this.tracked.get(m.doc);
+        if (d) this.open(d, true);
+      } else if (m.type === 'notModel') {
+        const d = this.tracked.get(m.doc);
+        if (d && this.sniffed.has(m.doc) && d.version === m.version) this.close(d);
+      }
     }));
+    this._register({ dispose: () => this.sniffTimers.forEach((t) => clearTimeout(t)) });
     for (const d of vscode.workspace.textDocuments) this.consider(d);
   }
 
@@ -69,33 +81,48 @@ export class ModelDocuments extends Disposable {
 
   /** Tracks a document even if it does not look like a model (the user asked to visualize it). */
   track(doc: vscode.TextDocument): void {
-    if (!this.tracked.has(doc.uri.toString())) this.open(doc);
+    const key = doc.uri.toString();
+    if (!this.tracked.has(key)) this.open(doc);
+    else if (this.sniffed.has(key)) this.open(doc); // again, confirmed: the worker no longer doubts it
   }
 
   private consider(doc: vscode.TextDocument): void {
     if (this.tracked.has(doc.uri.toString()) || doc.uri.scheme === 'git' || doc.uri.scheme === 'output') return;
-    if (looksLikeModelDocument(doc)) this.open(doc);
+    if (isModelFileName(doc.fileName)) this.open(doc);
+    else if (looksLikeModelDocument(doc)) this.open(doc, false, true);
   }
 
-  private open(doc: vscode.TextDocument, fromEditor = false): void {
+  private open(doc: vscode.TextDocument, fromEditor = false, sniffed = false): void {
     const key = doc.uri.toString();
     this.tracked.set(key, doc);
+    if (sniffed) this.sniffed.add(key);
+    else this.sniffed.delete(key);
     if (!fromEditor && doc.uri.scheme === 'file' && !doc.isDirty && documentLength(doc) > READ_FROM_DISK) {
       // A large saved file: the worker reads it from disk itself, sparing this thread a copy of
       // the whole text. Should it differ from the editor's (another encoding), the first edit's
       // length check finds out and the text is sent after all (resync).
-      this.client.send({ type: 'openFile', doc: key, path: doc.uri.fsPath, version: doc.version, asDocument: true });
+      this.client.send({ type: 'openFile', doc: key, path: doc.uri.fsPath, version: doc.version, asDocument: true, sniffed });
     } else {
-      this.client.send({ type: 'open', doc: key, fileName: doc.fileName, version: doc.version, text: doc.getText() });
+      this.client.send({ type: 'open', doc: key, fileName: doc.fileName, version: doc.version, text: doc.getText(), sniffed });
     }
     this._onDidChange.fire(doc);
+  }
+
+  /** Sniffs an untracked document once its typing pauses. */
+  private considerLater(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    clearTimeout(this.sniffTimers.get(key));
+    this.sniffTimers.set(key, setTimeout(() => {
+      this.sniffTimers.delete(key);
+      if (!doc.isClosed) timed('document sniffed', () => this.consider(doc));
+    }, SNIFF_DELAY_MS));
   }
 
   private changed(e: vscode.TextDocumentChangeEvent): void {
     const doc = e.document;
     const key = doc.uri.toString();
     if (!this.tracked.has(key)) {
-      if (e.contentChanges.length) this.consider(doc);
+      if (e.contentChanges.length && JSON_LANGUAGES.has(doc.languageId)) this.considerLater(doc);
       return;
     }
     if (e.contentChanges.length === 0) return; // dirty-state change only
@@ -106,6 +133,9 @@ export class ModelDocuments extends Disposable {
 
   private close(doc: vscode.TextDocument): void {
     const key = doc.uri.toString();
+    clearTimeout(this.sniffTimers.get(key));
+    this.sniffTimers.delete(key);
+    this.sniffed.delete(key);
     if (!this.tracked.delete(key)) return;
     this.client.send({ type: 'close', doc: key });
     this._onDidClose.fire(doc.uri);

@@ -1,10 +1,13 @@
 // Quick fixes, where the fix is unambiguous: the edits as offsets into the text, computed where
 // the parsed tree is (the worker). Nothing is rewritten beyond the few characters each fix needs.
-import { elementRanges, type JsonNode, type ObjectNode, type PropertyNode } from './jsonc';
+import { elementRanges, sourceSlice, type JsonNode, type ObjectNode, type PropertyNode, type Source } from './jsonc';
 import type { Problem } from './problems';
 import type { ModelFile } from './read';
 import { pathAt } from './pathAt';
 import { child, layerPath, nodeAt } from './tree';
+
+/** How much text one look around an offset reads (the document may be tens of megabytes). */
+const WINDOW = 4096;
 
 export interface TextEdit {
   readonly start: number;
@@ -20,9 +23,19 @@ export interface Fix {
   readonly preferred?: boolean;
 }
 
-function indentOf(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? '';
+/** The offset of the last newline before `offset` and after `floor`, or -1; reads windows, not the whole text. */
+function lastNewline(text: Source, offset: number, floor: number): number {
+  for (let b = offset; b > floor; b -= WINDOW) {
+    const a = Math.max(floor, b - WINDOW);
+    const i = sourceSlice(text, a, b).lastIndexOf('\n');
+    if (i >= 0) return a + i;
+  }
+  return -1;
+}
+
+function indentOf(text: Source, offset: number): string {
+  const lineStart = lastNewline(text, offset, 0) + 1;
+  return /^[ \t]*/.exec(sourceSlice(text, lineStart, offset))?.[0] ?? '';
 }
 
 function lastProp(obj: ObjectNode, key: string): PropertyNode | undefined {
@@ -30,15 +43,15 @@ function lastProp(obj: ObjectNode, key: string): PropertyNode | undefined {
 }
 
 /** Inserts `"key": value` into an object after its last property (or as its first). */
-function insertProperty(text: string, obj: ObjectNode, key: string, value: string, after?: PropertyNode): TextEdit {
+function insertProperty(text: Source, obj: ObjectNode, key: string, value: string, after?: PropertyNode): TextEdit {
   const anchor = after ?? obj.props[obj.props.length - 1];
   if (!anchor) return { start: obj.start + 1, end: obj.start + 1, text: ` "${key}": ${value} ` };
   const indent = indentOf(text, anchor.keyStart);
-  const multiline = text.lastIndexOf('\n', anchor.keyStart) > obj.start;
+  const multiline = lastNewline(text, anchor.keyStart, obj.start) >= 0;
   const sep = multiline ? `\n${indent}` : ' ';
   // after the anchor's value, keeping its comma if it has one
   const end = anchor.end;
-  const rest = text.slice(end);
+  const rest = sourceSlice(text, end, end + WINDOW);
   const comma = /^\s*,/.exec(rest);
   if (comma) {
     const at = end + comma[0].length;
@@ -51,7 +64,7 @@ function zeros(n: number): string {
   return `[${Array(n).fill('0').join(', ')}]`;
 }
 
-export function fixesFor(text: string, root: JsonNode | null, problems: readonly Problem[], model: ModelFile | null, start: number, end: number): Fix[] {
+export function fixesFor(text: Source, root: JsonNode | null, problems: readonly Problem[], model: ModelFile | null, start: number, end: number): Fix[] {
   const out: Fix[] = [];
   const overlaps = (p: Problem): boolean => p.start <= end && p.end >= start;
   for (const p of problems) {
@@ -100,7 +113,7 @@ export function fixesFor(text: string, root: JsonNode | null, problems: readonly
 }
 
 /** "Add b1 filled with zeros" where the cursor is in an ffn/attention/head without that bias. */
-function missingBiasFixes(text: string, root: JsonNode | null, model: ModelFile, offset: number): Fix[] {
+function missingBiasFixes(text: Source, root: JsonNode | null, model: ModelFile, offset: number): Fix[] {
   const hit = pathAt(text, root, offset);
   if (!hit) return [];
   const path = hit.path;

@@ -30,7 +30,7 @@ function handle(msg: ToWorker): void {
   switch (msg.type) {
     case 'open': {
       sessions.get(msg.doc)?.dispose();
-      sessions.set(msg.doc, new DocSession(msg.doc, msg.fileName, msg.text, msg.version, post, getKernel, () => debounceMs));
+      sessions.set(msg.doc, new DocSession(msg.doc, msg.fileName, msg.text, msg.version, post, getKernel, () => debounceMs, msg.sniffed));
       return;
     }
     case 'openFile':
@@ -52,7 +52,7 @@ function handle(msg: ToWorker): void {
       if (s && msg.type === 'reloadFile') s.replace(msg.version, content);
       else {
         s?.dispose();
-        sessions.set(msg.doc, new DocSession(msg.doc, path, content, msg.version, post, getKernel, () => debounceMs));
+        sessions.set(msg.doc, new DocSession(msg.doc, path, content, msg.version, post, getKernel, () => debounceMs, msg.type === 'openFile' && msg.sniffed));
       }
       return;
     }

@@ -3,7 +3,7 @@
 // computed stages can give (every neuron dead, NaN produced, an attention row with nothing to see).
 import { activationLabel, isGated } from '../core/activation';
 import type { Stage } from '../core/stages';
-import type { HighlightTarget } from '../preview/protocol';
+import type { CursorTarget, Lens } from '../compute/protocol';
 import { sourceSlice, type JsonNode, type Source } from '../model/jsonc';
 import { pathAt } from '../model/pathAt';
 import { formatPath, type PathSegment } from '../model/problems';
@@ -285,14 +285,6 @@ function tokenJourney(c: Computed, t: number, dim: number | null): string {
 
 // --- lenses -------------------------------------------------------------------------------------
 
-export interface Lens {
-  readonly start: number;
-  readonly end: number;
-  readonly title: string;
-  /** Open the panel (the lens above "ffn"). */
-  readonly visualize?: boolean;
-}
-
 const LENS_MATRICES: MatrixParam[] = ['Wq', 'Wk', 'Wv', 'Wo', 'W1', 'Wg', 'W2'];
 
 export function lenses(c: Computed): Lens[] {
@@ -344,12 +336,6 @@ function lensShape(layout: 'out_in' | 'in_out', param: MatrixParam, C: number, F
 }
 
 // --- the panel follows the cursor ------------------------------------------------------------------
-
-export interface CursorTarget {
-  readonly target: HighlightTarget;
-  /** For a neuron: what it writes into each token's output, act[:, j] · W2[:, j]ᵀ, (T,C). */
-  readonly writes?: { readonly data: Float32Array; readonly shape: readonly number[] };
-}
 
 export function cursorTarget(text: Source, c: Computed, offset: number): CursorTarget | null {
   const hit = pathAt(text, c.root, offset);

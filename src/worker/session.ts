@@ -16,7 +16,7 @@ import { child } from '../model/tree';
 import { everything, markRows, noChange, type MutableDirty } from './dirty';
 import { locateStageCell } from '../model/locate';
 import { formatPath } from '../model/problems';
-import { readModel, type ModelFile, type ReadResult } from '../model/read';
+import { isModelRoot, readModel, type ModelFile, type ReadResult } from '../model/read';
 import { cursorTarget, hoverMarkdown, lenses, runtimeProblems, type Computed } from './insight';
 import { summarize } from './summary';
 
@@ -52,6 +52,8 @@ export class DocSession {
     private readonly post: Post,
     private readonly kernel: () => MatmulKernel,
     private readonly debounceMs: () => number,
+    /** Tracked for its text's look alone, until a parse shows its top level (see ToWorker 'open'). */
+    private sniffed = false,
   ) {
     this.text = typeof text === 'string' ? new TextChunks(text) : text;
     this.version = version;
@@ -144,8 +146,17 @@ export class DocSession {
     this.lastRun = Date.now();
     const version = this.version;
     const t0 = performance.now();
-    const model = this.ensureRead().model;
+    const read = this.ensureRead();
+    const model = read.model;
     const t1 = performance.now();
+    if (this.sniffed && read.json.root) {
+      // (while the text does not parse at all it may be a model half typed: it stays, errors shown)
+      if (!isModelRoot(read.json.root)) {
+        this.post({ type: 'notModel', doc: this.doc, version });
+        return;
+      }
+      this.sniffed = false;
+    }
     this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? summarize(model) : null });
     if (!model) return;
     const full = this.fullNext;
@@ -251,9 +262,7 @@ export class DocSession {
       }
       case 'fixes': {
         const r = this.ensureRead();
-        // (quick fixes work on a string: only asked for in an editor, so the text is at hand)
-        const whole = this.text instanceof TextChunks ? this.text.toString() : null;
-        return { kind: 'fixes', version: this.version, fixes: whole !== null ? fixesFor(whole, r.json.root, r.problems, r.model, q.start, q.end) : [] };
+        return { kind: 'fixes', version: this.version, fixes: fixesFor(this.text, r.json.root, r.problems, r.model, q.start, q.end) };
       }
       case 'locate': {
         const r = this.ensureRead();

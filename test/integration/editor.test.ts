@@ -159,4 +159,29 @@ describe('In the editor: hovers, diagnostics, quick fixes, lenses', function () 
     assert.ok(titles.some((t) => /Visualize layer 0 FFN · 2 of 4 neurons dead/.test(t)), titles.join('\n'));
     assert.ok(titles.some((t) => /^Wq · query projection · \[8 × 8\] · 64 params$/.test(t)), titles.join('\n'));
   });
+
+  it('a JSON file not named *.ffn.json is a model by its top level: a nested "layers" is not enough, typing "ffn" at the top makes it one', async () => {
+    const { client, documents } = await api();
+    const rejected = new Set<string>();
+    const sub = client.onMessage((m) => {
+      if (m.type === 'notModel') rejected.add(m.doc);
+    });
+    try {
+      // mentions "version": 1 and "layers": (the cheap sniff says maybe), but only nested
+      const notModel = await vscode.workspace.openTextDocument({ language: 'json', content: '{\n  "version": 1,\n  "settings": { "layers": 3 },\n  "x": [1, "a"]\n}\n' });
+      const ed = await vscode.window.showTextDocument(notModel, vscode.ViewColumn.One);
+      const key = notModel.uri.toString();
+      await waitFor('the worker to say it is no model', () => rejected.has(key));
+      await waitFor('the document let go', () => !documents.isTracked(notModel.uri));
+      assert.deepEqual(diagnostics(notModel.uri), [], 'no FFN Lens diagnostics on a file that is no model');
+      // a top-level "ffn" (with no input yet): now it is a model file, with what is missing said
+      assert.ok(await ed.edit((e) => e.insert(notModel.positionAt(notModel.getText().indexOf('"x"')), '"ffn": { "W1": [[1]], "W2": [[1]] },\n  ')));
+      await waitFor('the document tracked', () => documents.isTracked(notModel.uri));
+      const d = await waitFor('a diagnostic saying what is missing', () => diagnostics(notModel.uri).find((x) => /input/.test(x.message)));
+      assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
+    } finally {
+      sub.dispose();
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
 });

@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { fixesFor, type Fix } from '../../../src/model/fixes';
 import { readModel } from '../../../src/model/read';
+import { TextChunks } from '../../../src/model/textChunks';
 
 function apply(text: string, fix: Fix): string {
   let out = text;
@@ -13,7 +14,11 @@ function fixesAt(text: string, needle: string): Fix[] {
   const res = readModel(text, 'm.ffn.json');
   const at = text.indexOf(needle);
   assert.ok(at >= 0, needle);
-  return fixesFor(text, res.json.root, res.problems, res.model, at, at + needle.length);
+  const fixes = fixesFor(text, res.json.root, res.problems, res.model, at, at + needle.length);
+  // the worker holds documents as chunks: tiny ones here, so every look around crosses chunk ends
+  const chunked = fixesFor(new TextChunks(text, 5), res.json.root, res.problems, res.model, at, at + needle.length);
+  assert.deepEqual(chunked, fixes);
+  return fixes;
 }
 
 describe('quick fixes', () => {
