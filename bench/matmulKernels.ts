@@ -1,6 +1,6 @@
 // GFLOPS of the matmul kernels on FFN shapes M×K×N = seq × d × 4d, weights packed once outside
 // the timed loop. Kernels are sampled round-robin within a shape so that their ratios hold on a
-// shared, noisy machine (perf-notes.md: trust ratios taken in one process, not absolute times).
+// shared, noisy machine (trust ratios taken in one process, not absolute times).
 // Peers (tfjs, onnxruntime) plug in as extra BenchKernels.
 
 import { performance } from 'node:perf_hooks';

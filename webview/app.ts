@@ -352,6 +352,9 @@ export class App {
 
   // --- header, banner, warnings -------------------------------------------------------------
 
+  /** The header's parts, built once: an edit updates the words, never a control the user may be holding. */
+  private headerParts: { name: HTMLElement; facts: HTMLElement; cmap: HTMLElement & { value: string }; range: HTMLElement & { value: string } } | null = null;
+
   private renderHeader(): void {
     const r = this.render;
     const st = this.settings;
@@ -363,24 +366,33 @@ export class App {
       `${s.seq} token${s.seq === 1 ? '' : 's'}`, `d_model ${s.dModel}`, dff ? `d_ff ${dff}` : '', heads ? `${heads} head${heads === 1 ? '' : 's'}` : '',
       `${s.layers.length} layer${s.layers.length === 1 ? '' : 's'}`, s.norm !== 'none' ? `${s.norm}-LN` : '', s.residual ? 'residual' : '', `layout ${s.layout}`,
     ].filter(Boolean);
+    const parts = (this.headerParts ??= this.buildHeader());
+    parts.name.textContent = s.name;
+    parts.facts.textContent = facts.join(' · ');
+    if (parts.cmap.value !== st.colormap) parts.cmap.value = st.colormap;
+    if (parts.range.value !== st.range) parts.range.value = st.range;
+  }
+
+  private buildHeader(): NonNullable<App['headerParts']> {
     const cmap = h('vscode-single-select', { class: 'colormap-select', 'aria-label': 'colormap' }) as HTMLElement & { value: string };
     cmap.append(...Object.entries(COLORMAP_LABELS).map(([v, l]) => h('vscode-option', { value: v }, l)));
-    cmap.value = st.colormap;
     cmap.addEventListener('change', () => post({ type: 'setSetting', key: 'colormap', value: cmap.value }));
     const range = h('vscode-single-select', { class: 'range-select', 'aria-label': 'color range' }) as HTMLElement & { value: string };
     range.append(...Object.entries(RANGE_LABELS).map(([v, l]) => h('vscode-option', { value: v }, l)));
-    range.value = st.range;
     range.addEventListener('change', () => post({ type: 'setSetting', key: 'colorRange', value: range.value }));
     const expand = h('vscode-button', { secondary: true, class: 'expand-all', title: 'Expand every section' }, 'Expand all');
     expand.addEventListener('click', () => this.setAllOpen(true));
     const collapse = h('vscode-button', { secondary: true, class: 'collapse-all', title: 'Collapse every section' }, 'Collapse all');
     collapse.addEventListener('click', () => this.setAllOpen(false));
+    const name = h('h1', { class: 'model-name' });
+    const facts = h('span', { class: 'facts' });
     this.header.replaceChildren(
-      h('div', { class: 'title-row' }, h('h1', { class: 'model-name' }, s.name), h('span', { class: 'facts' }, facts.join(' · '))),
+      h('div', { class: 'title-row' }, name, facts),
       h('div', { class: 'control-row' },
         h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Colors'), cmap),
         h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Range'), range),
         h('span', { class: 'spacer' }), h('span', { class: 'control' }, expand, collapse)));
+    return { name, facts, cmap, range };
   }
 
   private setAllOpen(open: boolean): void {

@@ -1,4 +1,4 @@
-// A tiny element builder: enough for this panel, no framework. Styles come from media/panel.css
+// A tiny element builder: enough for this panel, no framework. Styles come from webview/panel.css
 // (the CSP allows no inline style attributes; element.style set from script is fine).
 type Attrs = Record<string, string | number | boolean | undefined>;
 type Child = Node | string | null | undefined | false;
@@ -14,10 +14,6 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
   }
   for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
   return el;
-}
-
-export function clear(el: Element): void {
-  while (el.firstChild) el.removeChild(el.firstChild);
 }
 
 /** Runs f at most once per animation frame, with the latest arguments. */

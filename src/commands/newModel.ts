@@ -13,10 +13,9 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { EXTENSION_FILE_LIMIT } from '../editor/diskModels';
 import { describePreset, estimateBytes, formatBytes, modelChunks, PRESETS, type PresetId } from '../model/generate';
 
-/** VS Code keeps text models above 50 MB from extensions; stay a little below it. */
-export const LARGE_FILE_BYTES = 50 * 1000 * 1000;
 /** Files estimated above this get a progress notification (with a Cancel button). */
 const PROGRESS_BYTES = 4 * 1000 * 1000;
 
@@ -148,7 +147,7 @@ async function writeWhole(uri: vscode.Uri, preset: PresetId, estimate: number, p
 
 /** In a text editor when VS Code lets extensions have the document; else with vscode.open. */
 async function openModel(uri: vscode.Uri, bytes: number): Promise<void> {
-  if (bytes < LARGE_FILE_BYTES) {
+  if (bytes <= EXTENSION_FILE_LIMIT) {
     try {
       await vscode.window.showTextDocument(uri, { preview: false });
       return;

@@ -23,6 +23,7 @@ import { positionalForward } from './positional';
 import { residualForward } from './residual';
 import { softmaxForward } from './softmax';
 import type { Stage, StageSink } from './stages';
+import { checkSize } from './tensor';
 import type { LayerNormWeights, ModelWeights } from './weights';
 
 /** Columns to recompute: a set, every one, or none. */
@@ -126,6 +127,7 @@ export class ForwardEngine {
     }
     const stages: Stage[] = [];
     const out = (id: string, shape: number[], data: Float32Array): void => {
+      checkSize(`stage ${id}`, shape, data);
       // the very array of the previous run: nothing changed it
       const s: Stage = this.kept.get(id) === data ? { id, shape, data, kept: true } : { id, shape, data };
       this.kept.set(id, data);

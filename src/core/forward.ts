@@ -11,6 +11,7 @@ import { linearForward } from './linear';
 import { positionalForward } from './positional';
 import { softmaxForward } from './softmax';
 import type { Stage, StageSink } from './stages';
+import { checkSize } from './tensor';
 import type { ModelWeights } from './weights';
 
 /** The ids and shapes modelForward will produce, in order, without computing anything. */
@@ -59,6 +60,7 @@ export function planStages(m: ModelWeights): Array<{ id: string; shape: number[]
 export function modelForward(m: ModelWeights, kernel: MatmulKernel = tsKernel, emit?: StageSink): Stage[] {
   const stages: Stage[] = [];
   const sink: StageSink = (s) => {
+    checkSize(`stage ${s.id}`, s.shape, s.data);
     stages.push(s);
     emit?.(s);
   };

@@ -1,5 +1,5 @@
 // The TypeScript matrix multiply: B packed once into float64 panels of 4 columns, then a
-// 4×4 register block. About 5× the naive loop (perf-notes: pure TS tops out near 4 GFLOPS);
+// 4×4 register block. About 5× the naive loop (pure TS tops out near 4 GFLOPS on this kind of machine);
 // the WebAssembly SIMD kernel (src/core/wasm/) is faster and falls back to this one.
 //
 // Each output is accumulated in float64 in the order k = 0…K-1, exactly as matmulNaive does,

@@ -1,9 +1,9 @@
 // Stage ids, as the model file spec names them. Layer i's ids begin `layers.i.`.
 
-export interface Stage {
+import type { Tensor } from './tensor';
+
+export interface Stage extends Tensor {
   readonly id: string;
-  readonly shape: readonly number[];
-  readonly data: Float32Array;
   /** Set by the incremental engine: the same numbers as in its previous run (not recomputed). */
   readonly kept?: true;
 }

@@ -17,15 +17,13 @@ export function sizeOf(shape: readonly number[]): number {
   return n;
 }
 
-export function tensor(shape: readonly number[], data?: Float32Array): Tensor {
-  const n = sizeOf(shape);
-  if (data && data.length !== n) {
-    throw new RangeError(`data has ${data.length} elements, shape ${formatShape(shape)} needs ${n}`);
-  }
-  return { shape: [...shape], data: data ?? new Float32Array(n) };
-}
-
 /** `[5, 32]`: the form every shape message uses. */
 export function formatShape(shape: readonly number[]): string {
   return `[${shape.join(', ')}]`;
+}
+
+/** The invariant every stage keeps: as many numbers as its shape says (a bug of ours otherwise). */
+export function checkSize(what: string, shape: readonly number[], data: Float32Array): void {
+  const n = sizeOf(shape);
+  if (data.length !== n) throw new RangeError(`${what} has ${data.length} numbers, its shape ${formatShape(shape)} needs ${n}`);
 }

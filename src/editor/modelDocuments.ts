@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { TextChange } from '../compute/protocol';
-import { isModelFileName } from '../model/read';
+import { isModelFileName, looksLikeModelText } from '../model/read';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 
@@ -25,8 +25,7 @@ export function looksLikeModelDocument(doc: vscode.TextDocument): boolean {
   if (isModelFileName(doc.fileName)) return true;
   if (!JSON_LANGUAGES.has(doc.languageId)) return false;
   if (documentLength(doc) > SNIFF_LIMIT) return false; // before getText(), which copies the whole text
-  const text = doc.getText();
-  return /"version"\s*:\s*1\b/.test(text) && /"(ffn|attention|layers)"\s*:/.test(text);
+  return looksLikeModelText(doc.getText());
 }
 
 /** The text length without building the text (getText() is O(n), offsetAt is not). */

@@ -119,7 +119,8 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
       this.docs.track(doc);
       this.attach(panel, documentSource(doc));
     } catch {
-      panel.webview.html = `<!DOCTYPE html><html><body><p>FFN Lens could not restore this panel: its model file is gone. Close it and run "FFN Lens: Visualize FFN" again.</p></body></html>`;
+      // (no script, no style: the strictest policy there is)
+      panel.webview.html = `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none';"></head><body><p>FFN Lens could not restore this panel: its model file is gone. Close it and run "FFN Lens: Visualize FFN" again.</p></body></html>`;
     }
   }
 

@@ -33,7 +33,3 @@ export abstract class Disposable implements IDisposable {
     return d;
   }
 }
-
-export function toDisposable(f: () => void): IDisposable {
-  return { dispose: f };
-}

@@ -40,11 +40,6 @@ export function ffnInputId(m: ModelFile, i: number): string {
   return i === 0 ? 'input' : `layers.${i - 1}.out`;
 }
 
-export function attnInputId(m: ModelFile, i: number): string {
-  if (m.weights.norm === 'pre') return `layers.${i}.ln1`;
-  return i === 0 ? 'input' : `layers.${i - 1}.out`;
-}
-
 function get(c: Computed, id: string): Stage | undefined {
   return c.stages.get(id);
 }
@@ -156,7 +151,7 @@ function describeRole(c: Computed, role: Role, value: number): string | null {
         if (role.out === null) return `input dimension ${role.inp}'s weights into all ${F} neurons (layout in_out: a neuron is a column)`;
         const j = role.out;
         const what = role.inp === null
-          ? `neuron ${j} (of ${F}): its ${role.param === 'W1' ? 'question' : 'gate'} to every token${w.layout === 'out_in' ? '' : ''}`
+          ? `neuron ${j} (of ${F}): its ${role.param === 'W1' ? 'question' : 'gate'} to every token`
           : `weight from input dimension ${role.inp} into neuron ${j} (of ${F})`;
         const contrib = role.inp === null ? undefined : { label: `w × x[${role.inp}]`, value: (t: number) => Math.fround(value * col(x, t, role.inp!)) };
         return `${what} — layer ${L} ${mm.name}\n\n${neuronTable(c, L, j, contrib)}`;

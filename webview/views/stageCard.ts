@@ -46,7 +46,7 @@ export class StageCard {
   private readonly extraBox: HTMLElement;
   private extra: { title: string; view: HeatmapView; data: Float32Array; shape: readonly number[] } | null = null;
 
-  constructor(readonly info: StageInfo, private readonly shape: readonly number[], private ctx: CardContext) {
+  constructor(readonly info: StageInfo, private readonly shape: readonly number[], private readonly ctx: CardContext) {
     this.controls = h('div', { class: 'card-controls' });
     this.legendBox = h('div', { class: 'card-legend' });
     this.smallGrid = h('div', { class: 'small-multiples', hidden: true });
@@ -59,10 +59,6 @@ export class StageCard {
       this.body);
     this.main.canvasElement.dataset.stageId = info.id;
     if (info.perHead) this.buildHeadControls(shape[0]);
-  }
-
-  setContext(ctx: CardContext): void {
-    this.ctx = ctx;
   }
 
   private buildHeadControls(NH: number): void {

@@ -1,4 +1,4 @@
-// Generates the WebAssembly module of the SIMD matmul kernel (design from perf-notes.md).
+// Generates the WebAssembly module of the SIMD matmul kernel (simd128, f32x4 lanes).
 //
 // Packed B: ceil(N/16) panels, each K rows × 16 columns of f32, contiguous (64 bytes per row),
 // zero-padded past N. Output scratch: (M, NP·16), row stride NP·64 bytes.

@@ -1,5 +1,5 @@
 // The WebAssembly simd128 matmul kernel: about 10× the TypeScript kernel on FFN shapes
-// (perf-notes.md). One WebAssembly.Memory per kernel; packed weights live in it until
+// (measured: `npm run bench`). One WebAssembly.Memory per kernel; packed weights live in it until
 // release(). Callers only ever see their own Float32Arrays: inputs are copied in, results
 // copied out, so no view into wasm memory escapes (memory.grow detaches views, and posting
 // one to the webview would send the whole memory).

@@ -118,7 +118,11 @@ describe('ffn-lens stages (process)', () => {
     const c = goldenCases().find((g) => g.name === 'torch_encoder_layer_pre_ln')!;
     const r = cli('stages', file('torch.ffn.json', JSON.stringify(c.model)));
     assert.equal(r.code, 0, r.err);
-    for (const s of JSON.parse(r.out).stages) {
+    const stages: Array<{ id: string; data: number[] }> = JSON.parse(r.out).stages;
+    // every stage the reference has, no fewer (an empty list would compare nothing)
+    assert.deepEqual(stages.map((s) => s.id).filter((id) => id in c.expected).sort(), Object.keys(c.expected).sort());
+    for (const s of stages) {
+      if (!(s.id in c.expected)) continue;
       const msg = compareClose(s.data, c.expected[s.id].data, c.tolerance, s.id);
       assert.equal(msg, null, msg ?? '');
     }
