@@ -54,6 +54,20 @@ export function blockForward(
   const p = `layers.${i}.`;
   const td = [T, C];
   let h = x;
+  // A sublayer's end: stream + its output (residual), then LayerNorm (post-LN).
+  const sublayerEnd = (stream: Float32Array, y: Float32Array, residualId: string, lnId: string, ln: LayerNormWeights): Float32Array => {
+    if (residual) {
+      const r = new Float32Array(T * C);
+      residualForward(r, stream, y, T * C);
+      emit({ id: residualId, shape: td, data: r });
+      y = r;
+    }
+    if (norm === 'post') {
+      y = layernorm(y, ln, T, C);
+      emit({ id: lnId, shape: td, data: y });
+    }
+    return y;
+  };
 
   if (layer.attention) {
     const a = layer.attention;
@@ -72,18 +86,7 @@ export function blockForward(
     emit({ id: p + 'attn.weights', shape: [NH, T, T], data: s.weights });
     emit({ id: p + 'attn.context', shape: td, data: s.context });
     emit({ id: p + 'attn.out', shape: td, data: s.out });
-    let y = s.out;
-    if (residual) {
-      const r = new Float32Array(T * C);
-      residualForward(r, h, s.out, T * C);
-      emit({ id: p + 'attn.residual', shape: td, data: r });
-      y = r;
-    }
-    if (norm === 'post') {
-      y = layernorm(y, layer.ln1, T, C);
-      emit({ id: p + 'ln1', shape: td, data: y });
-    }
-    h = y;
+    h = sublayerEnd(h, s.out, p + 'attn.residual', p + 'ln1', layer.ln1);
   }
 
   if (layer.ffn) {
@@ -98,18 +101,7 @@ export function blockForward(
     if (s.gate) emit({ id: p + 'ffn.gate', shape: [T, f.F], data: s.gate });
     emit({ id: p + 'ffn.act', shape: [T, f.F], data: s.act });
     emit({ id: p + 'ffn.down', shape: td, data: s.down });
-    let y = s.down;
-    if (residual) {
-      const r = new Float32Array(T * C);
-      residualForward(r, h, s.down, T * C);
-      emit({ id: p + 'ffn.residual', shape: td, data: r });
-      y = r;
-    }
-    if (norm === 'post') {
-      y = layernorm(y, layer.ln2, T, C);
-      emit({ id: p + 'ln2', shape: td, data: y });
-    }
-    h = y;
+    h = sublayerEnd(h, s.down, p + 'ffn.residual', p + 'ln2', layer.ln2);
   }
 
   emit({ id: p + 'out', shape: td, data: h });

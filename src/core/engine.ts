@@ -158,6 +158,23 @@ export class ForwardEngine {
         layernormForward(o, inp, ln.gamma, ln.beta, ln.eps, T, C);
         return o;
       };
+      // A sublayer's end: stream + its output (residual), then LayerNorm (post-LN).
+      const sublayerEnd = (sub: 'attn' | 'ffn', lnId: 'ln1' | 'ln2', ln: LayerNormWeights, stream: Float32Array, y: Float32Array, redo: boolean, lnRedo: boolean): Float32Array => {
+        if (m.residual) {
+          let r = keep(`${p}${sub}.residual`);
+          if (redo) {
+            r = new Float32Array(T * C);
+            residualForward(r, stream, y, T * C);
+          }
+          out(`${p}${sub}.residual`, td, r);
+          y = r;
+        }
+        if (m.norm === 'post') {
+          y = norm(p + lnId, y, ln, redo || lnRedo);
+          out(p + lnId, td, y);
+        }
+        return y;
+      };
 
       if (layer.attention) {
         const a = layer.attention;
@@ -190,21 +207,7 @@ export class ForwardEngine {
           out(p + 'attn.context', td, keep(p + 'attn.context'));
           out(p + 'attn.out', td, keep(p + 'attn.out'));
         }
-        let y = keep(p + 'attn.out');
-        if (m.residual) {
-          let r = keep(p + 'attn.residual');
-          if (redo) {
-            r = new Float32Array(T * C);
-            residualForward(r, h, y, T * C);
-          }
-          out(p + 'attn.residual', td, r);
-          y = r;
-        }
-        if (m.norm === 'post') {
-          y = norm(p + 'ln1', y, layer.ln1, redo);
-          out(p + 'ln1', td, y);
-        }
-        h = y;
+        h = sublayerEnd('attn', 'ln1', layer.ln1, h, keep(p + 'attn.out'), redo, false);
         hChanged = redo;
       }
 
@@ -253,21 +256,7 @@ export class ForwardEngine {
         out(p + 'ffn.down', td, down);
         const downChanged = actChanged || !!d.down;
         const redo = downChanged || hChanged;
-        let y = down;
-        if (m.residual) {
-          let r = keep(p + 'ffn.residual');
-          if (redo) {
-            r = new Float32Array(T * C);
-            residualForward(r, h, down, T * C);
-          }
-          out(p + 'ffn.residual', td, r);
-          y = r;
-        }
-        if (m.norm === 'post') {
-          y = norm(p + 'ln2', y, layer.ln2, redo || !!d.ln2);
-          out(p + 'ln2', td, y);
-        }
-        h = y;
+        h = sublayerEnd('ffn', 'ln2', layer.ln2, h, down, redo, !!d.ln2);
         hChanged = redo || inChanged || (m.norm === 'post' && !!d.ln2);
       }
       out(p + 'out', td, h);

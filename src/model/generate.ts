@@ -18,6 +18,7 @@
 // Pure TypeScript, no `vscode`: used by the "New Model File" command and by the tests.
 
 import { ACTIVATIONS, isGated, type Activation } from '../core/activation';
+import type { ParamCounts } from './params';
 
 export type PresetId = 'tiny' | 'd64' | 'd256' | 'd512' | 'gpt2-small';
 
@@ -59,15 +60,6 @@ export interface ModelSpec {
   readonly seed: number;
   readonly digits: number;
   readonly name: string;
-}
-
-export interface ParamCount {
-  readonly attention: number;
-  readonly ffn: number;
-  /** ln1 and ln2 of every layer, plus ln_f when there is a head. */
-  readonly norm: number;
-  readonly head: number;
-  readonly total: number;
 }
 
 export interface PresetInfo {
@@ -145,7 +137,7 @@ export function resolveOptions(opts: GenerateOptions = {}): ModelSpec {
   return { preset, seq, dModel, dFf, heads, layers, activation, causal, vocab, tokens, seed, digits, name };
 }
 
-export function countParams(spec: ModelSpec): ParamCount {
+export function countParams(spec: ModelSpec): ParamCounts {
   const C = spec.dModel;
   const F = spec.dFf;
   const L = spec.layers;

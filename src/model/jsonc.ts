@@ -383,37 +383,54 @@ class Parser {
     const node: ObjectNode = { kind: 'object', props, start, end: start };
     this.pos++; // {
     this.skipTrivia();
+    this.parseItems(start, RBRACE, props, null);
+    node.end = this.pos;
+    return node;
+  }
+
+  /**
+   * The members of an object (into `props`) or the items of an array (into `items`), from after
+   * the opening bracket to past `close`: commas between, one trailing comma allowed, and after a
+   * bad member, recovery at the next comma or closing bracket.
+   */
+  private parseItems(start: number, close: number, props: PropertyNode[] | null, items: JsonNode[] | null): void {
+    const closing = close === RBRACE ? '}' : ']';
     let first = true;
     for (;;) {
       const c = this.b[this.pos];
-      if (c === RBRACE) {
+      if (c === close) {
         this.pos++;
-        break;
+        return;
       }
       if (this.pos >= this.len) {
-        this.error('unterminated object: expected }', start, start + 1);
-        break;
+        this.error(`unterminated ${props ? 'object' : 'array'}: expected ${closing}`, start, start + 1);
+        return;
       }
       if (!first) {
         if (c === COMMA) {
           this.pos++;
           this.skipTrivia();
-          if (this.b[this.pos] === RBRACE) { // trailing comma: allowed
+          if (this.b[this.pos] === close) { // trailing comma: allowed
             this.pos++;
-            break;
+            return;
           }
         } else {
-          this.error('expected a comma or }', this.pos, this.pos + 1);
+          this.error(`expected a comma or ${closing}`, this.pos, this.pos + 1);
         }
       }
       first = false;
-      const prop = this.parseProperty();
-      if (prop) props.push(prop);
-      else if (!this.recover(RBRACE)) break;
+      if (props) {
+        const prop = this.parseProperty();
+        if (prop) props.push(prop);
+        else if (!this.recover(close)) return;
+      } else {
+        const before = this.pos;
+        const item = this.parseValue();
+        items!.push(item);
+        if (item.kind === 'invalid' && this.pos === before && !this.recover(close)) return;
+      }
       this.skipTrivia();
     }
-    node.end = this.pos;
-    return node;
   }
 
   private parseProperty(): PropertyNode | null {
@@ -606,36 +623,7 @@ class Parser {
   private parseArraySlow(start: number): ArrayNode {
     const items: JsonNode[] = [];
     const node: ArrayNode = { kind: 'array', items, start, end: start };
-    let first = true;
-    for (;;) {
-      const c = this.b[this.pos];
-      if (c === RBRACKET) {
-        this.pos++;
-        break;
-      }
-      if (this.pos >= this.len) {
-        this.error('unterminated array: expected ]', start, start + 1);
-        break;
-      }
-      if (!first) {
-        if (c === COMMA) {
-          this.pos++;
-          this.skipTrivia();
-          if (this.b[this.pos] === RBRACKET) {
-            this.pos++;
-            break;
-          }
-        } else {
-          this.error('expected a comma or ]', this.pos, this.pos + 1);
-        }
-      }
-      first = false;
-      const before = this.pos;
-      const item = this.parseValue();
-      items.push(item);
-      if (item.kind === 'invalid' && this.pos === before && !this.recover(RBRACKET)) break;
-      this.skipTrivia();
-    }
+    this.parseItems(start, RBRACKET, null, items);
     node.end = this.pos;
     return node;
   }

@@ -3,6 +3,7 @@
 import type { Source } from './jsonc';
 import { TextChunks } from './textChunks';
 
+import { lastAtOrBelow } from '../util/search';
 export class LineIndex {
   private starts: number[] | null = null;
 
@@ -23,13 +24,7 @@ export class LineIndex {
 
   position(offset: number): { line: number; col: number } {
     const starts = this.lineStarts();
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, col: offset - starts[lo] + 1 };
+    const i = lastAtOrBelow(starts, offset);
+    return { line: i + 1, col: offset - starts[i] + 1 };
   }
 }

@@ -15,15 +15,8 @@ import {
 import {
   FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type ObjectNode, type ParsedJson, type PropertyNode,
 } from './jsonc';
+import type { ParamCounts } from './params';
 import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
-
-export interface ParamCounts {
-  readonly attention: number;
-  readonly ffn: number;
-  readonly norm: number;
-  readonly head: number;
-  readonly total: number;
-}
 
 export interface ModelDims {
   readonly seq: number;

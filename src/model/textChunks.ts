@@ -1,6 +1,8 @@
 // A document's text as a list of ~64 KB strings. One JS string for an 80 MB document would be
 // copied whole by V8 after every keystroke (an edit makes a rope, and the next read flattens it:
 // ~40 ms at 83 MB); here an edit rewrites one chunk and shifts an array of offsets.
+import { lastAtOrBelow } from '../util/search';
+
 export class TextChunks {
   static readonly CHUNK = 1 << 16;
   private chunks: string[] = [];
@@ -27,15 +29,7 @@ export class TextChunks {
 
   /** The chunk holding `offset` (the last chunk for the end of the text). */
   private find(offset: number): number {
-    const s = this.starts;
-    let lo = 0;
-    let hi = s.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (s[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lastAtOrBelow(this.starts, offset);
   }
 
   charCodeAt(i: number): number {

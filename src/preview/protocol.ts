@@ -2,6 +2,8 @@
 // Both sides import this file with `import type` only: it holds no code, so the webview bundle
 // never pulls in host modules (the markdown preview and the hex editor do the same).
 
+import type { ParamCounts } from '../model/params';
+
 export type ColormapSetting = 'coolwarm' | 'purple-orange' | 'viridis' | 'grayscale';
 export type RangeSetting = 'perHeatmap' | 'perStageKind' | 'percentile';
 
@@ -18,14 +20,6 @@ export interface PanelSettings {
 export interface LayerSummary {
   readonly attention: { readonly heads: number; readonly causal: boolean; readonly identity: readonly string[] } | null;
   readonly ffn: { readonly activation: string; readonly dFf: number; readonly gated: boolean } | null;
-}
-
-export interface ParamSummary {
-  readonly attention: number;
-  readonly ffn: number;
-  readonly norm: number;
-  readonly head: number;
-  readonly total: number;
 }
 
 export interface StagePlan {
@@ -47,7 +41,7 @@ export interface ModelSummary {
   readonly finalNorm: boolean;
   readonly layers: readonly LayerSummary[];
   readonly head: { readonly temperature: number; readonly vocabSize: number } | null;
-  readonly params: ParamSummary;
+  readonly params: ParamCounts;
   /** Every stage id and shape, in computation order. */
   readonly stages: readonly StagePlan[];
 }
