@@ -18,6 +18,17 @@ describe('parseJsonc', () => {
     assert.deepEqual([...p.arena.subarray(0, 6)], [1, 2, 3, 4, 5, 6]);
   });
 
+  it('holds every number of text denser than the arena first expects (it grows, keeping what it has)', () => {
+    // "d," is 2 characters a number, where the arena is first sized for about 8
+    const values = Array.from({ length: 20000 }, (_, i) => (i * 7) % 10);
+    const p = parseJsonc(`{"a": [${values.slice(0, 10000).join(',')}], "b": [[${values.slice(10000, 15000).join(',')}], [${values.slice(15000).join(',')}]]}`);
+    assert.deepEqual(p.errors, []);
+    const root = p.root as ObjectNode;
+    const a = numbersOf(p, root.props[0].value as NumbersNode);
+    const b = ((root.props[1].value as ArrayNode).items as NumbersNode[]).map((r) => [...numbersOf(p, r)]);
+    assert.deepEqual([...a, ...b[0], ...b[1]], values);
+  });
+
   it('rounds every number exactly as JSON.parse then Math.fround (edge cases)', () => {
     const r = rng(42);
     const texts: string[] = ['0', '-0', '1e-45', '1.4e-45', '7e-46', '1.17549435e-38', '3.4028234e38', '3.4028235e38',
