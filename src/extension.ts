@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { newModelFile } from './commands/newModel';
-import { pickSample } from './commands/samples';
+import { openSample, pickSample, SAMPLES } from './commands/samples';
 import { ComputeClient } from './compute/computeClient';
 import { readSettings } from './config';
 import { ModelCodeActionProvider } from './editor/codeActions';
@@ -53,8 +53,10 @@ class FfnLens extends Disposable {
       const uri = await newModelFile();
       if (uri) await this.visualize(uri);
     }));
-    this._register(vscode.commands.registerCommand('ffnLens.openSample', async () => {
-      const doc = await pickSample(context.extensionUri);
+    // (an argument, the sample's file name, skips the list: for links and tests)
+    this._register(vscode.commands.registerCommand('ffnLens.openSample', async (file?: unknown) => {
+      const known = typeof file === 'string' && SAMPLES.some((x) => x.file === file);
+      const doc = known ? await openSample(context.extensionUri, file) : await pickSample(context.extensionUri);
       if (!doc) return;
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
       this.previews.show(doc);

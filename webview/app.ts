@@ -40,6 +40,7 @@ export class App {
   private problems: { version: number; list: readonly ProblemInfo[] } | null = null;
   private readonly root: HTMLElement;
   private readonly header: HTMLElement;
+  private readonly headerMain: HTMLElement;
   private readonly banner: HTMLElement;
   private readonly content: HTMLElement;
   private readonly overview: { el: HTMLElement; views: Map<string, HeatmapView> } = { el: h('div', { class: 'overview' }), views: new Map() };
@@ -54,8 +55,13 @@ export class App {
     this.root = root;
     this.header = h('header', { class: 'panel-header' });
     this.banner = h('div', { class: 'banner', role: 'alert', hidden: true });
+    this.headerMain = h('div', { class: 'header-main' });
+    // the banner sits in the sticky header: wherever the user has scrolled, the dimmed view says why
+    this.header.append(this.headerMain, this.banner);
     this.content = h('main', { class: 'content' }, h('p', { class: 'placeholder' }, 'Reading the model file…'));
-    root.append(this.header, this.banner, this.content);
+    root.append(this.header, this.content);
+    // a card scrolled to lands below the sticky header, not under it
+    new ResizeObserver(() => document.documentElement.style.setProperty('--header-height', `${this.header.offsetHeight}px`)).observe(this.header);
     new ResizeObserver(() => this.redrawAll()).observe(this.content);
     // VS Code swaps the body's theme class (vscode-light, vscode-dark, vscode-high-contrast):
     // the charts read their colors when drawn, so draw them again.
@@ -85,6 +91,8 @@ export class App {
           // Another document: its view state starts fresh.
           this.state = { collapsed: {}, head: {}, allHeads: {}, probsToken: -1, scrollY: 0, uri: msg.uri };
           this.save();
+          // from the top: the new content may be built before any layout would clamp the old offset
+          window.scrollTo(0, 0);
         }
         this.render = null;
         this.problems = null;
@@ -386,7 +394,7 @@ export class App {
     collapse.addEventListener('click', () => this.setAllOpen(false));
     const name = h('h1', { class: 'model-name' });
     const facts = h('span', { class: 'facts' });
-    this.header.replaceChildren(
+    this.headerMain.replaceChildren(
       h('div', { class: 'title-row' }, name, facts),
       h('div', { class: 'control-row' },
         h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Colors'), cmap),
@@ -426,7 +434,8 @@ export class App {
           ev.preventDefault();
           post({ type: 'gotoProblem', line: e.line, col: e.col });
         });
-        return h('li', {}, a, ` · ${e.path}: ${e.message}`);
+        // (most messages begin with their path already: "ffn.b1 has 3 numbers…")
+        return h('li', {}, a, e.message.startsWith(e.path) ? ` · ${e.message}` : ` · ${e.path}: ${e.message}`);
       })),
       more,
     );

@@ -176,7 +176,13 @@ if (require.main === module) {
     code = 1;
     chunks.length = 0;
   }
-  // Let stdout drain before the process ends (a pipe may be slower than we are).
+  // Let stdout drain before the process ends (a pipe may be slower than we are). A reader that
+  // stops early (`| head`) closes the pipe: that is not an error of ours, so end quietly.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(code);
+    process.stderr.write(`ffn-lens: cannot write the output: ${e.message}\n`);
+    process.exit(1);
+  });
   process.exitCode = code;
   for (const c of chunks) process.stdout.write(c);
 }

@@ -1,5 +1,6 @@
-// "FFN Lens: Open Sample": the bundled model files that teach, each opened as a new untitled
-// copy (so editing it never changes the installed extension), with its panel beside.
+// "FFN Lens: Open Sample": the bundled model files that teach, each opened as an untitled copy
+// named after the sample (so editing it never changes the installed extension, and saving it
+// proposes the sample's name), with its panel beside.
 import * as vscode from 'vscode';
 
 export interface SampleInfo {
@@ -22,6 +23,40 @@ export async function pickSample(extensionUri: vscode.Uri): Promise<vscode.TextD
   const items = SAMPLES.map((s) => ({ label: s.label, description: s.file, detail: s.detail, sample: s }));
   const pick = await vscode.window.showQuickPick(items, { title: 'FFN Lens: Open Sample', placeHolder: 'A model file to open, with its panel beside', matchOnDetail: true });
   if (!pick) return undefined;
-  const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'samples', pick.sample.file));
-  return vscode.workspace.openTextDocument({ language: 'jsonc', content: new TextDecoder().decode(bytes) });
+  return openSample(extensionUri, pick.sample.file);
+}
+
+/**
+ * An untitled document holding the sample, named after it in the first workspace folder: the tab
+ * reads "xor-relu.ffn.json", the schema applies (it matches *.ffn.json), and Save writes it there
+ * (VS Code saves an untitled document with a path to that path). A name already taken on disk
+ * gets a number ("xor-relu-2.ffn.json"); a copy already open comes back as the user left it.
+ * Without a folder, a plain untitled document.
+ */
+export async function openSample(extensionUri: vscode.Uri, file: string): Promise<vscode.TextDocument> {
+  const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'samples', file)));
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!folder) return vscode.workspace.openTextDocument({ language: 'jsonc', content: text });
+  const base = file.replace(/\.ffn\.json$/, '');
+  for (let n = 1; n < 100; n++) {
+    const target = vscode.Uri.joinPath(folder, n === 1 ? file : `${base}-${n}.ffn.json`);
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'untitled' && d.uri.path === target.path);
+    if (open) return open;
+    if (await exists(target)) continue;
+    const doc = await vscode.workspace.openTextDocument(target.with({ scheme: 'untitled' }));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), text);
+    await vscode.workspace.applyEdit(edit);
+    return doc;
+  }
+  return vscode.workspace.openTextDocument({ language: 'jsonc', content: text });
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
 }

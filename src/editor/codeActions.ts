@@ -8,7 +8,7 @@ import type { ModelDocuments } from './modelDocuments';
 import { MODEL_SELECTOR } from './selector';
 
 export class ModelCodeActionProvider extends Disposable implements vscode.CodeActionProvider {
-  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+  static readonly kinds = [vscode.CodeActionKind.QuickFix, vscode.CodeActionKind.RefactorRewrite];
 
   constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments) {
     super();
@@ -22,7 +22,8 @@ export class ModelCodeActionProvider extends Disposable implements vscode.CodeAc
     const r = await this.client.query(doc.uri.toString(), { kind: 'fixes', start: doc.offsetAt(span.start), end: doc.offsetAt(span.end) });
     if (token.isCancellationRequested || !r || r.kind !== 'fixes' || r.version !== doc.version) return [];
     return r.fixes.map((f) => {
-      const a = new vscode.CodeAction(f.title, vscode.CodeActionKind.QuickFix);
+      // a fix of a problem is a quick fix; an optional addition (a bias) a rewrite
+      const a = new vscode.CodeAction(f.title, f.fixes ? vscode.CodeActionKind.QuickFix : vscode.CodeActionKind.RefactorRewrite);
       const edit = new vscode.WorkspaceEdit();
       for (const e of f.edits) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
       a.edit = edit;

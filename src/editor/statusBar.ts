@@ -17,7 +17,7 @@ export function statusText(s: ModelSummary): { text: string; tooltip: string } {
   const shape = `${s.seq}×${s.dModel}${dff ? `→${dff}` : ''}`;
   return {
     text: `$(graph) ${shape} · ${compact(p.total)} params${p.total ? ` · FFN ${share}%` : ''}`,
-    tooltip: `${s.name}\n${s.seq} tokens, d_model ${s.dModel}${dff ? `, d_ff ${dff}` : ''}, ${s.layers.length} layer${s.layers.length === 1 ? '' : 's'}\n` +
+    tooltip: `${s.name}\n${s.seq} token${s.seq === 1 ? '' : 's'}, d_model ${s.dModel}${dff ? `, d_ff ${dff}` : ''}, ${s.layers.length} layer${s.layers.length === 1 ? '' : 's'}\n` +
       `${p.total.toLocaleString('en-US')} parameters: attention ${p.attention.toLocaleString('en-US')}, FFN ${p.ffn.toLocaleString('en-US')}, norms ${p.norm.toLocaleString('en-US')}, head ${p.head.toLocaleString('en-US')}\n` +
       (p.total ? `FFN holds ${share}% of the parameters\n` : '') + 'Click to visualize',
   };

@@ -112,10 +112,14 @@ export function fixesFor(text: Source, root: JsonNode | null, problems: readonly
   return out;
 }
 
-/** "Add b1 filled with zeros" where the cursor is in an ffn/attention/head without that bias. */
+/**
+ * "Add b1 filled with zeros" where the cursor is on the key of an ffn/attention/head without that
+ * bias, or of the matrix it goes with (a bias is optional: offered there, not on every line).
+ */
 function missingBiasFixes(text: Source, root: JsonNode | null, model: ModelFile, offset: number): Fix[] {
   const hit = pathAt(text, root, offset);
-  if (!hit) return [];
+  if (!hit || !hit.onKey) return [];
+  const key = hit.path[hit.path.length - 1];
   const path = hit.path;
   const out: Fix[] = [];
   const w = model.weights;
@@ -140,7 +144,7 @@ function missingBiasFixes(text: Source, root: JsonNode | null, model: ModelFile,
     wanted.push(['b', 'W', w.head.V]);
   }
   for (const [bias, matrix, n] of wanted) {
-    if (lastProp(obj, bias)) continue;
+    if (lastProp(obj, bias) || (key !== kind && key !== matrix)) continue;
     const after = lastProp(obj, matrix);
     out.push({ title: `Add ${bias} filled with zeros (${n} numbers)`, edits: [insertProperty(text, obj, bias, zeros(n), after)] });
   }

@@ -16,6 +16,7 @@ import {
   FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type ObjectNode, type ParsedJson, type PropertyNode,
 } from './jsonc';
 import type { ParamCounts } from './params';
+import { pathAt } from './pathAt';
 import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
 
 export interface ModelDims {
@@ -92,6 +93,9 @@ class Reader {
   }
 
   private report(severity: Severity, code: ProblemCode, path: readonly PathSegment[], at: { start: number; end: number }, message: string, fix?: FixHint): void {
+    // A value with a syntax slip inside was read as well as could be: what it then seems to hold
+    // (3 numbers where the user wrote 2 and a missing comma) would only be a second, false error.
+    if (code !== 'syntax' && this.json.errors.some((e) => e.start > at.start && e.start < at.end)) return;
     const p: Problem = fix ? { severity, code, message, path: [...path], start: at.start, end: at.end, fix } : { severity, code, message, path: [...path], start: at.start, end: at.end };
     this.problems.push(p);
   }
@@ -106,7 +110,8 @@ class Reader {
   }
 
   read(): ReadResult {
-    for (const e of this.json.errors) this.error('syntax', [], e, e.message);
+    // a syntax error is placed by the value it sits in, as far as the text around it could be read
+    for (const e of this.json.errors) this.error('syntax', pathAt(this.text, this.json.root, e.start)?.path ?? [], e, e.message);
     const root = this.json.root;
     if (!root) return this.result(null);
     if (root.kind !== 'object') {

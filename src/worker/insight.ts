@@ -95,7 +95,7 @@ function neuronTable(c: Computed, layer: number, j: number, contrib?: { label: s
   if (f.activation === 'relu' || f.activation === 'reglu') {
     s += isDead(act, j, m.weights.T)
       ? `\n\nNeuron ${j} is **dead** for this input: 0 for every token after ${aname}.`
-      : `\n\nNeuron ${j} fires for ${countNonzero(act, j, m.weights.T)} of ${m.weights.T} tokens.`;
+      : `\n\nNeuron ${j} fires for ${countNonzero(act, j, m.weights.T)} of ${plural(m.weights.T, 'token')}.`;
   }
   return s;
 }
@@ -213,7 +213,7 @@ function describeRole(c: Computed, role: Role, value: number): string | null {
       return `token "${tok}" (row ${t}), dimension ${role.dim}\n\n${tokenJourney(c, t, role.dim)}`;
     }
     case 'input-matrix':
-      return `the token vectors: ${T} tokens × d_model ${w.C}`;
+      return `the token vectors: ${plural(T, 'token')} × d_model ${w.C}`;
     case 'norm': {
       const id = role.which === 'ln_f' ? 'ln_f' : `layers.${role.layer}.${role.which}`;
       const s = get(c, id);
@@ -273,7 +273,7 @@ function tokenJourney(c: Computed, t: number, dim: number | null): string {
     rows.push([s.id, ...(dim !== null ? [atDim] : []), fmt(lo), fmt(hi)]);
   }
   const shown = rows.slice(0, 14);
-  let s = table(['stage', ...(dim !== null ? [`[${dim}]`] : []), 'min', 'max'], shown, 0);
+  let s = table(['stage', ...(dim !== null ? [`dim ${dim}`] : []), 'min', 'max'], shown, 0);
   if (rows.length > shown.length) s += `\n\n… and ${rows.length - shown.length} more stages`;
   return s;
 }
@@ -293,7 +293,7 @@ export function lenses(c: Computed): Lens[] {
     return p ? { start: p.keyStart, end: p.keyEnd } : null;
   };
   const inputAt = keyRange(['input']);
-  if (inputAt) out.push({ ...inputAt, title: `input · ${w.T} tokens × d_model ${w.C}` });
+  if (inputAt) out.push({ ...inputAt, title: `input · ${plural(w.T, 'token')} × d_model ${w.C}` });
   w.layers.forEach((L, i) => {
     const base = layerPath(c.root, i);
     if (L.ffn) {
@@ -429,4 +429,9 @@ export function runtimeProblems(c: Computed): RuntimeProblem[] {
     }
   });
   return out;
+}
+
+/** "1 token", "5 tokens". */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -119,4 +119,30 @@ describe('Visualize FFN: the panel', function () {
     await rendered(p, b.document);
     assert.match(p.panel.title, /XOR/);
   });
+
+  it('Open Sample: an untitled copy named after the sample in the workspace folder (a number added, as the name is taken on disk), with its panel', async () => {
+    const lens = await api();
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    await vscode.commands.executeCommand('ffnLens.openSample', 'xor-relu.ffn.json');
+    const doc = await waitFor('the sample in the editor', () => vscode.window.activeTextEditor?.document.isUntitled && vscode.window.activeTextEditor.document);
+    // (the test workspace holds the samples on disk: the copy is not named over one)
+    assert.equal(doc.uri.toString(), vscode.Uri.joinPath(folder, 'xor-relu-2.ffn.json').with({ scheme: 'untitled' }).toString());
+    assert.equal(doc.languageId, 'jsonc');
+    assert.equal(doc.getText(), sampleText('xor-relu.ffn.json'));
+    const p = await waitFor('its panel', () => lens.previews.find(doc.uri));
+    await rendered(p, doc);
+    assert.match(p.panel.title, /XOR/);
+    // again: the same document, edits kept
+    await vscode.window.activeTextEditor!.edit((e) => e.insert(new vscode.Position(0, 0), '// mine\n'));
+    await vscode.commands.executeCommand('ffnLens.openSample', 'xor-relu.ffn.json');
+    assert.equal(vscode.window.activeTextEditor?.document, doc);
+    assert.ok(doc.getText().startsWith('// mine\n'));
+    await vscode.commands.executeCommand('ffnLens.openSample', 'identity-weights.ffn.json');
+    const second = await waitFor('the second sample', () => vscode.window.activeTextEditor?.document !== doc && vscode.window.activeTextEditor?.document);
+    assert.equal(second.uri.path, vscode.Uri.joinPath(folder, 'identity-weights-2.ffn.json').path);
+    for (const d of [doc, second]) {
+      await vscode.window.showTextDocument(d);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
 });

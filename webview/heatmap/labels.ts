@@ -15,6 +15,11 @@ export interface LegendOptions {
   range: readonly [number, number];
   /** The range was clipped (percentile): values beyond an end exist and are drawn in the end color. */
   clipped?: { lo?: boolean; hi?: boolean };
+  /**
+   * Show only this part of the map, as fractions [from, to] of its table: a diverging map over
+   * data that is never negative (probabilities) uses its upper half, and the legend says only that.
+   */
+  part?: readonly [number, number];
 }
 
 /** A short label for a legend or tooltip value: 3 significant digits, exponent form outside 1e-3..1e4. */

@@ -45,14 +45,15 @@ export class HeatmapView {
   private drawnFor = '';
   private highlight: { axis: 'row' | 'col'; index: number } | null = null;
 
-  constructor(private readonly small = false) {
+  /** `small`: a small multiple (no column ticks); `rowLabels`: a small one that names its rows still. */
+  constructor(private readonly small = false, private readonly rowLabels = false) {
     this.canvas = h('canvas', { class: 'hm-canvas', tabindex: 0, role: 'img' });
     this.rowLabelsEl = h('div', { class: 'hm-rows', 'aria-hidden': 'true' });
     this.colLabelsEl = h('div', { class: 'hm-cols', 'aria-hidden': 'true' });
     this.band = h('div', { class: 'hm-band', hidden: true });
     this.noteEl = h('div', { class: 'hm-note' });
     const plot = h('div', { class: 'hm-plot' }, this.canvas, this.band);
-    this.el = h('div', { class: small ? 'hm hm-small' : 'hm' },
+    this.el = h('div', { class: small ? (rowLabels ? 'hm hm-small hm-labelled' : 'hm hm-small') : 'hm' },
       h('div', { class: 'hm-grid' }, this.rowLabelsEl, plot, h('div'), this.colLabelsEl),
       this.noteEl);
     this.canvas.addEventListener('mousemove', (e) => this.hover(e));
@@ -81,7 +82,7 @@ export class HeatmapView {
     const s = this.spec;
     if (!s) return;
     const dpr = window.devicePixelRatio || 1;
-    const labelW = this.small ? 0 : this.rowLabelWidth(s);
+    const labelW = this.small && !this.rowLabels ? 0 : this.rowLabelWidth(s);
     const width = Math.max(40, availableWidth - labelW - 8);
     const cellW = Math.min(MAX_CELL, width / s.cols);
     const cssW = Math.max(1, Math.round(cellW * s.cols));
@@ -107,7 +108,7 @@ export class HeatmapView {
     this.noteEl.textContent = this.info.pooled
       ? `Pooled to ${this.info.rows} × ${this.info.cols} (each pixel shows the value of largest magnitude in its block of ${Math.ceil(s.rows / this.info.rows)} × ${Math.ceil(s.cols / this.info.cols)}).`
       : '';
-    if (!this.small) this.labels(s, cssW, cssH);
+    if (!this.small || this.rowLabels) this.labels(s, cssW, cssH);
     this.placeBand();
   }
 
@@ -165,6 +166,7 @@ export class HeatmapView {
     }
     // Columns: words when they fit, else index ticks at a round step.
     this.colLabelsEl.replaceChildren();
+    if (this.small) return;
     this.colLabelsEl.style.width = `${cssW}px`;
     const colW = cssW / s.cols;
     const words = s.colLabels && colW >= 12;

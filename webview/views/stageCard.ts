@@ -2,7 +2,7 @@
 // time with a head selector, or all heads as small multiples), and its color legend.
 import type { ModelSummary } from '../../src/preview/protocol';
 import { h } from '../dom';
-import { drawLegend, type ColormapName } from '../heatmap';
+import { drawLegend, isDiverging, type ColormapName } from '../heatmap';
 import { axisName, shapeLabel, type StageInfo } from '../stageInfo';
 import { exact, HeatmapView, type HeatmapSpec } from './heatmapView';
 
@@ -158,6 +158,8 @@ export class StageCard {
       if (this.headSelect) this.headSelect.value = String(hsel);
       const all = NH > 1 && this.ctx.allHeads(info.id);
       if (this.allHeadsBox) this.allHeadsBox.checked = all;
+      // (every head is shown: there is none to choose)
+      if (this.headSelect) this.headSelect.toggleAttribute('disabled', all);
       const mask = info.masked ? causalMask(T) : undefined;
       const slice = (hh: number): Float32Array => st.data.subarray(hh * T * X, (hh + 1) * T * X);
       const range = this.ctx.range(info.id, all ? st.data : slice(hsel), mask);
@@ -167,12 +169,15 @@ export class StageCard {
         this.main.set(this.spec(slice(hsel), T, X, hsel, mask));
         this.main.paint(this.paintOpts(range), width);
       } else {
-        while (this.small.length < NH) this.small.push(new HeatmapView(true));
+        // up to 4 a row; the first of each row names the tokens
+        const perRow = Math.min(NH, 4);
+        while (this.small.length < NH) this.small.push(new HeatmapView(true, this.small.length % 4 === 0));
         this.smallGrid.replaceChildren(...this.small.slice(0, NH).map((v, hh) => h('figure', { class: 'small-multiple' }, v.el, h('figcaption', {}, `head ${hh}`))));
-        const cellW = Math.max(80, Math.floor(width / Math.min(NH, 4)) - 12);
+        const labelW = Math.min(120, 12 + summary.tokens.reduce((m, l) => Math.max(m, l.length), 1) * 7);
+        const cellW = Math.max(80, Math.floor((width - labelW) / perRow) - 12);
         this.small.slice(0, NH).forEach((v, hh) => {
           v.set(this.spec(slice(hh), T, X, hh, mask));
-          v.paint(this.paintOpts(range), cellW);
+          v.paint(this.paintOpts(range), hh % 4 === 0 ? cellW + labelW : cellW);
         });
       }
       this.legend(range);
@@ -192,7 +197,11 @@ export class StageCard {
 
   private legend(range: [number, number]): void {
     this.legendBox.replaceChildren();
-    drawLegend(this.legendBox, { colormap: this.ctx.colormap, range });
+    // Probabilities (attention weights, the head's) are never negative: a diverging map's range
+    // [-m, m] then uses only its upper half, and the legend shows only that half, 0 … m.
+    const d = this.stage?.data;
+    const nonNegative = !!d && range[0] === -range[1] && isDiverging(this.ctx.colormap) && (this.info.kind === 'attn.weights' || this.info.kind === 'head.probs') && d.every((v) => !(v < 0));
+    drawLegend(this.legendBox, nonNegative ? { colormap: this.ctx.colormap, range: [0, range[1]], part: [0.5, 1] } : { colormap: this.ctx.colormap, range });
   }
 
   private spec(data: Float32Array, rows: number, cols: number, head: number, mask: Uint8Array | undefined): HeatmapSpec {

@@ -1,6 +1,6 @@
 // The command line as a process: the built dist/cli.js, as `npx ffn-lens` runs it.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,7 +81,20 @@ describe('ffn-lens stages (process)', () => {
     const r = cli('stages', bad);
     assert.equal(r.code, 1);
     assert.equal(r.out, '');
-    assert.match(r.err, new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:2: error: \\$: expected a comma or \\}`));
+    assert.match(r.err, new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:2: error: ffn: expected a comma or \\}`));
+  });
+
+  it('a reader that stops early (`| head`): no stack trace, exit 0', async () => {
+    // enough output that the pipe fills before the reader goes away
+    const big = file('big.ffn.json', JSON.stringify({ version: 1, input: Array.from({ length: 64 }, (_, t) => Array.from({ length: 64 }, (_, c) => ((t * 7 + c) % 13) / 13)),
+      ffn: { W1: Array.from({ length: 256 }, (_, j) => Array.from({ length: 64 }, (_, c) => ((j + c) % 5) / 5 - 0.4)), W2: Array.from({ length: 64 }, (_, c) => Array.from({ length: 256 }, (_, j) => ((j * c) % 7) / 7 - 0.5)) } }));
+    const child = spawn(process.execPath, [CLI, 'stages', big], { cwd: dir });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.once('data', () => child.stdout.destroy()); // as `head -c` does after its bytes
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    assert.equal(err, '');
+    assert.equal(code, 0);
   });
 
   it('wrong usage: exit 2 with the usage text', () => {

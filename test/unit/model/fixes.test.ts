@@ -98,11 +98,14 @@ describe('quick fixes', () => {
     "W2": [[1, 0, 0], [0, 1, 0]]
   }
 }`;
-    const fixes = fixesAt(text, '[1, 1]');
-    assert.deepEqual(fixes.map((f) => f.title), ['Add b1 filled with zeros (3 numbers)', 'Add b2 filled with zeros (2 numbers)']);
+    // on the "ffn" key: both; on "W1": its own; inside a matrix (any line of the file): none
+    assert.deepEqual(fixesAt(text, '"ffn"').map((f) => f.title), ['Add b1 filled with zeros (3 numbers)', 'Add b2 filled with zeros (2 numbers)']);
+    assert.deepEqual(fixesAt(text, '[1, 1]'), []);
+    const fixes = fixesAt(text, '"W1"');
+    assert.deepEqual(fixes.map((f) => f.title), ['Add b1 filled with zeros (3 numbers)']);
     const fixed = apply(text, fixes[0]);
     assert.equal(fixed, text.replace('"W1": [[1, 0], [0, 1], [1, 1]],', '"W1": [[1, 0], [0, 1], [1, 1]],\n    "b1": [0, 0, 0],'));
-    const both = apply(fixed, fixesAt(fixed, '[1, 1]').find((f) => f.title.startsWith('Add b2'))!);
+    const both = apply(fixed, fixesAt(fixed, '"W2"').find((f) => f.title.startsWith('Add b2'))!);
     assert.ok(both.includes('"W2": [[1, 0, 0], [0, 1, 0]],\n    "b2": [0, 0]'), both);
     const m = readModel(both, 'm.ffn.json');
     assert.deepEqual(m.problems, []);
