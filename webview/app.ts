@@ -504,6 +504,7 @@ export class App {
         }
       },
       allHeads: (id) => !!this.state.allHeads[id],
+      stageData: (id) => this.render?.cards.get(id)?.data?.data ?? null,
       setAllHeads: (id, on) => {
         this.state.allHeads[id] = on;
         this.save();

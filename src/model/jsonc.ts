@@ -234,6 +234,16 @@ class Parser {
     } else {
       root = this.parseValue();
       this.skipTrivia();
+      if (root.kind === 'invalid' && this.pos < this.len) {
+        // a stray word before the object (a slip of the keyboard): say so once, then read the
+        // object after it, so nothing else is called wrong
+        const open = this.b.indexOf(LBRACE, this.pos);
+        if (open >= 0) {
+          this.pos = open;
+          root = this.parseValue();
+          this.skipTrivia();
+        }
+      }
       if (this.pos < this.len) {
         this.error('unexpected text after the end of the top-level value', this.pos, this.len);
       }

@@ -95,7 +95,7 @@ class Reader {
   private report(severity: Severity, code: ProblemCode, path: readonly PathSegment[], at: { start: number; end: number }, message: string, fix?: FixHint): void {
     // A value with a syntax slip inside was read as well as could be: what it then seems to hold
     // (3 numbers where the user wrote 2 and a missing comma) would only be a second, false error.
-    if (code !== 'syntax' && this.json.errors.some((e) => e.start > at.start && e.start < at.end)) return;
+    if (code !== 'syntax' && this.json.errors.some((e) => e.start >= at.start && e.start < at.end)) return;
     const p: Problem = fix ? { severity, code, message, path: [...path], start: at.start, end: at.end, fix } : { severity, code, message, path: [...path], start: at.start, end: at.end };
     this.problems.push(p);
   }

@@ -101,6 +101,17 @@ describe('Visualize FFN in a real VS Code (identity example)', function () {
     assert.match(text, /token "A" \(row 0\) · dimension 2/);
     assert.match(text, /value = 1\.5999999/);
     await wb.screenshot('panel-tooltip-light');
+
+    // the activation's tooltip quotes what went in: token B, neuron 2: up = 0 + 0 + 0 - 0.2, ReLU → 0
+    const act = view.locator('section.card[data-stage-id="layers.0.ffn.act"] canvas.hm-canvas');
+    await act.scrollIntoViewIfNeeded();
+    const abox = (await act.boundingBox())!;
+    await act.hover({ position: { x: abox.width * (2.5 / 3), y: abox.height * 0.75 } }); // cell (1, 2)
+    await view.locator('.tooltip', { hasText: 'FFN - Activation' }).waitFor({ state: 'visible' });
+    const actText = await view.locator('.tooltip').innerText();
+    assert.match(actText, /token "B" \(row 1\) · neuron 2/);
+    assert.match(actText, /up \(pre-activation\) = -0\.2\b/);
+    assert.match(actText, /activation = 0\b/);
   });
 
   it('follows the theme: screenshots in light and dark', async () => {

@@ -9,9 +9,10 @@ import {
 Chart.register(BarController, BarElement, CategoryScale, Legend, LinearScale, LineController, LineElement, PointElement, ScatterController, Tooltip);
 
 export { Chart };
+export type { Plugin } from 'chart.js';
 
 /** Theme colors for charts, read from VS Code's CSS variables. */
-export function themeColors(): { fg: string; muted: string; grid: string; accent: string; accent2: string; warn: string } {
+export function themeColors(): { fg: string; muted: string; grid: string; accent: string; accent2: string; warn: string; onAccent: string } {
   const css = getComputedStyle(document.body);
   const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
   return {
@@ -21,6 +22,7 @@ export function themeColors(): { fg: string; muted: string; grid: string; accent
     accent: v('--vscode-charts-blue', '#3794ff'),
     accent2: v('--vscode-charts-orange', '#d18616'),
     warn: v('--vscode-charts-red', '#f14c4c'),
+    onAccent: v('--vscode-button-foreground', '#ffffff'),
   };
 }
 

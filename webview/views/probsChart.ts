@@ -1,7 +1,33 @@
 // The head's probabilities for one token (the last, by default) as bars of the top words:
 // softmax of its logits divided by the temperature, as in the seed post's prediction step.
 import { h } from '../dom';
-import { makeChart, themeColors, type Chart } from './charts';
+import { makeChart, themeColors, type Chart, type Plugin } from './charts';
+
+/** Each bar's probability as a percentage at its end (chart.js draws no value labels itself). */
+const percentLabels: Plugin<'bar'> = {
+  id: 'ffnPercentLabels',
+  afterDatasetsDraw(chart) {
+    const { ctx } = chart;
+    const meta = chart.getDatasetMeta(0);
+    const values = chart.data.datasets[0]?.data as number[] | undefined;
+    if (!values) return;
+    ctx.save();
+    ctx.fillStyle = themeColors().fg;
+    ctx.font = `11px ${getComputedStyle(document.body).getPropertyValue('--vscode-font-family') || 'sans-serif'}`;
+    ctx.textBaseline = 'middle';
+    meta.data.forEach((bar, i) => {
+      const v = values[i];
+      const text = v >= 0.001 ? `${(v * 100).toFixed(v >= 0.1 ? 1 : 2)}%` : `${(v * 100).toExponential(0)}%`;
+      const { x, y } = bar.getProps(['x', 'y'], true) as { x: number; y: number };
+      // just past the bar's end; inside it when no room is left (the top bar, on the accent color)
+      const inside = x + ctx.measureText(text).width + 8 > chart.chartArea.right;
+      ctx.textAlign = inside ? 'right' : 'left';
+      ctx.fillStyle = inside && i === 0 ? themeColors().onAccent : themeColors().fg;
+      ctx.fillText(text, inside ? x - 4 : x + 4, y);
+    });
+    ctx.restore();
+  },
+};
 
 const TOP = 12;
 
@@ -76,6 +102,7 @@ export class ProbsChart {
           scales: { x: { min: 0, max: 1, grid: { color: c.grid } }, y: { grid: { display: false } } },
           plugins: { legend: { display: false } },
         },
+        plugins: [percentLabels as Plugin],
       });
     }
     const best = top[0];

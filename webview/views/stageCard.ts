@@ -18,6 +18,8 @@ export interface CardContext {
   setHead(stageId: string, h: number): void;
   allHeads(stageId: string): boolean;
   setAllHeads(stageId: string, on: boolean): void;
+  /** Another stage's numbers, if they have arrived (the activation's tooltip quotes its input). */
+  stageData(stageId: string): Float32Array | null;
 }
 
 export interface StageData {
@@ -225,6 +227,16 @@ export class StageCard {
         }
         const colName = info.cols === 'vocab' ? `word "${summary.vocab[c] ?? c}" (${c})` : `${axisName(info.cols)} ${c}`;
         lines.push(`token "${tok}" (row ${r}) · ${colName}`);
+        if (info.kind === 'ffn.act') {
+          // what went in: act = f(up), or for a gated FFN f(gate) · up
+          const prefix = info.id.slice(0, info.id.length - 'ffn.act'.length);
+          const up = this.ctx.stageData(`${prefix}ffn.up`)?.[r * cols + c];
+          const gate = this.ctx.stageData(`${prefix}ffn.gate`)?.[r * cols + c];
+          if (gate !== undefined) lines.push(`gate (pre-activation) = ${exact(gate)}`);
+          if (up !== undefined) lines.push(gate !== undefined ? `up = ${exact(up)}` : `up (pre-activation) = ${exact(up)}`);
+          lines.push(`activation = ${exact(v)}`);
+          return lines;
+        }
         lines.push(`value = ${exact(v)}`);
         return lines;
       },

@@ -205,6 +205,10 @@ describe('readModel: messages after syntax slips', () => {
     const ps = problems(`{"version": 1, "name": 'abc', "input": [[1]], "ffn": {"W1": [[1]], "W2": [[1]]}}`);
     assert.deepEqual(ps.map((p) => [p.code, p.message, p.at]), [['syntax', 'strings use double quotes: "…", not \'…\'', "'abc'"]]);
   });
+  it('a stray character before the object: one problem, not three', () => {
+    const ps = problems(`x// a comment\n{"version": 1, "input": [[1]], "ffn": {"W1": [[1]], "W2": [[1]]}}`);
+    assert.deepEqual(ps.map((p) => [p.code, p.line, p.col, p.message]), [['syntax', 1, 1, 'expected a value (a number, string, true, false, null, array or object), found "x"']]);
+  });
   it('a missing comma in a vector: one problem, placed by the number it sits before, not "has 0 numbers"', () => {
     const ps = problems(`{"version": 1, "input": [[1, 2]], "ffn": {"W1": [[1, 0], [0, 1]], "b1": [-3, -1 -1], "W2": [[1, 0], [0, 1]]}}`);
     assert.deepEqual(ps.map((p) => [p.code, p.path, p.message, p.at]), [['syntax', 'ffn.b1[2]', 'expected a comma or ]', '-']]);
