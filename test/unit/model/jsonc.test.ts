@@ -52,6 +52,32 @@ describe('parseJsonc', () => {
     });
   });
 
+  it('rounds long numbers (17 digits, as Python prints float32 weights) exactly, next to float32 rounding boundaries too', () => {
+    const r = rng(7);
+    const f32 = new Float32Array(1);
+    const u32 = new Uint32Array(f32.buffer);
+    const texts: string[] = [];
+    for (let i = 0; i < 20000; i++) {
+      const e = Math.floor(r() * 40) - 20;
+      const x = Math.fround((r() * 2 - 1) * Math.pow(2, e));
+      texts.push(String(x), x.toPrecision(17), x.toPrecision(19));
+      // the midpoint between x and the next float32 up, and a hair either side of it: the hardest
+      // cases for rounding twice (decimal → float64 → float32)
+      f32[0] = x;
+      u32[0] += 1;
+      const mid = (x + f32[0]) / 2;
+      const ulp64 = Math.abs(mid) * 2 ** -52;
+      for (const y of [mid, mid + ulp64, mid - ulp64, mid + 4 * ulp64, mid - 4 * ulp64]) texts.push(y.toPrecision(17), y.toPrecision(19), String(y));
+    }
+    const p = parseJsonc(`[${texts.join(',')}]`);
+    assert.deepEqual(p.errors, []);
+    const got = numbersOf(p, p.root as NumbersNode);
+    texts.forEach((t, i) => {
+      const want = Math.fround(JSON.parse(t));
+      assert.ok(Object.is(got[i], want), `${t}: got ${got[i]}, want ${want}`);
+    });
+  });
+
   it('falls back to one node per element when a row holds something else, keeping positions', () => {
     const text = '[1, "x", NaN, -Infinity, null]';
     const p = parseJsonc(text);
