@@ -328,7 +328,7 @@ export class App {
     const { data, shape } = card.data;
     const T = r.summary.seq;
     const n = Math.max(1, this.overview.views.size);
-    const width = Math.max(120, Math.floor(this.overview.el.clientWidth / n) - 16);
+    const width = Math.max(90, Math.floor(this.overview.el.clientWidth / n) - 16);
     let mat = data;
     let cols = shape[1];
     let mask: Uint8Array | undefined;
