@@ -51,12 +51,12 @@ export class ModelDocuments extends Disposable {
     this._register(vscode.workspace.onDidChangeTextDocument((e) => timed('document changed', () => this.changed(e))));
     this._register(vscode.workspace.onDidCloseTextDocument((d) => timed('document closed', () => this.close(d))));
     this._register(client.onRestart(() => {
-      for (const d of this.tracked.values()) this.open(d);
+      for (const [key, d] of this.tracked) this.open(d, false, this.sniffed.has(key));
     }));
     this._register(client.onMessage((m) => {
       if (m.type === 'resync') {
         const d = this.tracked.get(m.doc);
-        if (d) this.open(d, true);
+        if (d) this.open(d, true, this.sniffed.has(m.doc));
       } else if (m.type === 'notModel') {
         const d = this.tracked.get(m.doc);
         if (d && this.sniffed.has(m.doc) && d.version === m.version) this.close(d);
