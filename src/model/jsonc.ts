@@ -217,6 +217,10 @@ class Parser {
   private n = 0;    // numbers written to the arena
   private readonly num: NumberScan = { value: 0, end: 0, error: null };
   private depth = 0;
+  /** An array was closed early because a key followed (see parseItems): that key needs no comma. */
+  private keyAhead = false;
+  /** Since the last error no property was read through (see error()). */
+  private quiet = false;
 
   /** The text as bytes: what every scan reads (see asciiBytes for a string). */
   private readonly b: Uint8Array;
@@ -264,7 +268,14 @@ class Parser {
     return { root, arena: this.arena, errors: this.errors, numberArrays: this.numberArrays };
   }
 
+  /**
+   * One error per slip: what follows it inside the same property is read as well as it can be
+   * but not reported (a lost quote or bracket would make every later token look wrong). Errors
+   * are reported again once a property is read through.
+   */
   private error(message: string, start: number, end: number): void {
+    if (this.quiet) return;
+    this.quiet = true;
     if (this.errors.length < 200) this.errors.push({ message, start, end: Math.max(end, start) });
   }
 
@@ -438,23 +449,57 @@ class Parser {
             this.pos++;
             return;
           }
+        } else if (this.keyAhead) {
+          this.keyAhead = false; // (an array closed for the key that follows took its comma)
         } else {
           this.error(`expected a comma or ${closing}`, this.pos, this.pos + 1);
         }
       }
       first = false;
       if (props) {
+        const c0 = this.b[this.pos];
+        if (c0 === LBRACKET || c0 === LBRACE || c0 === RBRACKET || c0 === MINUS || (c0 >= ZERO && c0 <= NINE)) {
+          // values where a key belongs: most often the rest of an array whose [ was lost
+          const prev = props[props.length - 1];
+          const hint = prev?.value && (prev.value.kind === 'array' || prev.value.kind === 'numbers') ? `: is a [ missing at the start of "${prev.key}"?` : '';
+          this.error(`expected a property name in double quotes, found ${c0 === RBRACKET ? 'a ]' : 'a value'}${hint}`, this.pos, this.pos + 1);
+          if (c0 === RBRACKET) this.pos++;
+          else this.parseValue();
+          this.skipTrivia();
+          continue;
+        }
         const prop = this.parseProperty();
-        if (prop) props.push(prop);
-        else if (!this.recover(close)) return;
+        if (prop) {
+          props.push(prop);
+          if (prop.value) this.quiet = false; // read through again: the next slip is news
+        } else if (!this.recover(close)) return;
       } else {
         const before = this.pos;
         const item = this.parseValue();
+        if (item.kind === 'string' && this.colonAhead()) {
+          // `"W2": …` inside an array: a key, so the array was never closed. One error where its
+          // ] belongs, and the array ends there: the object around it reads on as written.
+          const prev = items![items!.length - 1];
+          const at = prev ? prev.end : before;
+          this.error(`expected ] here: the array is not closed, and "${item.value}" after it is a key`, at, at + 1);
+          this.pos = before;
+          this.keyAhead = true;
+          return;
+        }
         items!.push(item);
         if (item.kind === 'invalid' && this.pos === before && !this.recover(close)) return;
       }
       this.skipTrivia();
     }
+  }
+
+  /** Whether a colon comes next (after whitespace and comments), without moving. */
+  private colonAhead(): boolean {
+    const at = this.pos;
+    this.skipTrivia();
+    const colon = this.b[this.pos] === COLON;
+    this.pos = at;
+    return colon;
   }
 
   private parseProperty(): PropertyNode | null {
@@ -522,9 +567,11 @@ class Parser {
     const c = this.b[this.pos];
     if (c === MINUS || (c >= ZERO && c <= NINE)) {
       const errors = this.errors.length;
+      const quiet = this.quiet;
       const fast = this.parseNumbers(start);
       if (fast) return fast;
       this.errors.length = errors; // (the slow pass reports whatever the fast one met, once)
+      this.quiet = quiet;
       this.pos = start + 1; // not all plain numbers: again, slowly, with a node per element
       this.skipTrivia();
     }

@@ -113,7 +113,9 @@ class Reader {
     // a syntax error is placed by the value it sits in, as far as the text around it could be read
     for (const e of this.json.errors) this.error('syntax', pathAt(this.text, this.json.root, e.start)?.path ?? [], e, e.message);
     const root = this.json.root;
-    if (!root) return this.result(null);
+    // After a syntax slip the tree is a guess (a lost ] makes the next key a string in an array):
+    // checking it would only report things that are not there. The slips alone, then.
+    if (!root || this.json.errors.length) return this.result(null);
     if (root.kind !== 'object') {
       this.error('type', [], root, `a model file is a JSON object ({ "version": 1, "input": …, "ffn": … }), found ${describe(root)}`);
       return this.result(null);

@@ -205,6 +205,26 @@ describe('readModel: messages after syntax slips', () => {
     const ps = problems(`{"version": 1, "name": 'abc', "input": [[1]], "ffn": {"W1": [[1]], "W2": [[1]]}}`);
     assert.deepEqual(ps.map((p) => [p.code, p.message, p.at]), [['syntax', 'strings use double quotes: "…", not \'…\'', "'abc'"]]);
   });
+  it('a lost bracket or quote: one problem where it happened, and nothing made up after it', () => {
+    const model = (ffn: string): string => `{"version": 1, "input": [[1, 2]],\n "ffn": {\n  "W1": ${ffn}\n }\n}`;
+    const one = (text: string): [string, number, number, string] => {
+      const ps = problems(text);
+      assert.equal(ps.length, 1, JSON.stringify(ps, null, 1));
+      return [ps[0].path, ps[0].line, ps[0].col, ps[0].message];
+    };
+    // the ] of b1 lost: the next key is no array element
+    assert.deepEqual(one(model('[[1, 0], [0, 1]],\n  "b1": [0, 0,\n  "W2": [[1, 0], [0, 1]]')),
+      ['ffn.b1[1]', 4, 14, 'expected ] here: the array is not closed, and "W2" after it is a key']);
+    // the [ of W1's first row lost: its other rows land among the keys
+    assert.deepEqual(one(model('[1, 0],\n    [0, 1]],\n  "W2": [[1, 0], [0, 1]]')),
+      ['ffn', 4, 5, 'expected a property name in double quotes, found a value: is a [ missing at the start of "W1"?']);
+    // a stray quote: the string runs to the end of the line, and that is all that is said
+    assert.deepEqual(one(model('[[1, "0], [0, 1]],\n  "W2": [[1, 0], [0, 1]]')),
+      ['ffn.W1[0][1]', 3, 14, 'unterminated string: a string cannot span lines']);
+    // a letter stuck to a number: one slip, not "expected a comma" and then "expected a value"
+    assert.equal(one(model('[[1, 2x], [0, 1]], "W2": [[1, 0], [0, 1]]'))[3], 'expected a comma or ]');
+  });
+
   it('a stray character before the object: one problem, not three', () => {
     const ps = problems(`x// a comment\n{"version": 1, "input": [[1]], "ffn": {"W1": [[1]], "W2": [[1]]}}`);
     assert.deepEqual(ps.map((p) => [p.code, p.line, p.col, p.message]), [['syntax', 1, 1, 'expected a value (a number, string, true, false, null, array or object), found "x"']]);
