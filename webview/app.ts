@@ -125,6 +125,8 @@ export class App {
         if (this.render && msg.version < this.render.version) return; // older than what is shown
         this.problems = { version: msg.version, list: msg.problems };
         this.showBanner();
+        // never read yet: say what the panel waits for, not that it is still reading
+        if (!this.render) this.content.replaceChildren(h('p', { class: 'placeholder' }, 'The heatmaps appear once the file reads as a model: see the problems above.'));
         return;
       case 'notice':
         this.notice(msg.text);
@@ -435,7 +437,7 @@ export class App {
           post({ type: 'gotoProblem', line: e.line, col: e.col });
         });
         // (most messages begin with their path already: "ffn.b1 has 3 numbers…")
-        return h('li', {}, a, e.message.startsWith(e.path) ? ` · ${e.message}` : ` · ${e.path}: ${e.message}`);
+        return h('li', {}, a, e.path === '$' || e.message.startsWith(e.path) ? ` · ${e.message}` : ` · ${e.path}: ${e.message}`);
       })),
       more,
     );

@@ -140,7 +140,8 @@ export function run(argv: readonly string[], io: Io, readFile: (f: string) => st
   const lines = new LineIndex(text);
   for (const p of res.problems) {
     const { line, col } = lines.position(p.start);
-    io.err(`${opts.file}:${line}:${col}: ${p.severity}: ${formatPath(p.path)}: ${p.message}\n`);
+    // one line per problem, whatever a message holds: that is what problem matchers read
+    io.err(`${opts.file}:${line}:${col}: ${p.severity}: ${formatPath(p.path)}: ${p.message.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
   }
   if (!res.model) return 1;
 
@@ -150,7 +151,7 @@ export function run(argv: readonly string[], io: Io, readFile: (f: string) => st
     const ids = new Set(stages.map((s) => s.id));
     const unknown = opts.only.filter((id) => !ids.has(id));
     if (unknown.length) {
-      io.err(`ffn-lens: no stage ${unknown.map((u) => `"${u}"`).join(', ')} in this model; its stages are:\n  ${[...ids].join('\n  ')}\n\n${USAGE}\n`);
+      io.err(`ffn-lens: no stage ${unknown.map((u) => `"${u}"`).join(', ')} in this model; its stages are:\n  ${[...ids].join('\n  ')}\n`);
       return 2;
     }
     const keep = new Set(opts.only);

@@ -24,9 +24,11 @@ class DiskSource implements PreviewSource {
 export function watchFile(uri: vscode.Uri, onChange: () => void): vscode.Disposable {
   const dir = vscode.Uri.joinPath(uri, '..');
   const name = uri.path.split('/').pop() ?? '';
-  const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, name), true, false, true);
-  const sub = w.onDidChange(onChange);
-  return { dispose: () => { sub.dispose(); w.dispose(); } };
+  // a save in place is a change; `sed -i`, editors that write a temporary file and rename it, and
+  // a fresh `git checkout` are a create (after a delete): each means new contents
+  const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, name), false, false, true);
+  const subs = [w.onDidChange(onChange), w.onDidCreate(onChange)];
+  return { dispose: () => { subs.forEach((s) => s.dispose()); w.dispose(); } };
 }
 
 export class DiskModels extends Disposable {

@@ -336,7 +336,7 @@ class Reader {
       if (item.kind === 'number') {
         if (item.value >= FLOAT32_OVERFLOW || item.value <= -FLOAT32_OVERFLOW) {
           code = 'overflow';
-          msg = `${formatPath(at)} = ${sourceSlice(this.text, item.start, item.end)} is too large for float32 (largest: ±3.4028235e38)`;
+          msg = `${formatPath(at)} = ${oneLine(sourceSlice(this.text, item.start, item.end))} is too large for float32 (largest: ±3.4028235e38)`;
         }
       } else if (item.kind === 'nonfinite') {
         code = 'nonfinite';
@@ -384,7 +384,8 @@ class Reader {
   private matrix(node: JsonNode, path: readonly PathSegment[], name: string): Mat | null {
     if (node.kind === 'invalid') return null;
     if (node.kind === 'numbers') {
-      const preview = sourceSlice(this.text, node.start, Math.min(node.end, node.start + 40));
+      // (on one line: a message is one line of the Problems panel and of the command line's output)
+      const preview = oneLine(sourceSlice(this.text, node.start, Math.min(node.end, node.start + 40)));
       this.error('type', path, node, `${formatPath(path)} must be a matrix (an array of rows), found a single row of ${node.length} numbers; wrap it in brackets: [${preview}${node.end - node.start > 40 ? '…' : ''}]`);
       return null;
     }
@@ -749,4 +750,9 @@ export function isModelRoot(root: JsonNode | null): boolean {
   const keys = new Map(root.props.map((p) => [p.key, p.value] as const));
   const v = keys.get('version');
   return !!v && v.kind === 'number' && v.value === 1 && ['ffn', 'attention', 'layers'].some((k) => keys.has(k));
+}
+
+/** Text quoted in a message, on one line: comments dropped, whitespace runs as one space. */
+function oneLine(text: string): string {
+  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, ' ').replace(/\s+/g, ' ').trim();
 }

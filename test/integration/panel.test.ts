@@ -3,6 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { PREVIEW_VIEW_TYPE } from '../../src/preview/preview';
+import { watchFile } from '../../src/editor/diskModels';
+import { renameSync, writeFileSync } from 'node:fs';
 import { api, closeAll, diagnostics, openCopy, rendered, replace, sampleText, waitFor } from './helpers';
 
 describe('Visualize FFN: the panel', function () {
@@ -143,6 +145,25 @@ describe('Visualize FFN: the panel', function () {
     for (const d of [doc, second]) {
       await vscode.window.showTextDocument(d);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('a file read from disk is read again when saved in place and when replaced (sed -i, write-then-rename)', async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const uri = vscode.Uri.joinPath(folder, `watched-${Date.now()}.ffn.json`);
+    writeFileSync(uri.fsPath, '{"a": 1}');
+    let seen = 0;
+    const w = watchFile(uri, () => seen++);
+    try {
+      await new Promise((r) => setTimeout(r, 500)); // (the watcher starts)
+      writeFileSync(uri.fsPath, '{"a": 2}');
+      await waitFor('a save in place', () => seen >= 1);
+      const before = seen;
+      writeFileSync(uri.fsPath + '.tmp', '{"a": 3}');
+      renameSync(uri.fsPath + '.tmp', uri.fsPath);
+      await waitFor('a replace by rename', () => seen > before);
+    } finally {
+      w.dispose();
     }
   });
 });

@@ -106,7 +106,7 @@ export class HeatmapView {
     this.canvas.dataset.rangeHi = String(this.info.range[1]);
     this.canvas.dataset.colormap = p.colormap;
     this.noteEl.textContent = this.info.pooled
-      ? `Pooled to ${this.info.rows} × ${this.info.cols} (each pixel shows the value of largest magnitude in its block of ${Math.ceil(s.rows / this.info.rows)} × ${Math.ceil(s.cols / this.info.cols)}).`
+      ? `Pooled to ${this.info.rows} × ${this.info.cols} (each pixel shows the value of largest magnitude in its block of up to ${Math.ceil(s.rows / this.info.rows)} × ${Math.ceil(s.cols / this.info.cols)} cells).`
       : '';
     if (!this.small || this.rowLabels) this.labels(s, cssW, cssH);
     this.placeBand();
