@@ -50,7 +50,8 @@ export class DiskModels extends Disposable {
     return this.files.get(key);
   }
 
-  open(uri: vscode.Uri): PreviewSource {
+  /** `notice`: say once that the file is too large for VS Code (not for a file whose editor closed). */
+  open(uri: vscode.Uri, notice = true): PreviewSource {
     const key = `disk:${uri.toString()}`;
     let f = this.files.get(key);
     if (!f) {
@@ -58,7 +59,7 @@ export class DiskModels extends Disposable {
       this.files.set(key, f);
       this.client.send({ type: 'openFile', doc: key, path: uri.fsPath, version: f.version });
     }
-    if (!this.told.has(key)) {
+    if (notice && !this.told.has(key)) {
       this.told.add(key); // said once, plainly
       void vscode.window.showInformationMessage(`FFN Lens: ${LARGE_FILE_NOTICE}`);
     }

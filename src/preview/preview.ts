@@ -10,7 +10,7 @@ import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import { panelHtml } from './html';
 import type { FromWebview, ModelSummary, ProblemInfo, ToWebview } from './protocol';
-import { documentSource, rangeOf, type PreviewSource } from './source';
+import { rangeOf, type PreviewSource } from './source';
 
 export const PREVIEW_VIEW_TYPE = 'ffnLens.preview';
 
@@ -114,11 +114,15 @@ export class Preview extends Disposable {
     return left;
   }
 
-  /** The same file as a new TextDocument (closed and opened again). */
-  rebind(doc: vscode.TextDocument): void {
-    this.src = documentSource(doc);
+  /**
+   * The same file from another source: a new TextDocument (closed and opened again), the file on
+   * disk once its editor closed, or the document again when it reopens.
+   */
+  rebind(src: PreviewSource): void {
+    if (this.src.key !== src.key) this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
+    this.src = src;
     this.latest.clear();
-    // Its versions start again at 1: keep showing the last render, as older than any of them.
+    // Its versions start again: keep showing the last render, as older than any of them.
     if (this.render) this.render.version = 0;
     if (this.problems) this.problems.version = 0;
     this.sendInit();

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import { readSettings } from '../config';
-import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE, watchFile } from '../editor/diskModels';
+import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE } from '../editor/diskModels';
 import type { ModelDocuments } from '../editor/modelDocuments';
 import { Disposable } from '../util/dispose';
 import { Preview, PREVIEW_VIEW_TYPE } from './preview';
@@ -46,27 +46,20 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     }));
     // A document closed and opened again is a new TextDocument (its versions start again):
     // the panel keeps its last render meanwhile, then follows the new one.
+    // The document is open (again): a panel of its file follows it, from the document's text.
     this._register(docs.onDidChange((doc) => {
-      for (const p of this.previews) if (p.source.key === doc.uri.toString() && p.document !== doc) p.rebind(doc);
+      for (const p of this.previews) {
+        if (p.uri.toString() !== doc.uri.toString() || p.document === doc) continue;
+        const left = p.source;
+        p.rebind(documentSource(doc));
+        this.release(left);
+      }
     }));
-    // A file changed on disk while no editor holds it (VS Code closed its document): read it
-    // again, so the panel still follows it. (An open document is reloaded by VS Code itself.)
+    // Its editor closed: the panel stays and follows the file on disk (read by the worker, again
+    // on every change there), so clicks and changes still work until the document is back.
     this._register(docs.onDidClose((uri) => {
-      const p = this.find(uri);
-      if (!p || uri.scheme !== 'file') return;
-      const w = watchFile(uri, () => {
-        if (this.docs.get(uri) || !this.find(uri)) return;
-        void vscode.workspace.openTextDocument(uri).then((d) => this.docs.track(d), () => undefined);
-      });
-      // until the panel goes, or the document is open again
-      const stop = (): void => w.dispose();
-      p.onDidDispose(stop);
-      const sub = docs.onDidChange((d) => {
-        if (d.uri.toString() === uri.toString()) {
-          stop();
-          sub.dispose();
-        }
-      });
+      if (uri.scheme !== 'file') return;
+      for (const p of this.previews) if (p.document && p.uri.toString() === uri.toString()) p.rebind(this.disk.open(uri, false));
     }));
   }
 

@@ -166,4 +166,26 @@ describe('Visualize FFN: the panel', function () {
       w.dispose();
     }
   });
+
+  it('when its editor closes, the panel follows the file on disk (changes, clicks), and the document again when it reopens', async function () {
+    this.timeout(300_000);
+    const lens = await api();
+    const ed = await openCopy(sampleText('identity-weights.ffn.json'), 'closed');
+    const uri = ed.document.uri;
+    const p = lens.previews.show(ed.document);
+    await rendered(p, ed.document);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    // (VS Code lets a document go about 3 minutes after its last editor closed: the longest wait
+    // of the suite, and the way users meet it)
+    await waitFor('the panel on the file on disk', () => p.document === null && p.source.key === `disk:${uri.toString()}`, 240_000);
+    await waitFor('the file drawn from disk', () => p.stats.lastRenderedVersion === p.source.version);
+    const before = p.source.version;
+    writeFileSync(uri.fsPath, sampleText('identity-weights.ffn.json').replace('"b2": [-0.2, 0.1, 0.3]', '"b2": [0.5, 0.1, 0.3]'));
+    await waitFor('the change on disk drawn', () => p.source.version > before && p.stats.lastRenderedVersion === p.source.version);
+    const down = await lens.client.query(p.source.key, { kind: 'locate', stageId: 'layers.0.ffn.down', index: [0, 0] });
+    assert.ok(down?.kind === 'locate' && down.located, 'a click still finds its numbers');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await waitFor('the panel on the document again', () => p.document === doc);
+    await rendered(p, doc);
+  });
 });
