@@ -7,8 +7,10 @@
 //   panel beside. The samples are a copy (.vscode-test/demo-samples/), so edits never touch the
 //   repository's. Runs until Ctrl+C, then stops the server.
 //
-//   npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--no-build] [--no-setup]
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+//   npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--fresh] [--no-build] [--no-setup]
+//   --fresh: copy the samples again (VS Code in the browser saves as you type: the copies keep
+//   every edit across runs until then)
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FIXTURE_WORKSPACE, REPO, RESULTS, build, ensureSetup, exit, fail, freePort, isExiting, log, parseArgs, portFree, seconds, setSignalExitCode, setTag, startServer } from './vscode/lib.mjs';
 
@@ -16,7 +18,7 @@ setTag('demo');
 setSignalExitCode(0);   // Ctrl+C is how a demo ends
 const { flags } = parseArgs(process.argv.slice(2), ['port', 'host', 'folder', 'open']);
 if (flags.help || flags.h) {
-  console.log('usage: npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--no-build] [--no-setup]');
+  console.log('usage: npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--fresh] [--no-build] [--no-setup]');
   process.exit(0);
 }
 const SAMPLES = join(REPO, 'samples');
@@ -29,6 +31,7 @@ const FEATURED = 'michael-jordan.ffn.json';
  */
 function demoCopy() {
   const dir = join(REPO, '.vscode-test', 'demo-samples');
+  if (flags.fresh) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (const f of readdirSync(SAMPLES)) if (!existsSync(join(dir, f))) copyFileSync(join(SAMPLES, f), join(dir, f));
   return dir;

@@ -48,7 +48,8 @@ class FfnLens extends Disposable {
     this._register(new ModelStatusBar(this.client, this.documents));
     this._register(new CursorLink(this.client, this.documents, this.previews));
 
-    this._register(vscode.commands.registerCommand('ffnLens.visualize', (uri?: vscode.Uri) => this.visualize(uri)));
+    // (a lens passes the stage to show: the panel opens scrolled to it)
+    this._register(vscode.commands.registerCommand('ffnLens.visualize', (uri?: vscode.Uri, stageId?: unknown) => this.visualize(uri, typeof stageId === 'string' ? stageId : undefined)));
     this._register(vscode.commands.registerCommand('ffnLens.newModel', async () => {
       const uri = await newModelFile();
       if (uri) await this.visualize(uri);
@@ -75,7 +76,7 @@ class FfnLens extends Disposable {
     updateContext();
   }
 
-  async visualize(uri?: vscode.Uri): Promise<void> {
+  async visualize(uri?: vscode.Uri, stageId?: string): Promise<void> {
     // Too large for VS Code to hand to extensions: no document, only a tab. Read it from disk.
     const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor ? undefined : activeTabUri();
     if (target && target.scheme === 'file' && (await fileSize(target)) > EXTENSION_FILE_LIMIT) {
@@ -97,7 +98,8 @@ class FfnLens extends Disposable {
       if (go === 'Open Sample') await vscode.commands.executeCommand('ffnLens.openSample');
       if (go !== 'Visualize') return;
     }
-    this.previews.show(doc);
+    const p = this.previews.show(doc);
+    if (stageId) p.focusStage(stageId);
   }
 
   /** `npm run demo` sets FFN_LENS_OPEN: open that file with its panel beside, once. */

@@ -1,4 +1,4 @@
-// The panel: the overview the seed posts draw, a model summary, then every stage of every layer in
+// The panel: the overview the blog posts draw, a model summary, then every stage of every layer in
 // computation order, grouped by layer and sublayer, each collapsible. Stages arrive one by one,
 // tagged with the document version; anything older than the render on screen is dropped. While
 // the text does not read as a model, the last good render stays, dimmed, under a banner.
@@ -10,8 +10,8 @@ import { h, perFrame } from './dom';
 import {
   isDiverging, mergeRanges, minMaxRange, percentileRange, symmetricRange, type ColormapName,
 } from './heatmap';
-import { stageInfo, type StageInfo } from './stageInfo';
-import { loadState, post, saveState, type ViewState } from './vscodeApi';
+import { axisName, stageInfo, type StageInfo } from './stageInfo';
+import { freshViewState, loadState, post, saveState, type ViewState } from './vscodeApi';
 import { ActivationChart } from './views/activationChart';
 import { causalMask, StageCard, type CardContext } from './views/stageCard';
 import { exact, HeatmapView } from './views/heatmapView';
@@ -32,6 +32,9 @@ const COLORMAP_LABELS: Record<string, string> = {
 const RANGE_LABELS: Record<string, string> = {
   perHeatmap: 'per heatmap', perStageKind: 'shared per stage kind', percentile: 'clipped at a percentile',
 };
+
+/** How many other documents' view states a panel keeps. */
+const MAX_REMEMBERED = 10;
 
 export class App {
   private settings: PanelSettings | null = null;
@@ -88,8 +91,14 @@ export class App {
       case 'init':
         this.settings = msg.settings;
         if (this.state.uri !== msg.uri) {
-          // Another document: its view state starts fresh.
-          this.state = { collapsed: {}, head: {}, allHeads: {}, probsToken: -1, scrollY: 0, uri: msg.uri };
+          // Another document: the view state it had in this panel, if it was shown here before
+          // (the panel follows the active editor back and forth), else a fresh one.
+          const { uri: was, others = {}, ...mine } = this.state;
+          if (was) others[was] = mine;
+          const back = others[msg.uri];
+          delete others[msg.uri];
+          const keep = Object.keys(others).slice(-MAX_REMEMBERED);
+          this.state = { ...(back ?? freshViewState()), uri: msg.uri, others: Object.fromEntries(keep.map((k) => [k, others[k]])) };
           this.save();
           // from the top: the new content may be built before any layout would clamp the old offset
           window.scrollTo(0, 0);
@@ -133,6 +142,11 @@ export class App {
         return;
       case 'highlight':
         this.highlight(msg.target, msg.writes);
+        return;
+      case 'focusStage':
+        this.pendingFocus = msg.id;
+        // now if the render is complete, else once it is (heights settle as the maps draw)
+        if (this.render && document.body.dataset.renderedVersion === String(this.render.version)) this.focusPending();
         return;
     }
   }
@@ -191,6 +205,7 @@ export class App {
     requestAnimationFrame(() => {
       document.body.dataset.renderedVersion = String(version);
       post({ type: 'rendered', version, stages: r.received, ms });
+      this.focusPending();
     });
     if (this.state.scrollY && window.scrollY === 0) window.scrollTo(0, this.state.scrollY);
   }
@@ -204,7 +219,7 @@ export class App {
     if (info.kind === 'ffn.up' || info.kind === 'ffn.gate') {
       const L = r.summary.layers[info.layer]?.ffn;
       const chart = this.activationCharts.get(info.layer);
-      if (L && chart && (L.gated ? info.kind === 'ffn.gate' : info.kind === 'ffn.up')) chart.update(L.activation as Activation, data);
+      if (L && chart && (L.gated ? info.kind === 'ffn.gate' : info.kind === 'ffn.up')) chart.update(L.activation as Activation, data, r.summary.tokens);
     }
     if (id === 'head.probs' && this.probsChart && r.summary.head) {
       this.probsChart.update(data, r.summary.tokens, r.summary.vocab, r.summary.head.temperature);
@@ -307,17 +322,16 @@ export class App {
     if (firstAttn >= 0) ids.push(`layers.${firstAttn}.attn.scores`);
     if (firstFfn >= 0) ids.push(`layers.${firstFfn}.ffn.up`, `layers.${firstFfn}.ffn.act`, `layers.${firstFfn}.ffn.down`);
     for (const id of ids) {
-      const info = stageInfo(id, s);
       const v = new HeatmapView(true);
       this.overview.views.set(id, v);
-      const heads = info.perHead ? s.layers[info.layer]?.attention?.heads ?? 1 : 1;
-      const caption = info.perHead && heads > 1 ? `${info.title} (head ${this.cardHead(id)})` : info.title;
-      const fig = h('figure', { class: 'overview-item', 'data-stage-id': id }, h('figcaption', {}, caption), v.el);
+      const fig = h('figure', { class: 'overview-item', 'data-stage-id': id }, h('figcaption', {}, this.overviewCaption(id, s)), v.el);
       fig.addEventListener('dblclick', () => this.scrollToCard(id));
       items.push(fig);
     }
     this.overview.el.replaceChildren(...items);
-    const note = h('p', { class: 'overview-note' }, 'As the seed posts plot them: attention scores, then the FFN expanding, activating and projecting back. Double-click a map to jump to its stage below.');
+    const story = firstAttn >= 0 && firstFfn >= 0 ? 'attention scores, then the FFN expanding, activating and projecting back' : firstFfn >= 0 ? 'the FFN expanding, activating and projecting back' : 'the attention scores';
+    const layer = s.layers.length > 1 ? ` (the first layer that has them, of ${s.layers.length})` : '';
+    const note = h('p', { class: 'overview-note' }, `The block at a glance${layer}: ${story}. Double-click a map to jump to its stage below.`);
     return h('div', {}, this.overview.el, note);
   }
 
@@ -342,10 +356,24 @@ export class App {
     }
     v.set({
       data: mat, rows: T, cols, mask, rowLabels: r.summary.tokens, colLabels: null, colAxis: '', ariaLabel: info.title,
-      describe: (row, col, val, masked) => [info.title, `token "${r.summary.tokens[row]}" · column ${col}`, masked ? 'masked' : `value = ${exact(val)}`],
+      describe: (row, col, val, masked) => [
+        info.title,
+        `token "${r.summary.tokens[row] ?? row}" · ${info.cols === 'key' ? `key "${r.summary.tokens[col] ?? col}"` : `${axisName(info.cols)} ${col}`}`,
+        masked ? 'masked: a causal query cannot see a later token' : `value = ${exact(val)}`,
+      ],
       onClick: (row, col) => post({ type: 'reveal', stageId: id, index: info.perHead ? [this.cardHead(id), row, col] : [row, col] }),
     });
     v.paint({ colormap: this.colormap(), range: this.rangeFor(id, mat, mask), maxRows: this.settings?.maxRows ?? 256, maxCols: this.settings?.maxCols ?? 1024 }, width);
+  }
+
+  /** A stage to scroll to once its card exists (asked for before the model arrived). */
+  private pendingFocus: string | null = null;
+
+  private focusPending(): void {
+    const id = this.pendingFocus;
+    if (!id || !this.render?.cards.has(id)) return;
+    this.pendingFocus = null;
+    this.scrollToCard(id);
   }
 
   private scrollToCard(id: string): void {
@@ -498,11 +526,15 @@ export class App {
       reveal: (stageId, index) => post({ type: 'reveal', stageId, index }),
       head: (id) => this.cardHead(id),
       setHead: (id, hh) => {
-        this.state.head[id] = hh;
+        const key = headKey(id);
+        this.state.head[key] = hh;
         this.save();
-        if (this.overview.views.has(id)) {
-          this.buildOverviewCaption(id);
-          this.drawOverview(id);
+        // every stage of that layer follows (the one that changed redraws itself)
+        for (const [other, card] of this.render?.cards ?? []) if (other !== id && card.info.perHead && headKey(other) === key) card.draw(true);
+        for (const other of this.overview.views.keys()) {
+          if (headKey(other) !== key || !this.render?.cards.get(other)?.info.perHead) continue;
+          this.buildOverviewCaption(other);
+          this.drawOverview(other);
         }
       },
       allHeads: (id) => !!this.state.allHeads[id],
@@ -517,11 +549,20 @@ export class App {
   private buildOverviewCaption(id: string): void {
     const fig = this.overview.el.querySelector(`[data-stage-id="${id}"] figcaption`);
     const r = this.render;
-    if (fig && r) fig.textContent = `${stageInfo(id, r.summary).title} (head ${this.cardHead(id)})`;
+    if (fig && r) fig.textContent = this.overviewCaption(id, r.summary);
   }
 
+  /** "Self-Attention Scores (head 2) · layer 0": the head for attention, the layer when there are several. */
+  private overviewCaption(id: string, s: ModelSummary): string {
+    const info = stageInfo(id, s);
+    const heads = info.perHead ? s.layers[info.layer]?.attention?.heads ?? 1 : 1;
+    const base = heads > 1 ? `${info.title} (head ${this.cardHead(id)})` : info.title;
+    return s.layers.length > 1 ? `${base} · layer ${info.layer}` : base;
+  }
+
+  /** The head shown for a stage: one choice per layer, so Q, K, V, scores and weights agree. */
   private cardHead(id: string): number {
-    return this.state.head[id] ?? 0;
+    return this.state.head[headKey(id)] ?? 0;
   }
 
   /** Redraws what is visible (after a resize, a settings change or a section opening). */
@@ -571,4 +612,9 @@ function highlightFor(info: StageInfo, t: HighlightTarget): { axis: 'row' | 'col
   if (t.kind === 'neuron') return info.cols === 'neuron' ? { axis: 'col', index: t.index } : null;
   if (t.kind === 'dim') return info.cols === 'dim' ? { axis: 'col', index: t.index } : null;
   return null;
+}
+
+/** The key of a stage's head choice: its layer (`layers.2.`), shared by all its attention stages. */
+function headKey(id: string): string {
+  return /^layers\.\d+\./.exec(id)?.[0] ?? id;
 }

@@ -1,4 +1,4 @@
-// What each stage is, in words: its title (as the seed posts name them), what it means, and
+// What each stage is, in words: its title (as the blog posts name them), what it means, and
 // what its axes are. The panel, the tooltips and the overview all read this.
 import { activationLabel } from '../src/core/activation';
 import type { ModelSummary } from '../src/preview/protocol';

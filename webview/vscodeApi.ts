@@ -6,13 +6,19 @@ export interface ViewState {
   /** The document shown: the serializer reopens it after a reload. */
   uri?: string;
   collapsed: Record<string, boolean>;
-  /** Selected head per attention stage id. */
+  /** Selected head per layer (`layers.0.`): its attention stages all show that head. */
   head: Record<string, number>;
   /** All-heads grid shown per attention stage id. */
   allHeads: Record<string, boolean>;
   /** The token whose probabilities the bar chart shows (-1: the last). */
   probsToken: number;
   scrollY: number;
+  /** The view states of the other documents this panel has shown (it follows the active editor). */
+  others?: Record<string, Omit<ViewState, 'uri' | 'others'>>;
+}
+
+export function freshViewState(): Omit<ViewState, 'uri' | 'others'> {
+  return { collapsed: {}, head: {}, allHeads: {}, probsToken: -1, scrollY: 0 };
 }
 
 interface VsCodeApi {
@@ -33,7 +39,7 @@ export function post(msg: FromWebview): void {
 
 export function loadState(): ViewState {
   const s = (api.getState() ?? {}) as Partial<ViewState>;
-  return { collapsed: {}, head: {}, allHeads: {}, probsToken: -1, scrollY: 0, ...s };
+  return { ...freshViewState(), ...s };
 }
 
 export function saveState(s: ViewState): void {

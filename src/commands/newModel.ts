@@ -47,9 +47,9 @@ export async function newModelFile(): Promise<vscode.Uri | undefined> {
     });
     if (!pick) return undefined;
 
-    const name = defaultFileName(pick.preset);
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const defaultUri = folder ? vscode.Uri.joinPath(folder, name) : vscode.Uri.file(path.join(os.homedir(), name));
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+    // a name not taken yet: Enter in the dialog never replaces a file the user made earlier
+    const defaultUri = await freeName(folder, defaultFileName(pick.preset));
     target = await vscode.window.showSaveDialog({
       title: `FFN Lens: save the ${pick.label} model file`,
       defaultUri,
@@ -145,18 +145,36 @@ async function writeWhole(uri: vscode.Uri, preset: PresetId, estimate: number, p
   return done;
 }
 
-/** In a text editor when VS Code lets extensions have the document; else with vscode.open. */
+/** `tiny-block.ffn.json`, else `tiny-block-2.ffn.json`, … : the first that does not exist in `folder`. */
+async function freeName(folder: vscode.Uri, name: string): Promise<vscode.Uri> {
+  const base = name.replace(/\.ffn\.json$/, '');
+  for (let n = 1; n < 1000; n++) {
+    const uri = vscode.Uri.joinPath(folder, n === 1 ? name : `${base}-${n}.ffn.json`);
+    try {
+      await vscode.workspace.fs.stat(uri);
+    } catch {
+      return uri;
+    }
+  }
+  return vscode.Uri.joinPath(folder, name);
+}
+
+/**
+ * In a text editor when VS Code lets extensions have the document; else with vscode.open. In the
+ * editors' column, not the panel's, should the panel have the focus.
+ */
 async function openModel(uri: vscode.Uri, bytes: number): Promise<void> {
+  const viewColumn = vscode.window.activeTextEditor?.viewColumn ?? vscode.window.visibleTextEditors[0]?.viewColumn ?? vscode.ViewColumn.One;
   if (bytes <= EXTENSION_FILE_LIMIT) {
     try {
-      await vscode.window.showTextDocument(uri, { preview: false });
+      await vscode.window.showTextDocument(uri, { preview: false, viewColumn });
       return;
     } catch {
       // too large after all, or another refusal: open it the way VS Code opens any file
     }
   }
   // (the panel that opens next says, once, that it reads this file from disk)
-  await vscode.commands.executeCommand('vscode.open', uri);
+  await vscode.commands.executeCommand('vscode.open', uri, { viewColumn });
 }
 
 function baseName(uri: vscode.Uri): string {

@@ -11,8 +11,8 @@ export interface Lens {
   readonly start: number;
   readonly end: number;
   readonly title: string;
-  /** Open the panel (the lens above "ffn"). */
-  readonly visualize?: boolean;
+  /** Open the panel at this stage (the lens above "ffn": its up-projection). */
+  readonly visualize?: string;
 }
 
 /** Where the cursor is, as the panel highlights it. */

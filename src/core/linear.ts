@@ -1,5 +1,5 @@
 // A linear layer: y = x·Wᵀ + b (layout out_in, as torch.nn.Linear) or y = x·W + b (in_out).
-// A missing weight is the identity (the bare attention of the seed posts has no matrices).
+// A missing weight is the identity (the bare attention of the blog posts has no matrices).
 
 import { biasAdd } from './bias';
 import { matmulOnce, type MatmulKernel } from './kernel';

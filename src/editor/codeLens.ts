@@ -30,7 +30,7 @@ export class ModelCodeLensProvider extends Disposable implements vscode.CodeLens
     return r.lenses.map((l) => {
       const range = new vscode.Range(doc.positionAt(l.start), doc.positionAt(l.end));
       return new vscode.CodeLens(range, l.visualize
-        ? { title: `$(graph) ${l.title}`, command: 'ffnLens.visualize', arguments: [doc.uri], tooltip: 'Open the FFN Lens panel beside this file' }
+        ? { title: `$(graph) ${l.title}`, command: 'ffnLens.visualize', arguments: [doc.uri, l.visualize], tooltip: 'Open the FFN Lens panel beside this file, at this FFN' }
         : { title: l.title, command: '' });
     });
   }

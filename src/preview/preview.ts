@@ -271,6 +271,11 @@ export class Preview extends Disposable {
     }
   }
 
+  /** Scrolls the panel to a stage's card (the webview waits for the card if need be). */
+  focusStage(id: string): void {
+    this.post({ type: 'focusStage', id });
+  }
+
   postHighlight(msg: ToWebview & { type: 'highlight' }): void {
     this.post(msg);
   }

@@ -76,7 +76,9 @@ export type ToWebview =
   /** The file is too large for VS Code to hand to extensions: the panel follows the file on disk. */
   | { readonly type: 'notice'; readonly text: string }
   /** Highlight a neuron (column of d_ff stages) or a token (row), from the editor's cursor. */
-  | { readonly type: 'highlight'; readonly target: HighlightTarget | null; readonly writes?: { readonly shape: readonly number[]; readonly data: ArrayBuffer } };
+  | { readonly type: 'highlight'; readonly target: HighlightTarget | null; readonly writes?: { readonly shape: readonly number[]; readonly data: ArrayBuffer } }
+  /** Scroll to this stage's card (opening its sections), now or as soon as it is drawn. */
+  | { readonly type: 'focusStage'; readonly id: string };
 
 export type HighlightTarget =
   | { readonly kind: 'neuron'; readonly layer: number; readonly index: number }

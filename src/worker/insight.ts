@@ -299,7 +299,7 @@ export function lenses(c: Computed): Lens[] {
     if (L.ffn) {
       const at = keyRange([...base, 'ffn']);
       const d = deadNeurons(c, i);
-      if (at) out.push({ ...at, title: `Visualize layer ${i} FFN${d && (L.ffn.activation === 'relu' || L.ffn.activation === 'reglu') ? ` · ${d.dead} of ${d.total} neurons dead` : ''}`, visualize: true });
+      if (at) out.push({ ...at, title: `Visualize layer ${i} FFN${d && (L.ffn.activation === 'relu' || L.ffn.activation === 'reglu') ? ` · ${d.dead} of ${d.total} neurons dead` : ''}`, visualize: `layers.${i}.ffn.up` });
     }
     for (const param of LENS_MATRICES) {
       const sub = param === 'W1' || param === 'Wg' || param === 'W2' ? 'ffn' : 'attention';

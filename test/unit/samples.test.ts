@@ -82,7 +82,7 @@ describe('samples/', () => {
     });
   }
 
-  describe('identity-weights.ffn.json (seed 002)', () => {
+  describe('identity-weights.ffn.json (the identity example)', () => {
     const file = 'identity-weights.ffn.json';
     it('gives the worked example, stage by stage', () => {
       const { stage } = run(sampleText(file), file);

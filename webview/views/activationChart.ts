@@ -3,7 +3,10 @@
 // neurons does the function silence, which does it let through, and how far below zero.
 import { activationFn, activationLabel, isGated, type Activation } from '../../src/core/activation';
 import { h } from '../dom';
+import type { TooltipItem } from 'chart.js';
 import { makeChart, themeColors, type Chart } from './charts';
+
+const fmt = (v: number): string => (Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(2) : String(Number(v.toFixed(4))));
 
 export class ActivationChart {
   readonly el: HTMLElement;
@@ -17,18 +20,23 @@ export class ActivationChart {
     this.el = h('div', { class: 'chart activation-chart' }, h('div', { class: 'chart-box' }, this.canvas), this.caption);
   }
 
-  private last: { activation: Activation; pre: Float32Array } | null = null;
+  private last: { activation: Activation; pre: Float32Array; tokens: readonly string[] } | null = null;
 
   /** The theme changed: draw again with its colors. */
   retheme(): void {
     this.chart?.destroy();
     this.chart = null;
-    if (this.last) this.update(this.last.activation, this.last.pre);
+    if (this.last) this.update(this.last.activation, this.last.pre, this.last.tokens);
   }
 
-  /** pre: the values the function is applied to (up, or gate when gated); out: f(pre) (not ⊙ up). */
-  update(activation: Activation, pre: Float32Array): void {
-    this.last = { activation, pre };
+  /**
+   * pre: the values the function is applied to (up, or gate when gated), (T, F) for the tokens;
+   * the chart shows f(pre) (not ⊙ up).
+   */
+  update(activation: Activation, pre: Float32Array, tokens: readonly string[]): void {
+    this.last = { activation, pre, tokens };
+    const T = Math.max(1, tokens.length);
+    const F = Math.max(1, Math.floor(pre.length / T));
     const f = activationFn(activation);
     let lo = Infinity;
     let hi = -Infinity;
@@ -47,8 +55,9 @@ export class ActivationChart {
       });
     // At most 4000 points: a 32 × 3072 stage is sampled evenly (the caption counts them all).
     const step = Math.max(1, Math.ceil(pre.length / 4000));
-    const points: Array<{ x: number; y: number }> = [];
-    for (let i = 0; i < pre.length; i += step) points.push({ x: pre[i], y: f(pre[i]) });
+    // (each point knows its token and neuron, for its tooltip)
+    const points: Array<{ x: number; y: number; t: number; j: number }> = [];
+    for (let i = 0; i < pre.length; i += step) points.push({ x: pre[i], y: f(pre[i]), t: Math.floor(i / F), j: i % F });
     let silenced = 0;
     for (const v of pre) if (Math.abs(f(v)) < 1e-3) silenced++;
     const name = activationLabel(activation);
@@ -70,7 +79,26 @@ export class ActivationChart {
           x: { type: 'linear' as const, title: { display: true, text: isGated(activation) ? 'gate (pre-activation)' : 'up (pre-activation)' }, grid: { color: c.grid } },
           y: { type: 'linear' as const, title: { display: true, text: `${base}(x)` }, grid: { color: c.grid } },
         },
-        plugins: { legend: { display: true, labels: { boxWidth: 12 } }, tooltip: { enabled: true } },
+        plugins: {
+          legend: { display: true, labels: { boxWidth: 12 } },
+          tooltip: {
+            enabled: true,
+            // the points under the pointer (many can share a place: say how many beyond a few)
+            filter: (item: TooltipItem<'scatter'>, i: number) => i < 6 || item.datasetIndex !== 0,
+            callbacks: {
+              label: (item: TooltipItem<'scatter'>) => {
+                const p = item.raw as { x: number; y: number; t?: number; j?: number };
+                if (item.datasetIndex === 0 && p.t !== undefined) return `"${tokens[p.t] ?? `t${p.t}`}", neuron ${p.j}: ${fmt(p.x)} → ${fmt(p.y)}`;
+                return `${item.dataset.label}(${fmt(p.x)}) = ${fmt(p.y)}`;
+              },
+              footer: (items: TooltipItem<'scatter'>[]) => {
+                // (items are the ones kept by filter; the chart's active elements are all of them)
+                const n = items[0]?.chart.getActiveElements().filter((e) => e.datasetIndex === 0).length ?? 0;
+                return n > 6 ? `… and ${n - 6} more at this place` : '';
+              },
+            },
+          },
+        },
       },
     };
     if (this.chart) {

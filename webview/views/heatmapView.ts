@@ -32,6 +32,7 @@ export interface Paint {
 const MAX_CELL = 28;     // px: small matrices get big, readable cells
 const MIN_ROW = 14;      // px per row while labels fit
 const MAX_HEIGHT = 420;  // px
+const AXIS_NAME_W = 64;  // px
 
 export class HeatmapView {
   readonly el: HTMLElement;
@@ -83,7 +84,8 @@ export class HeatmapView {
     if (!s) return;
     const dpr = window.devicePixelRatio || 1;
     const labelW = this.small && !this.rowLabels ? 0 : this.rowLabelWidth(s);
-    const width = Math.max(40, availableWidth - labelW - 8);
+    // (room at the right for the column axis' name, "neuron", which follows the last tick)
+    const width = Math.max(40, availableWidth - labelW - 8 - (this.small ? 0 : AXIS_NAME_W));
     const cellW = Math.min(MAX_CELL, width / s.cols);
     const cssW = Math.max(1, Math.round(cellW * s.cols));
     const rowH = this.small ? Math.min(MAX_CELL, Math.max(2, 160 / s.rows)) : Math.min(MAX_CELL, Math.max(s.rows > 64 ? 2 : MIN_ROW, MAX_HEIGHT / s.rows));

@@ -1,0 +1,87 @@
+// The attention stages and the lenses as a person uses them, in a real VS Code (code-server) in
+// Chromium, on the encoder block (4 heads): one head choice per layer, so scores and weights
+// show the same head; the all-heads grid names its tokens; the "Visualize layer 0 FFN" lens
+// opens the panel at that FFN.
+import * as assert from 'node:assert/strict';
+import { Workbench } from './lib/workbench';
+
+const FILE = 'encoder-block.ffn.json';
+const TITLE = 'FFN Lens: Transformer encoder block';
+const card = (id: string): string => `section.card[data-stage-id="${id}"]`;
+
+describe('Attention heads and lenses in a real VS Code (encoder block, 4 heads)', function () {
+  this.timeout(180_000);
+  let wb: Workbench;
+
+  before(async () => {
+    wb = await Workbench.open({ name: 'attention', waitForFile: FILE, viewport: { width: 1600, height: 1000 } });
+    await wb.openFile(FILE);
+    await wb.runCommand('FFN Lens: Visualize FFN');
+    const view = await wb.webview(TITLE, { timeoutMs: 30_000 });
+    await view.locator('body[data-rendered-version]').waitFor({ timeout: 30_000 });
+  });
+  after(async () => wb?.close());
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`attention-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+  });
+
+  it('choosing head 2 on the weights shows head 2 on the scores (and Q, K, V) too', async () => {
+    const view = await wb.webview(TITLE);
+    const weights = view.locator(card('layers.0.attn.weights'));
+    await weights.scrollIntoViewIfNeeded();
+    // the control's own way: set its value and say so, as a pick in its list does
+    await weights.locator('vscode-single-select.head-select').evaluate((el: { value: string; dispatchEvent(e: unknown): boolean }) => {
+      el.value = '2';
+      el.dispatchEvent(new (globalThis as unknown as { Event: new (t: string) => unknown }).Event('change'));
+    });
+    for (const id of ['layers.0.attn.weights', 'layers.0.attn.scores', 'layers.0.attn.q']) {
+      const label = await view.locator(`${card(id)} canvas.hm-canvas`).first().getAttribute('aria-label');
+      assert.match(label ?? '', /· head 2 /, `${id}: ${label}`);
+      assert.equal(await view.locator(`${card(id)} vscode-single-select.head-select`).evaluate((el: { value: string }) => el.value), '2', id);
+    }
+    // the overview's attention map follows; its FFN maps have no head to name
+    const captions = await view.locator('.overview-item figcaption').allInnerTexts();
+    assert.match(captions[0], /Self-Attention Scores \(head 2\)/);
+    assert.ok(captions.slice(1).every((c) => !/head/.test(c)), captions.join(' | '));
+    await wb.screenshot('attention-head-2');
+  });
+
+  it('"all heads": four small maps, the first naming the six tokens, and no head to choose', async () => {
+    const view = await wb.webview(TITLE);
+    const weights = view.locator(card('layers.0.attn.weights'));
+    await weights.locator('vscode-checkbox.all-heads').click();
+    const grid = weights.locator('.small-multiple');
+    await grid.nth(3).waitFor();
+    assert.equal(await grid.count(), 4);
+    assert.deepEqual(await grid.nth(0).locator('.hm-row-label').allInnerTexts(), ['I', 'love', 'you', 'very', 'much', '.']);
+    assert.equal(await grid.nth(1).locator('.hm-row-label').count(), 0);
+    assert.equal(await weights.locator('vscode-single-select.head-select').evaluate((el: { hasAttribute(a: string): boolean }) => el.hasAttribute('disabled')), true);
+    await wb.screenshot('attention-all-heads');
+  });
+
+  it('the lens "Visualize layer 0 FFN" brings the panel to that FFN', async () => {
+    const view = await wb.webview(TITLE);
+    await view.locator('body').evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+    // go to the "ffn" line, where the lens is
+    await wb.page.locator('.editor-group-container .view-lines').first().click();
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type('128');
+    await wb.page.keyboard.press('Enter');
+    const lens = wb.page.locator('.codelens-decoration a', { hasText: /Visualize layer 0 FFN/ }).first();
+    await lens.waitFor({ timeout: 15_000 });
+    // as a person reads a lens before clicking it: VS Code asks for the lenses again after the
+    // editor moves, and a lens clicked during that exchange is one it has just let go
+    await wb.page.waitForTimeout(1500);
+    await lens.click();
+    const up = view.locator(card('layers.0.ffn.up'));
+    const inView = async (): Promise<boolean> => up.evaluate((el: { getBoundingClientRect(): { top: number } }) => {
+      const top = el.getBoundingClientRect().top;
+      const header = (globalThis as unknown as { document: { querySelector(s: string): { offsetHeight: number } } }).document.querySelector('.panel-header').offsetHeight;
+      return top >= header - 1 && top < header + 200;
+    });
+    const deadline = Date.now() + 10_000;
+    while (!(await inView()) && Date.now() < deadline) await wb.page.waitForTimeout(100);
+    assert.ok(await inView(), 'the up-projection card sits just below the panel header');
+    await wb.screenshot('attention-lens-ffn');
+  });
+});
