@@ -13,7 +13,7 @@ import {
 import { axisName, stageInfo, type StageInfo } from './stageInfo';
 import { freshViewState, loadState, post, saveState, type ViewState } from './vscodeApi';
 import { ActivationChart } from './views/activationChart';
-import { causalMask, StageCard, type CardContext } from './views/stageCard';
+import { causalMask, repeatMask, StageCard, type CardContext } from './views/stageCard';
 import { exact, HeatmapView } from './views/heatmapView';
 import { ProbsChart } from './views/probsChart';
 import { renderSummary } from './views/summary';
@@ -510,7 +510,9 @@ export class App {
     const ranges: Array<[number, number]> = [];
     for (const c of this.render.cards.values()) {
       if (c.info.kind !== kind || !c.data) continue;
-      ranges.push(one(c.data.data, c.info.masked ? causalMask(this.render.summary.seq) : undefined));
+      // (a whole attention stage: every head's cells, the mask once per head)
+      const T = this.render.summary.seq;
+      ranges.push(one(c.data.data, c.info.masked ? repeatMask(causalMask(T), Math.max(1, Math.round(c.data.data.length / (T * T)))) : undefined));
     }
     return ranges.length ? mergeRanges(ranges) : one(data, mask);
   }

@@ -27,6 +27,13 @@ export interface StageData {
   readonly data: Float32Array;
 }
 
+/** A (T, T) mask once for each of n heads: (n, T, T). */
+export function repeatMask(mask: Uint8Array, n: number): Uint8Array {
+  const out = new Uint8Array(mask.length * n);
+  for (let k = 0; k < n; k++) out.set(mask, k * mask.length);
+  return out;
+}
+
 export function causalMask(T: number): Uint8Array {
   const m = new Uint8Array(T * T);
   for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) m[i * T + j] = 1;
@@ -164,7 +171,10 @@ export class StageCard {
       if (this.headSelect) this.headSelect.toggleAttribute('disabled', all);
       const mask = info.masked ? causalMask(T) : undefined;
       const slice = (hh: number): Float32Array => st.data.subarray(hh * T * X, (hh + 1) * T * X);
-      const range = this.ctx.range(info.id, all ? st.data : slice(hsel), mask);
+      // (for every head at once, the mask once per head)
+      const maskAll = mask && all ? repeatMask(mask, NH) : mask;
+      const shown = all ? st.data : slice(hsel);
+      const range = this.ctx.range(info.id, shown, maskAll);
       this.main.el.hidden = all;
       this.smallGrid.hidden = !all;
       if (!all) {
@@ -182,14 +192,14 @@ export class StageCard {
           v.paint(this.paintOpts(range), hh % 4 === 0 ? cellW + labelW : cellW);
         });
       }
-      this.legend(range);
+      this.legend(range, shown, maskAll);
       return;
     }
     const [rows, cols] = st.shape;
     const range = this.ctx.range(info.id, st.data, undefined);
     this.main.set(this.spec(st.data, rows, cols, -1, undefined));
     this.main.paint(this.paintOpts(range), width);
-    this.legend(range);
+    this.legend(range, st.data);
     this.drawExtra();
   }
 
@@ -197,13 +207,25 @@ export class StageCard {
     return { colormap: this.ctx.colormap, range, maxRows: this.ctx.maxRows, maxCols: this.ctx.maxCols };
   }
 
-  private legend(range: [number, number]): void {
+  /** The legend of `range`, for `data` as drawn (`mask`: its cells drawn as masked). */
+  private legend(range: [number, number], data: Float32Array, mask?: Uint8Array): void {
     this.legendBox.replaceChildren();
     // Probabilities (attention weights, the head's) are never negative: a diverging map's range
     // [-m, m] then uses only its upper half, and the legend shows only that half, 0 … m.
-    const d = this.stage?.data;
+    const d = data;
     const nonNegative = !!d && range[0] === -range[1] && isDiverging(this.ctx.colormap) && (this.info.kind === 'attn.weights' || this.info.kind === 'head.probs') && d.every((v) => !(v < 0));
-    drawLegend(this.legendBox, nonNegative ? { colormap: this.ctx.colormap, range: [0, range[1]], part: [0.5, 1] } : { colormap: this.ctx.colormap, range });
+    // values beyond an end (a percentile range, or a range shared with other stages) are drawn
+    // in that end's color: the legend says "≤" / "≥" there
+    let below = false;
+    let above = false;
+    for (let i = 0; i < d.length; i++) {
+      const v = d[i];
+      if (mask?.[i] || !Number.isFinite(v)) continue; // (hatched, or the invalid color)
+      if (v < range[0]) below = true;
+      else if (v > range[1]) above = true;
+    }
+    const clipped = below || above ? { clipped: { lo: below, hi: above } } : {};
+    drawLegend(this.legendBox, nonNegative ? { colormap: this.ctx.colormap, range: [0, range[1]], part: [0.5, 1], ...clipped } : { colormap: this.ctx.colormap, range, ...clipped });
   }
 
   private spec(data: Float32Array, rows: number, cols: number, head: number, mask: Uint8Array | undefined): HeatmapSpec {

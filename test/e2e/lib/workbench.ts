@@ -364,17 +364,23 @@ export class Workbench {
   /** Run a command from the command palette (F1) by its full title, e.g. "FFN Lens: Visualize FFN". */
   async runCommand(title: string, opts: { timeoutMs?: number } = {}): Promise<void> {
     await step(`run "${title}" from the command palette`, async () => {
-      await this.focusWorkbench();
-      await this.page.keyboard.press('F1');
-      await this.quickInput.waitFor({ state: 'visible' });
-      await this.quickInput.fill(`>${title}`);
+      // The palette lists the commands known when it opens: one opened while the window is still
+      // loading its extensions lacks theirs for good. So: open it again until the command is there.
+      const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
       const row = this.quickRows(exactly(title)).first();
-      try {
-        await row.waitFor({ timeout: opts.timeoutMs ?? 15_000 });
-      } catch {
-        const shown = await this.page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
-        await this.page.keyboard.press('Escape');
-        throw new Error(`no such command in the palette (is the extension loaded?); it shows: ${JSON.stringify(shown.slice(0, 8))}`);
+      for (;;) {
+        await this.focusWorkbench();
+        await this.page.keyboard.press('F1');
+        await this.quickInput.waitFor({ state: 'visible' });
+        await this.quickInput.fill(`>${title}`);
+        try {
+          await row.waitFor({ timeout: Math.max(500, Math.min(3_000, deadline - Date.now())) });
+          break;
+        } catch {
+          const shown = await this.page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
+          await this.page.keyboard.press('Escape');
+          if (Date.now() >= deadline) throw new Error(`no such command in the palette (is the extension loaded?); it shows: ${JSON.stringify(shown.slice(0, 8))}`);
+        }
       }
       await this.acceptQuickRow(title);
       // The palette closes, or is reused by a quick pick the command opens (its text changes).
