@@ -366,7 +366,7 @@ export class Workbench {
     await step(`run "${title}" from the command palette`, async () => {
       // The palette lists the commands known when it opens: one opened while the window is still
       // loading its extensions lacks theirs for good. So: open it again until the command is there.
-      const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+      const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
       const row = this.quickRows(exactly(title)).first();
       for (;;) {
         await this.focusWorkbench();
