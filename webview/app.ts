@@ -488,7 +488,7 @@ export class App {
 
   private notice(text: string): void {
     this.root.querySelector('.notice')?.remove();
-    this.header.after(h('div', { class: 'notice' }, text));
+    this.header.after(h('div', { class: 'notice', role: 'status' }, text));
   }
 
   // --- colors --------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
   <title>FFN Lens</title>
 </head>
 <body>
-  <div id="app" aria-live="polite"></div>
+  <div id="app"></div>
   <script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
 </body>
 </html>`;

@@ -46,7 +46,7 @@ describe('Attention heads and lenses in a real VS Code (encoder block, 4 heads)'
     await wb.screenshot('attention-head-2');
   });
 
-  it('"all heads": four small maps, the first naming the six tokens, and no head to choose', async () => {
+  it('"all heads": four small maps, the first naming the six tokens, each its six keys, and no head to choose', async () => {
     const view = await wb.webview(TITLE);
     const weights = view.locator(card('layers.0.attn.weights'));
     await weights.locator('vscode-checkbox.all-heads').click();
@@ -55,6 +55,8 @@ describe('Attention heads and lenses in a real VS Code (encoder block, 4 heads)'
     assert.equal(await grid.count(), 4);
     assert.deepEqual(await grid.nth(0).locator('.hm-row-label').allInnerTexts(), ['I', 'love', 'you', 'very', 'much', '.']);
     assert.equal(await grid.nth(1).locator('.hm-row-label').count(), 0);
+    // every small map names its keys (columns) under it
+    for (let k = 0; k < 4; k++) assert.deepEqual(await grid.nth(k).locator('.hm-col-label').allInnerTexts(), ['I', 'love', 'you', 'very', 'much', '.'], `head ${k}'s keys`);
     assert.equal(await weights.locator('vscode-single-select.head-select').evaluate((el: { hasAttribute(a: string): boolean }) => el.hasAttribute('disabled')), true);
     await wb.screenshot('attention-all-heads');
   });

@@ -114,6 +114,39 @@ describe('Visualize FFN in a real VS Code (identity example)', function () {
     assert.match(actText, /activation = 0\b/);
   });
 
+  it('the keyboard reads a heatmap: arrows move a cursor that tells the cell, Enter reveals it in the editor', async () => {
+    const view = await wb.webview(TITLE);
+    const canvas = view.locator(DOWN);
+    await canvas.scrollIntoViewIfNeeded();
+    await canvas.focus();
+    await canvas.press('Home'); // the first cell of the row: (0, 0), wherever the focus put the cursor
+    const tip = view.locator('.tooltip');
+    await tip.waitFor({ state: 'visible' });
+    assert.match(await tip.innerText(), /token "A" \(row 0\) · dimension 0/);
+    for (const k of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown']) await canvas.press(k); // (the edge holds it at column 2)
+    const text = await tip.innerText();
+    assert.match(text, /token "B" \(row 1\) · dimension 2/);
+    assert.match(text, /value = 0\.3\b/, 'B\'s third output: relu(-0.2) = 0, + b2[2] = 0.3');
+    // what the tooltip shows is said to screen readers too
+    assert.match(await view.locator('.sr-only[aria-live]').innerText(), /token "B" \(row 1\) · dimension 2/);
+    // the outline sits on the cell: the lower right one of 2 × 3
+    const cbox = (await canvas.boundingBox())!;
+    const cur = (await view.locator('section.card[data-stage-id="layers.0.ffn.down"] .hm-cursor').boundingBox())!;
+    assert.ok(Math.abs(cur.x - (cbox.x + (cbox.width * 2) / 3)) <= 2 && Math.abs(cur.y - (cbox.y + cbox.height / 2)) <= 2, `cursor at ${JSON.stringify(cur)} in ${JSON.stringify(cbox)}`);
+    await wb.screenshot('panel-keyboard-cursor');
+    await wb.screenshot('panel-keyboard-cursor-card', { locator: view.locator('section.card[data-stage-id="layers.0.ffn.down"]') });
+    // Enter: output dimension 2's weights, W2's row 2 (line 41 of the sample), are selected
+    await canvas.press('Enter');
+    const status = wb.page.locator('[id="status.editor.selection"]');
+    const deadline = Date.now() + 10_000;
+    let where = '';
+    while (Date.now() < deadline && !/Ln 41,/.test(where)) {
+      where = await status.innerText().catch(() => '');
+      await wb.page.waitForTimeout(100);
+    }
+    assert.match(where, /Ln 41, Col \d+ \(\d+ selected\)/, 'W2[2] is selected in the editor');
+  });
+
   it('follows the theme: screenshots in light and dark', async () => {
     const view = await wb.webview(TITLE);
     const bg = (b: unknown): string => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b).backgroundColor;

@@ -1,10 +1,11 @@
 // One heatmap on screen: the canvas (one pixel per cell, scaled up without smoothing), row labels
-// (tokens), column ticks, a hover tooltip, click-to-reveal and a highlight band. A matrix wider
+// (tokens), column ticks, a hover tooltip, click-to-reveal, a highlight band, and a keyboard
+// cursor (arrow keys read the cells as the pointer does, Enter reveals). A matrix wider
 // or taller than the space it has is pooled to the device pixels available (keeping each block's
 // value of largest magnitude), so scaling never drops an extreme, and the card says so.
 import { formatFloat32 } from '../../src/util/float32';
 import { h } from '../dom';
-import { cellAtClientPoint, drawHeatmap, paintHeatmap, type CellHit, type ColormapName, type HeatmapInfo } from '../heatmap';
+import { cellAt, cellAtClientPoint, drawHeatmap, paintHeatmap, type CellHit, type ColormapName, type HeatmapInfo } from '../heatmap';
 import { tooltip } from './tooltip';
 
 export interface HeatmapSpec {
@@ -45,21 +46,35 @@ export class HeatmapView {
   private info: HeatmapInfo | null = null;
   private drawnFor = '';
   private highlight: { axis: 'row' | 'col'; index: number } | null = null;
+  private readonly cursorEl: HTMLElement;
+  /** The keyboard cursor, in drawn (pooled) cells; null until a key moves it. */
+  private cursor: { row: number; col: number } | null = null;
 
   /** `small`: a small multiple (no column ticks); `rowLabels`: a small one that names its rows still. */
   constructor(private readonly small = false, private readonly rowLabels = false) {
-    this.canvas = h('canvas', { class: 'hm-canvas', tabindex: 0, role: 'img' });
+    // (an application role: screen readers hand it the arrow keys, which read the cells)
+    this.canvas = h('canvas', { class: 'hm-canvas', tabindex: 0, role: 'application', 'aria-roledescription': 'heatmap' });
     this.rowLabelsEl = h('div', { class: 'hm-rows', 'aria-hidden': 'true' });
     this.colLabelsEl = h('div', { class: 'hm-cols', 'aria-hidden': 'true' });
     this.band = h('div', { class: 'hm-band', hidden: true });
     this.noteEl = h('div', { class: 'hm-note' });
-    const plot = h('div', { class: 'hm-plot' }, this.canvas, this.band);
+    this.cursorEl = h('div', { class: 'hm-cursor', hidden: true });
+    const plot = h('div', { class: 'hm-plot' }, this.canvas, this.band, this.cursorEl);
     this.el = h('div', { class: small ? (rowLabels ? 'hm hm-small hm-labelled' : 'hm hm-small') : 'hm' },
       h('div', { class: 'hm-grid' }, this.rowLabelsEl, plot, h('div'), this.colLabelsEl),
       this.noteEl);
     this.canvas.addEventListener('mousemove', (e) => this.hover(e));
     this.canvas.addEventListener('mouseleave', () => tooltip.hide());
     this.canvas.addEventListener('click', (e) => this.click(e));
+    this.canvas.addEventListener('keydown', (e) => this.key(e));
+    // Tabbing in starts the cursor at the first cell; a click's focus does not (the pointer reads).
+    this.canvas.addEventListener('focus', () => {
+      if (!this.cursor && this.canvas.matches(':focus-visible')) this.moveCursor(0, 0);
+    });
+    this.canvas.addEventListener('blur', () => {
+      this.cursorEl.hidden = true;
+      tooltip.hide();
+    });
   }
 
   /** The drawn canvas, for tests and screenshots. */
@@ -75,7 +90,7 @@ export class HeatmapView {
   set(spec: HeatmapSpec): void {
     this.spec = spec;
     this.drawnFor = '';
-    this.canvas.setAttribute('aria-label', spec.ariaLabel);
+    this.canvas.setAttribute('aria-label', `${spec.ariaLabel}. Arrow keys read the cells${spec.onClick ? '; Enter shows the number in the editor' : ''}.`);
   }
 
   /** Draws with this colormap and range, sized to the width the heatmap has now. */
@@ -110,8 +125,10 @@ export class HeatmapView {
     this.noteEl.textContent = this.info.pooled
       ? `Pooled to ${this.info.rows} × ${this.info.cols} (each pixel shows the value of largest magnitude in its block of up to ${Math.ceil(s.rows / this.info.rows)} × ${Math.ceil(s.cols / this.info.cols)} cells).`
       : '';
-    if (!this.small || this.rowLabels) this.labels(s, cssW, cssH);
+    this.labels(s, cssW, cssH);
     this.placeBand();
+    // new numbers under a keyboard cursor: read them out again (clamped to the new shape)
+    if (this.cursor && document.activeElement === this.canvas) this.moveCursor(this.cursor.row, this.cursor.col);
   }
 
   setHighlight(hl: { axis: 'row' | 'col'; index: number } | null): void {
@@ -155,37 +172,58 @@ export class HeatmapView {
   }
 
   private labels(s: HeatmapSpec, cssW: number, cssH: number): void {
-    // Rows: every token while rows are at least 12px tall, else an even subset.
+    // Rows: every token while rows are at least 12px tall, else an even subset (a small multiple
+    // names them only if it is the first of its row).
     this.rowLabelsEl.replaceChildren();
-    this.rowLabelsEl.style.height = `${cssH}px`;
-    this.rowLabelsEl.style.width = `${this.rowLabelWidth(s)}px`;
-    const rowH = cssH / s.rows;
-    const rowStep = Math.max(1, Math.ceil(12 / rowH));
-    for (let i = 0; i < s.rows; i += rowStep) {
-      const l = h('span', { class: 'hm-row-label', title: s.rowLabels[i] ?? '' }, s.rowLabels[i] ?? String(i));
-      l.style.top = `${(i + 0.5) * rowH}px`;
-      this.rowLabelsEl.append(l);
+    if (this.small && !this.rowLabels) {
+      this.rowLabelsEl.style.width = '0px';
+    } else {
+      this.rowLabelsEl.style.height = `${cssH}px`;
+      this.rowLabelsEl.style.width = `${this.rowLabelWidth(s)}px`;
+      const rowH = cssH / s.rows;
+      const rowStep = Math.max(1, Math.ceil(12 / rowH));
+      for (let i = 0; i < s.rows; i += rowStep) {
+        const l = h('span', { class: 'hm-row-label', title: s.rowLabels[i] ?? '' }, s.rowLabels[i] ?? String(i));
+        l.style.top = `${(i + 0.5) * rowH}px`;
+        this.rowLabelsEl.append(l);
+      }
     }
-    // Columns: words when they fit, else index ticks at a round step.
+    // Columns: words when they fit, else index ticks at a round step (a small multiple: words or
+    // nothing, so the keys of an attention head still read under it).
     this.colLabelsEl.replaceChildren();
-    if (this.small) return;
-    this.colLabelsEl.style.width = `${cssW}px`;
     const colW = cssW / s.cols;
     const words = s.colLabels && colW >= 12;
-    // Words longer than their column are set at an angle, so neighbours never overlap.
-    const longest = words ? Math.min(14, s.colLabels!.reduce((m, w) => Math.max(m, w.length), 1)) : 0;
-    const angled = words && longest * 6.5 > colW - 2;
+    this.colLabelsEl.hidden = this.small && !words;
+    if (this.colLabelsEl.hidden) return;
+    this.colLabelsEl.style.width = `${cssW}px`;
+    // Words wider than their column (measured in the labels' font) are set at an angle, so
+    // neighbours never run into each other.
+    const shortText = (full: string): string => (full.length > 14 ? `${full.slice(0, 13)}…` : full);
+    const widest = words ? this.widestLabel(s.colLabels!.map(shortText)) : 0;
+    const angled = words && widest > colW - 4;
     this.colLabelsEl.classList.toggle('hm-cols-angled', !!angled);
-    this.colLabelsEl.style.height = angled ? `${Math.round(longest * 6.5 * 0.7 + 14)}px` : '';
+    this.colLabelsEl.style.height = angled ? `${Math.round(widest * 0.65 + 16)}px` : '';
     const step = words ? 1 : niceStep(s.cols, cssW);
     for (let j = 0; j < s.cols; j += step) {
       const full = words ? s.colLabels![j] : String(j);
-      const text = words && full.length > 14 ? `${full.slice(0, 13)}…` : full;
+      const text = words ? shortText(full) : full;
       const l = h('span', { class: words ? 'hm-col-label hm-col-word' : 'hm-col-label', title: s.colLabels?.[j] ?? `${s.colAxis} ${j}` }, text);
       l.style.left = `${(j + 0.5) * colW}px`;
       this.colLabelsEl.append(l);
     }
-    this.colLabelsEl.append(h('span', { class: 'hm-axis-name' }, s.colAxis));
+    if (!this.small) this.colLabelsEl.append(h('span', { class: 'hm-axis-name' }, s.colAxis));
+  }
+
+  /** The width in px of the widest of these column words, as a label draws them. */
+  private widestLabel(texts: readonly string[]): number {
+    const probe = h('span', { class: 'hm-col-label hm-col-word' });
+    this.colLabelsEl.append(probe);
+    const font = getComputedStyle(probe).font;
+    probe.remove();
+    measure ??= document.createElement('canvas').getContext('2d');
+    if (!measure || !font) return texts.reduce((m, t) => Math.max(m, t.length * 7), 0);
+    measure.font = font;
+    return texts.reduce((m, t) => Math.max(m, measure!.measureText(t).width), 0);
   }
 
   private hit(e: MouseEvent): CellHit | null {
@@ -199,11 +237,85 @@ export class HeatmapView {
       tooltip.hide();
       return;
     }
+    tooltip.show(this.describe(s, hit), e.clientX, e.clientY);
+  }
+
+  /** Arrows move by a cell (with Ctrl/Cmd: to the edge), Home/End to the row's ends, Page Up/Down by 8 rows, Enter or Space reveal, Escape lets go. */
+  private key(e: KeyboardEvent): void {
+    const info = this.info;
+    if (!info || !this.spec) return;
+    const c = this.cursor;
+    const far = e.ctrlKey || e.metaKey;
+    let row = c?.row ?? 0;
+    let col = c?.col ?? 0;
+    switch (e.key) {
+      case 'ArrowLeft': if (c) col = far ? 0 : col - 1; break;
+      case 'ArrowRight': if (c) col = far ? info.cols - 1 : col + 1; break;
+      case 'ArrowUp': if (c) row = far ? 0 : row - 1; break;
+      case 'ArrowDown': if (c) row = far ? info.rows - 1 : row + 1; break;
+      case 'Home': col = 0; if (far) row = 0; break;
+      case 'End': col = info.cols - 1; if (far) row = info.rows - 1; break;
+      case 'PageUp': row -= 8; break;
+      case 'PageDown': row += 8; break;
+      case 'Enter':
+      case ' ': {
+        const hit = c && this.hitAt(c.row, c.col);
+        if (!hit) return;
+        e.preventDefault();
+        this.spec.onClick?.(hit.sourceRow, hit.sourceCol);
+        return;
+      }
+      case 'Escape':
+        if (!c) return;
+        e.preventDefault();
+        e.stopPropagation();
+        this.cursor = null;
+        this.cursorEl.hidden = true;
+        tooltip.hide();
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    this.moveCursor(row, col);
+  }
+
+  private hitAt(row: number, col: number): CellHit | null {
+    const info = this.info;
+    return info ? cellAt(info, (col + 0.5) / info.cols, (row + 0.5) / info.rows) : null;
+  }
+
+  /** Puts the keyboard cursor on drawn cell (row, col), clamped, and reads it as a hover would. */
+  private moveCursor(row: number, col: number): void {
+    const info = this.info;
+    const s = this.spec;
+    if (!info || !s || info.rows === 0 || info.cols === 0) return;
+    row = Math.max(0, Math.min(info.rows - 1, row));
+    col = Math.max(0, Math.min(info.cols - 1, col));
+    this.cursor = { row, col };
+    const hit = this.hitAt(row, col);
+    if (!hit) return;
+    const w = parseFloat(this.canvas.style.width) || 0;
+    const ht = parseFloat(this.canvas.style.height) || 0;
+    const cw = w / info.cols;
+    const ch = ht / info.rows;
+    this.cursorEl.hidden = false;
+    this.cursorEl.style.left = `${col * cw}px`;
+    this.cursorEl.style.top = `${row * ch}px`;
+    this.cursorEl.style.width = `${Math.max(3, cw)}px`;
+    this.cursorEl.style.height = `${Math.max(3, ch)}px`;
+    this.cursorEl.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const lines = this.describe(s, hit);
+    const r = this.cursorEl.getBoundingClientRect();
+    tooltip.show(lines, r.right, r.bottom, { announce: true });
+  }
+
+  private describe(s: HeatmapSpec, hit: CellHit): string[] {
     const lines = s.describe(hit.sourceRow, hit.sourceCol, hit.value, hit.masked);
     if (hit.rowEnd - hit.rowStart > 1 || hit.colEnd - hit.colStart > 1) {
       lines.push(`pooled cell: rows ${hit.rowStart}–${hit.rowEnd - 1}, columns ${hit.colStart}–${hit.colEnd - 1}; the largest |value| is shown`);
     }
-    tooltip.show(lines, e.clientX, e.clientY);
+    return lines;
   }
 
   private click(e: MouseEvent): void {
@@ -212,6 +324,8 @@ export class HeatmapView {
     if (s?.onClick && hit) s.onClick(hit.sourceRow, hit.sourceCol);
   }
 }
+
+let measure: CanvasRenderingContext2D | null | undefined;
 
 function niceStep(n: number, px: number): number {
   const maxTicks = Math.max(2, Math.floor(px / 22));

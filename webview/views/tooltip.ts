@@ -1,8 +1,10 @@
-// One tooltip for the whole panel, placed next to the pointer and kept inside the window.
+// One tooltip for the whole panel, placed next to the pointer (or the keyboard cursor) and kept
+// inside the window. What the keyboard reads is also said in a live region, for screen readers.
 import { h } from '../dom';
 
 class Tooltip {
   private el: HTMLElement | null = null;
+  private live: HTMLElement | null = null;
 
   private element(): HTMLElement {
     if (!this.el) {
@@ -12,8 +14,15 @@ class Tooltip {
     return this.el;
   }
 
-  show(lines: readonly string[], x: number, y: number): void {
+  show(lines: readonly string[], x: number, y: number, opts: { announce?: boolean } = {}): void {
     const el = this.element();
+    if (opts.announce) {
+      if (!this.live) {
+        this.live = h('div', { class: 'sr-only', 'aria-live': 'polite' });
+        document.body.append(this.live);
+      }
+      this.live.textContent = lines.join('. ');
+    }
     el.replaceChildren(...lines.map((l, i) => h('div', { class: i === 0 ? 'tooltip-title' : 'tooltip-line' }, l)));
     el.hidden = false;
     const r = el.getBoundingClientRect();

@@ -612,8 +612,19 @@ export class Workbench {
   async setColorTheme(theme: keyof typeof THEMES | string): Promise<void> {
     const known = (THEMES as Record<string, { label: string; id: string; cls: string }>)[theme];
     const label = known?.label ?? theme;
-    await this.runCommand('Preferences: Color Theme');
-    await this.pickQuickItem(label, { filter: label });
+    // A theme picker opened while the window still loads its extensions lists none of their
+    // themes (built-in ones included) for good: open it again until the theme is there.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await this.runCommand('Preferences: Color Theme');
+      try {
+        await this.pickQuickItem(label, { filter: label, timeoutMs: 5_000 });
+        break;
+      } catch (e) {
+        await this.page.keyboard.press('Escape');
+        if (Date.now() >= deadline) throw e;
+      }
+    }
     await step(`wait for theme ${label}`, async () => {
       if (known) {
         await this.page.waitForFunction((cls: string) => (globalThis as any).document.querySelector('.monaco-workbench')?.classList.contains(cls), known.cls, { timeout: 10_000 });
