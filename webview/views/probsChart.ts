@@ -1,5 +1,5 @@
 // The head's probabilities for one token (the last, by default) as bars of the top words:
-// softmax of its logits divided by the temperature, as in the seed post's prediction step.
+// softmax of its logits divided by the temperature, as in the blog post's prediction step.
 import { h } from '../dom';
 import { makeChart, themeColors, type Chart, type Plugin } from './charts';
 
