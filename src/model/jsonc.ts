@@ -221,6 +221,13 @@ class Parser {
   private keyAhead = false;
   /** Since the last error no property was read through (see error()). */
   private quiet = false;
+  /** The key whose value is being parsed (for the object it opens: see misplacedClose). */
+  private valueKey: string | null = null;
+  /**
+   * The first } indented less than the line that opened its object: if the file then ends with
+   * an object unclosed, that } most likely belongs to an outer object and its own is missing.
+   */
+  private misplacedClose: { at: number; open: number; key: string | null } | null = null;
 
   /** The text as bytes: what every scan reads (see asciiBytes for a string). */
   private readonly b: Uint8Array;
@@ -414,13 +421,39 @@ class Parser {
 
   private parseObject(): ObjectNode {
     const start = this.pos;
+    const key = this.valueKey;
+    this.valueKey = null;
     const props: PropertyNode[] = [];
     const node: ObjectNode = { kind: 'object', props, start, end: start };
     this.pos++; // {
     this.skipTrivia();
     this.parseItems(start, RBRACE, props, null);
     node.end = this.pos;
+    const close = this.pos - 1;
+    if (this.misplacedClose === null && close > start && this.b[close] === RBRACE) {
+      const c = this.indent(close);
+      if (c.first && c.indent < this.indent(start).indent) this.misplacedClose = { at: close, open: start, key };
+    }
     return node;
+  }
+
+  /** The indentation of the line holding `offset`, and whether `offset` is its first non-blank. */
+  private indent(offset: number): { indent: number; first: boolean } {
+    const t = this.b;
+    let lineStart = offset;
+    while (lineStart > 0 && t[lineStart - 1] !== LF) lineStart--;
+    let p = lineStart;
+    while (p < offset && (t[p] === SPACE || t[p] === TAB)) p++;
+    let q = p;
+    while (t[q] === SPACE || t[q] === TAB) q++;
+    return { indent: q - lineStart, first: p === offset };
+  }
+
+  /** The 1-based line of an offset (for messages; only on the error path). */
+  private lineOf(offset: number): number {
+    let line = 1;
+    for (let p = this.b.indexOf(LF); p >= 0 && p < offset; p = this.b.indexOf(LF, p + 1)) line++;
+    return line;
   }
 
   /**
@@ -438,7 +471,16 @@ class Parser {
         return;
       }
       if (this.pos >= this.len) {
-        this.error(`unterminated ${props ? 'object' : 'array'}: expected ${closing}`, start, start + 1);
+        const m = props ? this.misplacedClose : null;
+        if (m && m.at > start) {
+          // say where the } is missing, not just that the file ended: the } indented as this
+          // object's own closes an inner one early
+          this.misplacedClose = { ...m, at: -1 };
+          const what = m.key === null ? 'the object' : `"${m.key}"`;
+          this.error(`expected } before this one: ${what} (opened on line ${this.lineOf(m.open)}) is not closed, and this } lines up with the { on line ${this.lineOf(start)}`, m.at, m.at + 1);
+        } else {
+          this.error(`unterminated ${props ? 'object' : 'array'}: expected ${closing}`, start, start + 1);
+        }
         return;
       }
       if (!first) {
@@ -451,6 +493,11 @@ class Parser {
           }
         } else if (this.keyAhead) {
           this.keyAhead = false; // (an array closed for the key that follows took its comma)
+        } else if (c === (props ? RBRACKET : RBRACE) && !this.quiet) {
+          // the bracket of the object or array around this one: this one's own was lost. It
+          // ends here, and the one around reads on as written (one error, not a cascade).
+          this.error(`expected ${closing} before this ${props ? ']' : '}'}: the ${props ? 'object' : 'array'} opened on line ${this.lineOf(start)} is not closed`, this.pos, this.pos + 1);
+          return;
         } else {
           this.error(`expected a comma or ${closing}`, this.pos, this.pos + 1);
         }
@@ -535,7 +582,9 @@ class Parser {
       this.error(`expected a value for "${key}"`, this.pos, this.pos + 1);
       return prop;
     }
+    this.valueKey = key;
     prop.value = this.parseValue();
+    this.valueKey = null;
     prop.end = this.pos;
     return prop;
   }
@@ -562,6 +611,7 @@ class Parser {
 
   private parseArray(): ArrayNode | NumbersNode {
     const start = this.pos;
+    this.valueKey = null; // (its objects are items, not the key's value)
     this.pos++; // [
     this.skipTrivia();
     const c = this.b[this.pos];

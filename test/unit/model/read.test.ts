@@ -225,6 +225,36 @@ describe('readModel: messages after syntax slips', () => {
     assert.equal(one(model('[[1, 2x], [0, 1]], "W2": [[1, 0], [0, 1]]'))[3], 'expected a comma or ]');
   });
 
+  it('a lost } of an inner object is reported where it is missing (by the indentation), not at the end of the file', () => {
+    const lines = [
+      '{',                                   // 1
+      '  "version": 1,',                     // 2
+      '  "input": [[1, 2]],',                // 3
+      '  "ffn": {',                          // 4
+      '    "W1": [[1, 0], [0, 1]],',         // 5
+      '    "W2": [[1, 0], [0, 1]]',          // 6
+      '  ,',                                 // 7: the } of "ffn" was here
+      '  "head": {"W": [[1, 0]]}',           // 8
+      '}',                                   // 9
+    ];
+    const ps = problems(lines.join('\n'));
+    assert.deepEqual(ps.map((p) => [p.code, p.line, p.col, p.message]), [
+      ['syntax', 9, 1, 'expected } before this one: "ffn" (opened on line 4) is not closed, and this } lines up with the { on line 1'],
+    ]);
+    // the } of a layer lost before the ] of "layers": one error, at that ], and the rest reads on
+    const layered = ['{', '  "version": 1,', '  "input": [[1, 2]],', '  "layers": [', '    {', '      "ffn": {"W1": [[1, 0], [0, 1]], "W2": [[1, 0], [0, 1]]}', '  ]', '}'].join('\n');
+    assert.deepEqual(problems(layered).map((p) => [p.path, p.line, p.col, p.message]), [
+      ['layers[0]', 7, 3, 'expected } before this ]: the object opened on line 5 is not closed'],
+    ]);
+    // and a lost ] before the } around it
+    assert.deepEqual(problems('{"version": 1, "input": [[1, 2]], "ffn": {"W1": [[1, 0], [0, 1]], "W2": [[1, 0], [0, 1]]}, "tokens": ["a", "b"\n}').map((p) => [p.path, p.line, p.col, p.message]), [
+      ['tokens', 2, 1, 'expected ] before this }: the array opened on line 1 is not closed'],
+    ]);
+    // the same text, well indented or all on one line: nothing is guessed
+    const flat = problems(`{"version": 1, "input": [[1, 2]], "ffn": {"W1": [[1, 0], [0, 1]], "W2": [[1, 0], [0, 1]]}`);
+    assert.deepEqual(flat.map((p) => [p.line, p.col, p.message]), [[1, 1, 'unterminated object: expected }']]);
+  });
+
   it('a stray character before the object: one problem, not three', () => {
     const ps = problems(`x// a comment\n{"version": 1, "input": [[1]], "ffn": {"W1": [[1]], "W2": [[1]]}}`);
     assert.deepEqual(ps.map((p) => [p.code, p.line, p.col, p.message]), [['syntax', 1, 1, 'expected a value (a number, string, true, false, null, array or object), found "x"']]);
