@@ -402,7 +402,7 @@ function host(): void {
     return;
   }
   interface Busy { max: number; what: string; count: number; totalMs: number; top: Array<[number, string, number]> }
-  const h = JSON.parse(readFileSync(out, 'utf8')) as { fileMB: number; openMs: number; openMaxBlockMs: number; openOurs: Busy; editMs: Record<string, number[]>; computedMs: number[]; editMaxBlockMs: number; editP99BlockMs: number; editOurs: Busy; editTop: Array<{ ms: number; what: string; gcMs: number; withoutGcMs: number }>; gcPauses: number; gcMaxMs: number; vscode: string };
+  const h = JSON.parse(readFileSync(out, 'utf8')) as { fileMB: number; openMs: number; openMaxBlockMs: number; openOurs: Busy; openTop: Array<{ ms: number; what: string; gcMs: number; withoutGcMs: number }>; openGcMaxMs: number; editMs: Record<string, number[]>; computedMs: number[]; editMaxBlockMs: number; editP99BlockMs: number; editOurs: Busy; editTop: Array<{ ms: number; what: string; gcMs: number; withoutGcMs: number }>; gcPauses: number; gcMaxMs: number; vscode: string };
   rmSync(out, { force: true });
   results.host = h;
   const all = Object.values(h.editMs).flat();
@@ -410,8 +410,9 @@ function host(): void {
   const ours = Math.max(...h.editTop.map((t) => t.withoutGcMs));
   target('extension host thread held by us, longest, while editing d = 512 (GC pauses inside excluded)', '≤ 10 ms', 'ms', one(ours), ours <= 10,
     `longest: ${h.editTop.map((t) => `${t.what} ${t.ms} ms (GC ${t.gcMs})`).join(', ')}; ${h.editOurs.count} handlers, ${r2(h.editOurs.totalMs)} ms in all; ${h.gcPauses} GC pauses, longest ${r2(h.gcMaxMs)} ms. The thread's overall longest delay, VS Code's own work included: ${r2(h.editMaxBlockMs)} ms (99th percentile ${r2(h.editP99BlockMs)} ms)`);
-  target('extension host thread held by us, longest, while opening d = 512', '≤ 10 ms', 'ms', one(h.openOurs.max), h.openOurs.max <= 10,
-    `${h.openOurs.what}; open to drawn ${r2(h.openMs)} ms. Overall longest delay, VS Code loading the 37 MB document included: ${r2(h.openMaxBlockMs)} ms`);
+  const opening = Math.max(...h.openTop.map((t) => t.withoutGcMs));
+  target('extension host thread held by us, longest, while opening d = 512 (GC pauses inside excluded)', '≤ 10 ms', 'ms', one(opening), opening <= 10,
+    `longest: ${h.openTop.map((t) => `${t.what} ${t.ms} ms (GC ${t.gcMs})`).join(', ')}; ${h.openOurs.count} handlers, ${r2(h.openOurs.totalMs)} ms in all; longest GC pause ${r2(h.openGcMaxMs)} ms; open to drawn ${r2(h.openMs)} ms. Overall longest delay, VS Code loading the 37 MB document included: ${r2(h.openMaxBlockMs)} ms`);
   const s = stat(all);
   const c = stat(h.computedMs);
   console.log(`  an edit typed in the editor (d = 512) → every stage back from the worker: median ${r2(c.median)} ms (min ${r2(c.min)}, max ${r2(c.max)}); → the panel drawn: median ${r2(s.median)} ms (min ${r2(s.min)}, max ${r2(s.max)}), VS Code's own handling of a 37 MB JSON document included`);

@@ -67,9 +67,14 @@ class FfnLens extends Disposable {
     }));
 
     // The context key behind the editor title button.
+    // (set when it changes, not on every keystroke)
+    let isModelFile: boolean | undefined;
     const updateContext = (): void => {
       const doc = vscode.window.activeTextEditor?.document;
-      void vscode.commands.executeCommand('setContext', 'ffnLens.isModelFile', !!doc && (this.documents.isTracked(doc.uri) || looksLikeModelDocument(doc)));
+      const now = !!doc && (this.documents.isTracked(doc.uri) || looksLikeModelDocument(doc));
+      if (now === isModelFile) return;
+      isModelFile = now;
+      void vscode.commands.executeCommand('setContext', 'ffnLens.isModelFile', now);
     };
     this._register(vscode.window.onDidChangeActiveTextEditor(updateContext));
     this._register(this.documents.onDidChange(updateContext));
