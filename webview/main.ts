@@ -3,9 +3,11 @@ import type { ToWebview } from '../src/preview/protocol';
 import { App } from './app';
 import './elements';
 import { post } from './vscodeApi';
+import { tooltip } from './views/tooltip';
 
 const root = document.getElementById('app');
 if (root) {
+  tooltip.attach();
   const app = new App(root);
   window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
     try {

@@ -8,6 +8,7 @@
 //   way, into one node per element, so every error has its exact position.
 // - It never throws: every problem is collected with its offsets, and parsing goes on.
 //
+import { lastAtOrBelow } from '../util/search';
 import { TextChunks } from './textChunks';
 
 // Numbers are rounded exactly as JSON.parse then Math.fround would: a decimal mantissa below 2^53
@@ -42,6 +43,13 @@ export interface PropertyNode {
   value: JsonNode | null;
   readonly start: number;
   end: number;
+}
+
+/** The indentation [from, to) of a line, if all tabs or all spaces. */
+function uniformIndent(t: Uint8Array, from: number, to: number): { width: number; char: number } | null {
+  const char = to > from ? t[from] : SPACE;
+  for (let p = from; p < to; p++) if (t[p] !== char) return null;
+  return { width: to - from, char };
 }
 
 /** A text, a large document's text in chunks, or a file's bytes as read from disk (UTF-8). */
@@ -227,7 +235,10 @@ class Parser {
    * The first } indented less than the line that opened its object: if the file then ends with
    * an object unclosed, that } most likely belongs to an outer object and its own is missing.
    */
-  private misplacedClose: { at: number; open: number; key: string | null } | null = null;
+  private misplacedClose: { at: number; open: number; key: string | null; belongsTo: number } | null = null;
+  /** The starts of the objects and arrays being read (slow path), outermost first. */
+  private readonly openStack: number[] = [];
+  private lineStarts: number[] | null = null;
 
   /** The text as bytes: what every scan reads (see asciiBytes for a string). */
   private readonly b: Uint8Array;
@@ -430,30 +441,74 @@ class Parser {
     this.parseItems(start, RBRACE, props, null);
     node.end = this.pos;
     const close = this.pos - 1;
-    if (this.misplacedClose === null && close > start && this.b[close] === RBRACE) {
-      const c = this.indent(close);
-      if (c.first && c.indent < this.indent(start).indent) this.misplacedClose = { at: close, open: start, key };
-    }
+    if (this.misplacedClose === null && close > start && this.b[close] === RBRACE) this.checkClose(start, close, key);
     return node;
   }
 
-  /** The indentation of the line holding `offset`, and whether `offset` is its first non-blank. */
-  private indent(offset: number): { indent: number; first: boolean } {
-    const t = this.b;
-    let lineStart = offset;
-    while (lineStart > 0 && t[lineStart - 1] !== LF) lineStart--;
-    let p = lineStart;
-    while (p < offset && (t[p] === SPACE || t[p] === TAB)) p++;
-    let q = p;
-    while (t[q] === SPACE || t[q] === TAB) q++;
-    return { indent: q - lineStart, first: p === offset };
+  /**
+   * A } first on its line, indented less than the line of its own { and exactly as the line of
+   * an enclosing object's {, probably belongs to that one (remembered; used only if the file then
+   * ends with that object unclosed). Indentation of mixed tabs and spaces is not compared.
+   */
+  private checkClose(open: number, close: number, key: string | null): void {
+    const mine = this.closeIndent(close);
+    if (mine === null) return;
+    const own = this.lineIndent(open);
+    if (own === null || own.char !== mine.char && own.width > 0 && mine.width > 0 || mine.width >= own.width) return;
+    // (the stack holds the containers around this object, innermost last)
+    for (let k = this.openStack.length - 1; k >= 0; k--) {
+      const a = this.openStack[k];
+      if (this.b[a] !== LBRACE) continue;
+      const ind = this.lineIndent(a);
+      if (ind === null || ind.width < mine.width) return;
+      if (ind.width === mine.width && (ind.width === 0 || ind.char === mine.char)) {
+        this.misplacedClose = { at: close, open, key, belongsTo: a };
+        return;
+      }
+    }
   }
 
-  /** The 1-based line of an offset (for messages; only on the error path). */
+  /** The indentation before a } if it is the first thing on its line (else null: the usual case, found at once). */
+  private closeIndent(offset: number): { width: number; char: number } | null {
+    const t = this.b;
+    let p = offset;
+    while (p > 0 && (t[p - 1] === SPACE || t[p - 1] === TAB)) p--;
+    if (p > 0 && t[p - 1] !== LF && t[p - 1] !== CR) return null;
+    return uniformIndent(t, p, offset);
+  }
+
+  /** The indentation of the line holding `offset` (null if mixed, or the line is very long). */
+  private lineIndent(offset: number): { width: number; char: number } | null {
+    const t = this.b;
+    const stop = Math.max(0, offset - 4096);
+    let lineStart = offset;
+    while (lineStart > stop && t[lineStart - 1] !== LF && t[lineStart - 1] !== CR) lineStart--;
+    if (lineStart === stop && stop > 0) return null;
+    let p = lineStart;
+    while (p < offset && (t[p] === SPACE || t[p] === TAB)) p++;
+    return uniformIndent(t, lineStart, p);
+  }
+
+  /** The 1-based line of an offset (for messages; the table of line starts is built once, on the first error that needs it). */
   private lineOf(offset: number): number {
-    let line = 1;
-    for (let p = this.b.indexOf(LF); p >= 0 && p < offset; p = this.b.indexOf(LF, p + 1)) line++;
-    return line;
+    if (!this.lineStarts) {
+      const starts = [0];
+      for (let p = this.b.indexOf(LF); p >= 0; p = this.b.indexOf(LF, p + 1)) starts.push(p + 1);
+      this.lineStarts = starts;
+    }
+    return lastAtOrBelow(this.lineStarts, offset) + 1;
+  }
+
+  /** Whether error() would record a problem now (to skip building its message otherwise). */
+  private get reporting(): boolean {
+    return !this.quiet && this.errors.length < 200;
+  }
+
+  /** parseItemsIn, with the container on the stack of open ones while its items are read. */
+  private parseItems(start: number, close: number, props: PropertyNode[] | null, items: JsonNode[] | null): void {
+    this.openStack.push(start);
+    this.parseItemsIn(start, close, props, items);
+    this.openStack.pop();
   }
 
   /**
@@ -461,7 +516,7 @@ class Parser {
    * the opening bracket to past `close`: commas between, one trailing comma allowed, and after a
    * bad member, recovery at the next comma or closing bracket.
    */
-  private parseItems(start: number, close: number, props: PropertyNode[] | null, items: JsonNode[] | null): void {
+  private parseItemsIn(start: number, close: number, props: PropertyNode[] | null, items: JsonNode[] | null): void {
     const closing = close === RBRACE ? '}' : ']';
     let first = true;
     for (;;) {
@@ -472,12 +527,12 @@ class Parser {
       }
       if (this.pos >= this.len) {
         const m = props ? this.misplacedClose : null;
-        if (m && m.at > start) {
-          // say where the } is missing, not just that the file ended: the } indented as this
-          // object's own closes an inner one early
-          this.misplacedClose = { ...m, at: -1 };
+        if (m && m.at > start && m.belongsTo >= start && this.reporting) {
+          // say where the } is missing, not just that the file ended: the } indented as an outer
+          // object's own closed an inner one early (and each } after it closed the wrong one too,
+          // up to this object, left without one)
           const what = m.key === null ? 'the object' : `"${m.key}"`;
-          this.error(`expected } before this one: ${what} (opened on line ${this.lineOf(m.open)}) is not closed, and this } lines up with the { on line ${this.lineOf(start)}`, m.at, m.at + 1);
+          this.error(`expected } before this one: ${what} (opened on line ${this.lineOf(m.open)}) is not closed, and this } lines up with the { on line ${this.lineOf(m.belongsTo)}`, m.at, m.at + 1);
         } else {
           this.error(`unterminated ${props ? 'object' : 'array'}: expected ${closing}`, start, start + 1);
         }
@@ -493,8 +548,8 @@ class Parser {
           }
         } else if (this.keyAhead) {
           this.keyAhead = false; // (an array closed for the key that follows took its comma)
-        } else if (c === (props ? RBRACKET : RBRACE) && !this.quiet) {
-          // the bracket of the object or array around this one: this one's own was lost. It
+        } else if (c === (props ? RBRACKET : RBRACE) && this.reporting && this.b[this.openStack[this.openStack.length - 2] ?? -1] === (props ? LBRACKET : LBRACE)) {
+          // the bracket of the array or object around this one: this one's own was lost. It
           // ends here, and the one around reads on as written (one error, not a cascade).
           this.error(`expected ${closing} before this ${props ? ']' : '}'}: the ${props ? 'object' : 'array'} opened on line ${this.lineOf(start)} is not closed`, this.pos, this.pos + 1);
           return;

@@ -59,6 +59,21 @@ describe('Attention heads and lenses in a real VS Code (encoder block, 4 heads)'
     for (let k = 0; k < 4; k++) assert.deepEqual(await grid.nth(k).locator('.hm-col-label').allInnerTexts(), ['I', 'love', 'you', 'very', 'much', '.'], `head ${k}'s keys`);
     assert.equal(await weights.locator('vscode-single-select.head-select').evaluate((el: { hasAttribute(a: string): boolean }) => el.hasAttribute('disabled')), true);
     await wb.screenshot('attention-all-heads');
+    // the keyboard on head 1's map: the last key of the first query is masked (causal)
+    const head1 = grid.nth(1).locator('canvas.hm-canvas');
+    await head1.focus();
+    await head1.press('End');
+    const tip = view.locator('.tooltip');
+    await tip.waitFor({ state: 'visible' });
+    assert.match(await tip.innerText(), /head 1[\s\S]*query "I" \(row 0\) → key "\." \(column 5\)[\s\S]*masked/);
+    // a redraw (the panel resized) keeps the focus, and the cursor, on that map
+    await wb.page.setViewportSize({ width: 1500, height: 1000 });
+    await wb.page.waitForTimeout(500);
+    assert.equal(await head1.evaluate((c: unknown) => (c as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === c), true, 'head 1 keeps the focus');
+    await head1.press('ArrowDown');
+    assert.match(await tip.innerText(), /query "love" \(row 1\) → key "\." \(column 5\)/);
+    await head1.press('Escape');
+    await wb.page.setViewportSize({ width: 1600, height: 1000 });
   });
 
   it('the lens "Visualize layer 0 FFN" brings the panel to that FFN', async () => {

@@ -7,6 +7,7 @@ import { formatFloat32 } from '../../src/util/float32';
 import { h } from '../dom';
 import { cellAt, cellAtClientPoint, drawHeatmap, paintHeatmap, type CellHit, type ColormapName, type HeatmapInfo } from '../heatmap';
 import { tooltip } from './tooltip';
+import { lastAtOrBelow } from '../../src/util/search';
 
 export interface HeatmapSpec {
   readonly data: Float32Array;
@@ -47,7 +48,10 @@ export class HeatmapView {
   private drawnFor = '';
   private highlight: { axis: 'row' | 'col'; index: number } | null = null;
   private readonly cursorEl: HTMLElement;
-  /** The keyboard cursor, in drawn (pooled) cells; null until a key moves it. */
+  /**
+   * The keyboard cursor: the first source cell of the drawn (pooled) cell it is on, so that a
+   * redraw pooled differently keeps it on the same numbers; null until a key moves it.
+   */
   private cursor: { row: number; col: number } | null = null;
 
   /** `small`: a small multiple (no column ticks); `rowLabels`: a small one that names its rows still. */
@@ -69,7 +73,8 @@ export class HeatmapView {
     this.canvas.addEventListener('keydown', (e) => this.key(e));
     // Tabbing in starts the cursor at the first cell; a click's focus does not (the pointer reads).
     this.canvas.addEventListener('focus', () => {
-      if (!this.cursor && this.canvas.matches(':focus-visible')) this.moveCursor(0, 0);
+      if (this.cursor) this.showCursor();
+      else if (this.canvas.matches(':focus-visible')) this.moveCursor(0, 0);
     });
     this.canvas.addEventListener('blur', () => {
       this.cursorEl.hidden = true;
@@ -128,7 +133,7 @@ export class HeatmapView {
     this.labels(s, cssW, cssH);
     this.placeBand();
     // new numbers under a keyboard cursor: read them out again (clamped to the new shape)
-    if (this.cursor && document.activeElement === this.canvas) this.moveCursor(this.cursor.row, this.cursor.col);
+    if (this.cursor && document.activeElement === this.canvas) this.showCursor();
   }
 
   setHighlight(hl: { axis: 'row' | 'col'; index: number } | null): void {
@@ -218,7 +223,9 @@ export class HeatmapView {
   private widestLabel(texts: readonly string[]): number {
     const probe = h('span', { class: 'hm-col-label hm-col-word' });
     this.colLabelsEl.append(probe);
-    const font = getComputedStyle(probe).font;
+    // (not .font: Chromium leaves that shorthand empty when font-variant-numeric is set)
+    const cs = getComputedStyle(probe);
+    const font = cs.fontSize && cs.fontFamily ? `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}` : '';
     probe.remove();
     measure ??= document.createElement('canvas').getContext('2d');
     if (!measure || !font) return texts.reduce((m, t) => Math.max(m, t.length * 7), 0);
@@ -244,7 +251,7 @@ export class HeatmapView {
   private key(e: KeyboardEvent): void {
     const info = this.info;
     if (!info || !this.spec) return;
-    const c = this.cursor;
+    const c = this.cursor && this.drawnCell(this.cursor);
     const far = e.ctrlKey || e.metaKey;
     let row = c?.row ?? 0;
     let col = c?.col ?? 0;
@@ -260,9 +267,9 @@ export class HeatmapView {
       case 'Enter':
       case ' ': {
         const hit = c && this.hitAt(c.row, c.col);
-        if (!hit) return;
+        if (!hit || !this.spec.onClick) return;
         e.preventDefault();
-        this.spec.onClick?.(hit.sourceRow, hit.sourceCol);
+        this.spec.onClick(hit.sourceRow, hit.sourceCol);
         return;
       }
       case 'Escape':
@@ -285,6 +292,19 @@ export class HeatmapView {
     return info ? cellAt(info, (col + 0.5) / info.cols, (row + 0.5) / info.rows) : null;
   }
 
+  /** The drawn cell that holds source cell `src` (clamped to the matrix as drawn now). */
+  private drawnCell(src: { row: number; col: number }): { row: number; col: number } {
+    const info = this.info!;
+    return { row: lastAtOrBelow(info.rowStart, src.row), col: lastAtOrBelow(info.colStart, src.col) };
+  }
+
+  /** Shows the cursor where it is (after a redraw, or when the focus comes back). */
+  private showCursor(): void {
+    if (!this.cursor || !this.info) return;
+    const c = this.drawnCell(this.cursor);
+    this.moveCursor(c.row, c.col);
+  }
+
   /** Puts the keyboard cursor on drawn cell (row, col), clamped, and reads it as a hover would. */
   private moveCursor(row: number, col: number): void {
     const info = this.info;
@@ -292,7 +312,7 @@ export class HeatmapView {
     if (!info || !s || info.rows === 0 || info.cols === 0) return;
     row = Math.max(0, Math.min(info.rows - 1, row));
     col = Math.max(0, Math.min(info.cols - 1, col));
-    this.cursor = { row, col };
+    this.cursor = { row: info.rowStart[row]!, col: info.colStart[col]! };
     const hit = this.hitAt(row, col);
     if (!hit) return;
     const w = parseFloat(this.canvas.style.width) || 0;

@@ -184,7 +184,10 @@ export class StageCard {
         // up to 4 a row; the first of each row names the tokens
         const perRow = Math.min(NH, 4);
         while (this.small.length < NH) this.small.push(new HeatmapView(true, this.small.length % 4 === 0));
-        this.smallGrid.replaceChildren(...this.small.slice(0, NH).map((v, hh) => h('figure', { class: 'small-multiple' }, v.el, h('figcaption', {}, `head ${hh}`))));
+        // (built again only when the number of heads changes: moving a canvas would drop its focus)
+        if (this.smallGrid.childElementCount !== NH) {
+          this.smallGrid.replaceChildren(...this.small.slice(0, NH).map((v, hh) => h('figure', { class: 'small-multiple' }, v.el, h('figcaption', {}, `head ${hh}`))));
+        }
         const labelW = Math.min(120, 12 + summary.tokens.reduce((m, l) => Math.max(m, l.length), 1) * 7);
         const cellW = Math.max(80, Math.floor((width - labelW) / perRow) - 12);
         this.small.slice(0, NH).forEach((v, hh) => {

@@ -14,15 +14,16 @@ class Tooltip {
     return this.el;
   }
 
+  /** Adds the (empty) live region at startup: screen readers skip what a region says as it is added. */
+  attach(): void {
+    if (this.live) return;
+    this.live = h('div', { class: 'sr-only', 'aria-live': 'polite' });
+    document.body.append(this.live);
+  }
+
   show(lines: readonly string[], x: number, y: number, opts: { announce?: boolean } = {}): void {
     const el = this.element();
-    if (opts.announce) {
-      if (!this.live) {
-        this.live = h('div', { class: 'sr-only', 'aria-live': 'polite' });
-        document.body.append(this.live);
-      }
-      this.live.textContent = lines.join('. ');
-    }
+    if (opts.announce && this.live) this.live.textContent = lines.join('. ');
     el.replaceChildren(...lines.map((l, i) => h('div', { class: i === 0 ? 'tooltip-title' : 'tooltip-line' }, l)));
     el.hidden = false;
     const r = el.getBoundingClientRect();

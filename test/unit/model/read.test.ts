@@ -246,10 +246,22 @@ describe('readModel: messages after syntax slips', () => {
     assert.deepEqual(problems(layered).map((p) => [p.path, p.line, p.col, p.message]), [
       ['layers[0]', 7, 3, 'expected } before this ]: the object opened on line 5 is not closed'],
     ]);
+    // a ] too many inside the top-level object is just that: the object reads on, "name" included
+    const extra = problems('{"version": 1, "input": [[1, 2]]], "name": "x", "ffn": {"W1": [[1, 0], [0, 1]], "W2": [[1, 0], [0, 1]]}}');
+    assert.deepEqual(extra.map((p) => [p.path, p.col, p.message]), [['input', 33, 'expected a comma or }']]);
     // and a lost ] before the } around it
     assert.deepEqual(problems('{"version": 1, "input": [[1, 2]], "ffn": {"W1": [[1, 0], [0, 1]], "W2": [[1, 0], [0, 1]]}, "tokens": ["a", "b"\n}').map((p) => [p.path, p.line, p.col, p.message]), [
       ['tokens', 2, 1, 'expected ] before this }: the array opened on line 1 is not closed'],
     ]);
+    // the } lines up with the { of "attention" (line 2), not with the file's first line
+    const deeper = ['{', '  "attention": {', '    "heads": 1,', '    "causal": {', '      "x": 1', '  },', '  "ffn": {"W1": [[1]], "W2": [[1]]}', '}'].join('\n');
+    assert.deepEqual(problems(deeper).map((p) => [p.line, p.col, p.message]), [
+      [6, 3, 'expected } before this one: "causal" (opened on line 4) is not closed, and this } lines up with the { on line 2'],
+    ]);
+    // a } indented with a tab under a line indented with spaces is not compared: the file is
+    // merely cut short, and that is what is said
+    const mixed = ['{', '  "version": 1,', '    "ffn": {', '\t"W1": [[1]], "W2": [[1]]', '\t},', '  "input": [[1]]'].join('\n');
+    assert.deepEqual(problems(mixed).map((p) => [p.line, p.col, p.message]), [[1, 1, 'unterminated object: expected }']]);
     // the same text, well indented or all on one line: nothing is guessed
     const flat = problems(`{"version": 1, "input": [[1, 2]], "ffn": {"W1": [[1, 0], [0, 1]], "W2": [[1, 0], [0, 1]]}`);
     assert.deepEqual(flat.map((p) => [p.line, p.col, p.message]), [[1, 1, 'unterminated object: expected }']]);
