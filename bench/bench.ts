@@ -105,25 +105,35 @@ function parseLongNumbers(): void {
   const bytes = Buffer.from(text, 'utf8');
   const MB = bytes.length / 1e6;
   const identical = sameFloats(oursArrays(bytes), jsonParseCopy(text));
-  const ours: number[] = [];
-  const peer: number[] = [];
-  for (let i = 0; i < 2; i++) {
-    oursArrays(bytes);
-    jsonParseCopy(bytes.toString('utf8'));
-  }
-  for (let i = 0; i < 9; i++) {
-    let t0 = performance.now();
-    oursArrays(bytes);
-    ours.push(performance.now() - t0);
-    t0 = performance.now();
-    jsonParseCopy(bytes.toString('utf8'));
-    peer.push(performance.now() - t0);
-  }
-  const so = stat(ours.map((x) => MB / (x / 1000)));
-  const sp = stat(peer.map((x) => MB / (x / 1000)));
+  const [ours, peer] = alternating(9, () => oursArrays(bytes), () => jsonParseCopy(bytes.toString('utf8')));
+  const so = rateOf(MB, ours);
+  const sp = rateOf(MB, peer);
   const ratio = stat(ours.map((o, i) => peer[i] / o));
   console.log(`  (check) ${MB.toFixed(1)} MB of 17-digit numbers, as Python prints float32 weights: ours ${r2(so.median)} MB/s, decode + JSON.parse + copy ${r2(sp.median)} MB/s: ${r2(ratio.median)}×; bit-identical: ${identical}`);
   results.parseLongNumbers = { mb: r2(MB), oursMBps: round(so), peerMBps: round(sp), ratio: round(ratio), identical };
+}
+
+/**
+ * The times (ms) of each of `fns` over `reps` rounds, after two rounds of warm-up. They take
+ * turns, so all see the same machine (a forced GC before each was tried: it slows the next parse,
+ * ours by ~25% and JSON.parse not at all, so it is not done).
+ */
+function alternating(reps: number, ...fns: Array<() => unknown>): number[][] {
+  for (let i = 0; i < 2; i++) for (const f of fns) f();
+  const times = fns.map((): number[] => []);
+  for (let i = 0; i < reps; i++) {
+    fns.forEach((f, k) => {
+      const t0 = performance.now();
+      f();
+      times[k].push(performance.now() - t0);
+    });
+  }
+  return times;
+}
+
+/** MB/s for each time (ms) of reading `mb` megabytes. */
+function rateOf(mb: number, ms: readonly number[]): Stat {
+  return stat(ms.map((x) => mb / (x / 1000)));
 }
 
 /** Dims whose generated file is close to `mb` megabytes. */
@@ -192,32 +202,14 @@ function parse(): void {
     const bytes = Buffer.from(text, 'utf8');
     const MB = bytes.length / 1e6;
     const identical = sameFloats(oursArrays(bytes), jsonParseCopy(bytes.toString('utf8')));
-    const ours: number[] = [];
-    const peer: number[] = [];
-    const oursStr: number[] = [];
     const reps = quick ? 5 : mb > 20 ? 9 : 15;
-    for (let i = 0; i < 2; i++) { // warm-up, both sides, not timed
-      oursArrays(bytes);
-      jsonParseCopy(bytes.toString('utf8'));
-      oursArrays(text);
-    }
-    for (let i = 0; i < reps; i++) {
-      // alternate, so both see the same machine (a forced GC before each was tried: it slows the
-      // next parse, ours by ~25% and JSON.parse not at all, so it is not done)
-      let t0 = performance.now();
-      oursArrays(bytes);
-      ours.push(performance.now() - t0);
-      t0 = performance.now();
-      jsonParseCopy(bytes.toString('utf8'));
-      peer.push(performance.now() - t0);
-      t0 = performance.now();
-      oursArrays(text); // a document's text, as VS Code hands it over
-      oursStr.push(performance.now() - t0);
-    }
-    const rate = (ms: number[]): Stat => stat(ms.map((x) => MB / (x / 1000)));
-    const so = rate(ours);
-    const sp = rate(peer);
-    const ss = rate(oursStr);
+    const [ours, peer, oursStr] = alternating(reps,
+      () => oursArrays(bytes),
+      () => jsonParseCopy(bytes.toString('utf8')),
+      () => oursArrays(text)); // a document's text, as VS Code hands it over
+    const so = rateOf(MB, ours);
+    const sp = rateOf(MB, peer);
+    const ss = rateOf(MB, oursStr);
     const mem = childMemory(bytes, oursArrays(bytes).reduce((n, x) => n + x.length, 0));
     console.log(`  ${MB.toFixed(1)} MB (d_model ${opts.dModel}): ours ${r2(so.median)} MB/s from bytes, ${r2(ss.median)} MB/s from a string; decode + JSON.parse + copy ${r2(sp.median)} MB/s; bit-identical: ${identical}`);
     // the ratio of each pair run back to back, its median over the runs

@@ -15,10 +15,7 @@ describe('Attention heads and lenses in a real VS Code (encoder block, 4 heads)'
 
   before(async () => {
     wb = await Workbench.open({ name: 'attention', waitForFile: FILE, viewport: { width: 1600, height: 1000 } });
-    await wb.openFile(FILE);
-    await wb.runCommand('FFN Lens: Visualize FFN');
-    const view = await wb.webview(TITLE, { timeoutMs: 30_000 });
-    await view.locator('body[data-rendered-version]').waitFor({ timeout: 30_000 });
+    await wb.visualize(FILE, TITLE);
   });
   after(async () => wb?.close());
   afterEach(async function () {

@@ -14,10 +14,7 @@ describe('In the editor, linked to the panel (identity example)', function () {
   before(async () => {
     wb = await Workbench.open({ name: 'editor', waitForFile: FILE, viewport: { width: 1600, height: 1000 } });
     await wb.setColorTheme('light');
-    await wb.openFile(FILE);
-    await wb.runCommand('FFN Lens: Visualize FFN');
-    const view = await wb.webview(TITLE, { timeoutMs: 30_000 });
-    await view.locator('body[data-rendered-version]').waitFor({ timeout: 30_000 });
+    await wb.visualize(FILE, TITLE);
   });
   after(async () => wb?.close());
   afterEach(async function () {

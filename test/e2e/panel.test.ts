@@ -40,10 +40,7 @@ describe('Visualize FFN in a real VS Code (identity example)', function () {
 
   it('opens the file, runs "FFN Lens: Visualize FFN" from the palette, and the panel draws every stage', async () => {
     await wb.setColorTheme('light');
-    await wb.openFile(FILE);
-    await wb.runCommand('FFN Lens: Visualize FFN');
-    const view = await wb.webview(TITLE, { timeoutMs: 30_000 });
-    await view.locator('body[data-rendered-version]').waitFor({ timeout: 30_000 });
+    const view = await wb.visualize(FILE, TITLE);
     assert.equal(await view.locator('section.card[data-stage-id]').count(), 6, 'input, up, act, down, layer out, output');
     assert.match(await view.locator('.model-name').innerText(), /Identity weights/);
   });

@@ -461,6 +461,19 @@ export class Workbench {
   async closeAllEditors(): Promise<void> { await this.runCommand('View: Close All Editors'); }
 
   /**
+   * Opens `file` with Quick Open, runs "FFN Lens: Visualize FFN" from the palette, and waits until
+   * the panel titled `panelTitle` has drawn a render. Returns the panel's frame.
+   */
+  async visualize(file: string, panelTitle: string, opts: { timeoutMs?: number } = {}): Promise<FrameLocator> {
+    const timeout = opts.timeoutMs ?? 30_000;
+    await this.openFile(file);
+    await this.runCommand('FFN Lens: Visualize FFN');
+    const view = await this.webview(panelTitle, { timeoutMs: timeout });
+    await view.locator('body[data-rendered-version]').waitFor({ timeout });
+    return view;
+  }
+
+  /**
    * The inner frame of a webview (outer `iframe.webview.ready` → inner `iframe#active-frame`). With
    * `panelTitle`, the webview of the editor tab with that title, or else whose title starts with it
    * (activated first if it is in the background); without, the first visible webview.
