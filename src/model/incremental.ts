@@ -1,28 +1,23 @@
 // Incremental reading: an edit inside one row of numbers (the usual edit: a weight typed over)
 // re-scans only that row, straight into the arena the model's Float32Arrays are views of, and
-// shifts the offsets of everything after it. Anything else — an edit that touches brackets,
-// keys, strings or comments, changes how many numbers a row has, or lands in a file that did
-// not read as a model — is not incremental: the caller falls back to a full read.
+// shifts the offsets of everything after it. Which parameter and row it is comes from what the
+// reader recorded for that range of numbers (ReadResult.rows), never from the text around it.
 //
-// The result must equal a from-scratch read of the same text (tested with random edit sequences).
+// Anything else (an edit that touches brackets, keys, strings or comments, changes how many
+// numbers a row has, or lands in a file that did not read as a model) is refused: the caller
+// then reads the whole text again. The result must equal a from-scratch read of the same text
+// (tested with random edit sequences on many formattings, test/unit/worker/edits.test.ts).
 import type { TextChange } from '../compute/protocol';
-import { scanNumberRow, type JsonNode, type NumbersNode, type ParsedJson } from './jsonc';
-import { pathAt } from './pathAt';
-import type { PathSegment, Problem } from './problems';
-import type { ReadResult } from './read';
-import type { TextChunks } from './textChunks';
+import { scanNumberRow, type JsonNode, type NumbersNode, type Source } from './jsonc';
+import type { Problem } from './problems';
+import type { ReadResult, RowBinding } from './read';
 
 /** One row (or vector) whose values changed, and which of its elements did. */
 export interface RowChange {
-  readonly node: NumbersNode;
-  readonly path: PathSegment[];
+  /** What the row is in the model; null for numbers the model does not use (an unknown key's). */
+  readonly binding: RowBinding | null;
   readonly changed: number[];
 }
-
-export type IncrementalOutcome =
-  | { readonly ok: true; readonly rows: RowChange[] }
-  /** `applied`: how many of the changes are in the text (the rest are not); the read is stale. */
-  | { readonly ok: false; readonly reason: string; readonly applied: number };
 
 const EDIT_CHARS = /^[0-9eE+\-., \t\r\n]*$/;
 
@@ -62,54 +57,68 @@ function shift(node: JsonNode, from: number, delta: number): void {
   }
 }
 
-/**
- * Applies `changes` (in order, each relative to the text after the previous) to `text` (in place)
- * and to `read`, if every change stays inside one row of numbers and keeps its count. When one does
- * not, it is not applied, and the outcome says how many were: the caller applies the rest to the
- * text and reads it all again (rows patched by earlier changes of the batch do not matter then).
- */
-export function applyIncrementally(text: TextChunks, read: ReadResult, changes: readonly TextChange[]): IncrementalOutcome {
-  if (!read.model) return { ok: false, reason: 'the last read has errors', applied: 0 };
-  const json: ParsedJson = read.json;
-  const rows: RowChange[] = [];
-  for (let k = 0; k < changes.length; k++) {
-    const c = changes[k];
-    const refuse = (reason: string): IncrementalOutcome => ({ ok: false, reason, applied: k });
-    if (!EDIT_CHARS.test(c.text)) return refuse('the edit inserts structure');
-    const row = rowAt(json.numberArrays, c.offset, c.length);
-    if (!row) return refuse('the edit is not inside one row of numbers');
-    const old = text.slice(c.offset, c.offset + c.length);
-    if (!EDIT_CHARS.test(old)) return refuse('the edit removes structure');
-    const delta = c.text.length - c.length;
-    const before = json.arena.slice(row.offset, row.offset + row.length);
-    text.edit(c.offset, c.length, c.text);
-    const n = scanNumberRow(text, row.start, row.end + delta, json.arena, row.offset, row.length);
-    if (n !== row.length) {
-      json.arena.set(before, row.offset); // the values as they were
-      text.edit(c.offset, c.text.length, old); // and the text
-      return refuse(n < 0 ? 'the row no longer reads as numbers' : 'the row has a different count of numbers');
-    }
-    if (delta !== 0 && json.root) {
-      // Everything after the edit moves; the row and its ancestors stretch.
-      shift(json.root, c.offset + c.length, delta);
-      for (const p of read.problems) shiftProblem(p, c.offset + c.length, delta);
-    }
-    const changed: number[] = [];
-    for (let i = 0; i < row.length; i++) if (!Object.is(before[i], json.arena[row.offset + i])) changed.push(i);
-    const known = rows.find((r) => r.node === row);
-    if (known) {
-      for (const i of changed) if (!known.changed.includes(i)) known.changed.push(i);
-    } else {
-      const hit = pathAt(text, json.root, row.start + 1);
-      const path = hit ? (hit.node === row ? hit.path.slice(0, -1) : hit.path) : [];
-      rows.push({ node: row, path, changed });
-    }
-  }
-  return { ok: true, rows: rows.filter((r) => r.changed.length > 0) };
-}
-
 function shiftProblem(p: Problem, from: number, delta: number): void {
   const m = p as Mutable<Problem>;
   if (m.start >= from) m.start += delta;
   if (m.end >= from) m.end += delta;
+}
+
+/**
+ * Keeps a read in step with a text, one change at a time, while every change is a value edit
+ * inside one row of numbers. The caller applies each change to the text first, then calls
+ * apply(); once it returns false the read no longer matches the text (some rows may be half
+ * patched) and must be read again: the patch is then spent.
+ */
+export class ReadPatch {
+  private readonly changes = new Map<NumbersNode, RowChange>();
+  private spent = false;
+
+  constructor(private readonly read: ReadResult) {
+    if (!read.model) this.spent = true;
+  }
+
+  /** `c` was just applied to `text`; `removed` is the text it replaced. */
+  apply(text: Source, c: TextChange, removed: string): boolean {
+    if (this.spent) return false;
+    try {
+      if (this.patch(text, c, removed)) return true;
+    } catch {
+      // an inconsistency we did not foresee: a full read is always right
+    }
+    this.spent = true;
+    return false;
+  }
+
+  /** The rows whose values changed, once every change was applied. */
+  rows(): RowChange[] {
+    return [...this.changes.values()].filter((r) => r.changed.length > 0);
+  }
+
+  private patch(text: Source, c: TextChange, removed: string): boolean {
+    const json = this.read.json;
+    if (!EDIT_CHARS.test(c.text) || !EDIT_CHARS.test(removed)) return false;
+    const row = rowAt(json.numberArrays, c.offset, c.length);
+    if (!row) return false;
+    const delta = c.text.length - c.length;
+    const before = json.arena.slice(row.offset, row.offset + row.length);
+    const n = scanNumberRow(text, row.start, row.end + delta, json.arena, row.offset, row.length);
+    if (n !== row.length) return false; // no longer numbers, or another count of them
+    if (delta !== 0 && json.root) {
+      // Everything after the edit moves; the row and its ancestors stretch.
+      shift(json.root, c.offset + c.length, delta);
+      for (const p of this.read.problems) shiftProblem(p, c.offset + c.length, delta);
+    }
+    const binding = this.read.rows.get(row) ?? null;
+    if (binding) {
+      if (binding.at + row.length > binding.data.length) return false;
+      // (the model's numbers are a view of the arena, or a copy for a matrix read the slow way)
+      binding.data.set(json.arena.subarray(row.offset, row.offset + row.length), binding.at);
+    }
+    let known = this.changes.get(row);
+    if (!known) this.changes.set(row, (known = { binding, changed: [] }));
+    for (let i = 0; i < row.length; i++) {
+      if (!Object.is(before[i], json.arena[row.offset + i]) && !known.changed.includes(i)) known.changed.push(i);
+    }
+    return true;
+  }
 }

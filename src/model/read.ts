@@ -13,7 +13,7 @@ import {
   ATTENTION_FIELDS, FFN_FIELDS, HEAD_FIELDS, LAYER_FIELDS, LAYERNORM_FIELDS, MODEL_FIELDS, nearestKey, type Fields,
 } from './format';
 import {
-  FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type ObjectNode, type ParsedJson, type PropertyNode,
+  FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type NumbersNode, type ObjectNode, type ParsedJson, type PropertyNode,
 } from './jsonc';
 import type { ParamCounts } from './params';
 import { pathAt } from './pathAt';
@@ -45,6 +45,24 @@ export interface ReadResult {
   readonly model: ModelFile | null;
   readonly problems: Problem[];
   readonly json: ParsedJson;
+  /**
+   * What each row of numbers in the text is in the model, as the reader found it: an edit inside
+   * a row is mapped through this, never by turning an offset back into a path (incremental.ts).
+   * Rows the model does not use (an unknown key's numbers) are not in it.
+   */
+  readonly rows: ReadonlyMap<NumbersNode, RowBinding>;
+}
+
+/**
+ * Row \`row\` of parameter \`param\` (\`layers.0.ffn.W1\`, \`input\`, \`head.b\`: the ids of the
+ * \`weights\` overrides, without an index), as the file stores it; the model holds its numbers at
+ * data[at … at + length), a view into the parse's arena or, for a matrix read the slow way, a copy.
+ */
+export interface RowBinding {
+  readonly param: string;
+  readonly row: number;
+  readonly data: Float32Array;
+  readonly at: number;
 }
 
 /** A checked matrix as the file stores it: rows × cols. */
@@ -76,6 +94,7 @@ export function defaultModelName(fileName: string): string {
 class Reader {
   readonly problems: Problem[] = [];
   private readonly json: ParsedJson;
+  private readonly rows = new Map<NumbersNode, RowBinding>();
   private layout: Layout = 'out_in';
   /** Non-square matrices: how many fit the current layout, how many fit only the other. */
   private fitCurrent = 0;
@@ -89,7 +108,7 @@ class Reader {
   result(model: ModelFile | null): ReadResult {
     // In file order, as a reader of the file meets them (sort is stable for ties).
     this.problems.sort((a, b) => a.start - b.start);
-    return { model, problems: this.problems, json: this.json };
+    return { model, problems: this.problems, json: this.json, rows: this.rows };
   }
 
   private report(severity: Severity, code: ProblemCode, path: readonly PathSegment[], at: { start: number; end: number }, message: string, fix?: FixHint): void {
@@ -140,7 +159,7 @@ class Reader {
     const inputProp = top.get('input');
     let input: Mat | null = null;
     if (!inputProp) this.error('missing', ['input'], { start: root.start, end: root.start + 1 }, 'input is required: the token vectors, one row per token, e.g. "input": [[1, 0, 1.5], [0, 1, 0]]');
-    else if (inputProp.value) input = this.matrix(inputProp.value, ['input'], 'input');
+    else if (inputProp.value) input = this.matrix(inputProp.value, ['input'], 'input', 'input');
     const T = input?.rows ?? 0;
     const C = input?.cols ?? 0;
     const dims = input ? { T, C } : null;
@@ -180,12 +199,12 @@ class Reader {
           }
           const f = this.fields(item, path, LAYER_FIELDS);
           if (f.size === 0) this.warn('value', path, item, `layer ${i} is empty: it has neither "attention" nor "ffn"`);
-          const layer = this.layer(f, path, dims, norm, counts);
+          const layer = this.layer(f, path, `layers.${i}.`, dims, norm, counts);
           if (layer) layers.push(layer);
         });
       }
     } else if (shorthandKeys.length > 0) {
-      const layer = this.layer(top, [], dims, norm, counts);
+      const layer = this.layer(top, [], 'layers.0.', dims, norm, counts);
       if (layer) layers.push(layer);
     }
 
@@ -193,7 +212,7 @@ class Reader {
     let lnF: LayerNormWeights = DEFAULT_LAYERNORM;
     const lnFProp = top.get('ln_f');
     if (lnFProp?.value) {
-      lnF = this.layernorm(lnFProp.value, ['ln_f'], dims, counts, finalNorm) ?? DEFAULT_LAYERNORM;
+      lnF = this.layernorm(lnFProp.value, ['ln_f'], 'ln_f', dims, counts, finalNorm) ?? DEFAULT_LAYERNORM;
       if (!finalNorm) this.warn('unused', ['ln_f'], { start: lnFProp.keyStart, end: lnFProp.keyEnd }, 'ln_f is not applied because final_norm is false: set "final_norm": true to use it');
     }
     if (finalNorm && norm !== 'pre') {
@@ -381,7 +400,12 @@ class Reader {
     if (budget.left < 0) this.error('type', path, { start: node.start, end: node.start + 1 }, `… and ${-budget.left} more problem${budget.left === -1 ? '' : 's'} in ${formatPath(path)}`);
   }
 
-  private matrix(node: JsonNode, path: readonly PathSegment[], name: string): Mat | null {
+  /** Records that \`node\`'s numbers are row \`row\` of \`param\`, held at data[at…]. */
+  private bind(node: JsonNode, param: string, row: number, data: Float32Array, at: number): void {
+    if (node.kind === 'numbers') this.rows.set(node, { param, row, data, at });
+  }
+
+  private matrix(node: JsonNode, path: readonly PathSegment[], name: string, param: string): Mat | null {
     if (node.kind === 'invalid') return null;
     if (node.kind === 'numbers') {
       // (on one line: a message is one line of the Problems panel and of the command line's output)
@@ -440,7 +464,9 @@ class Reader {
     });
     this.moreProblems(path, node, budget);
     if (!ok || cols <= 0) return null;
-    return { rows: rows.length, cols, data: this.matrixData(node, cols), node };
+    const data = this.matrixData(node, cols);
+    rows.forEach((r, i) => this.bind(r, param, i, data, i * cols));
+    return { rows: rows.length, cols, data, node };
   }
 
   /** The rows' numbers as one Float32Array: a view into the arena when they lie in a row. */
@@ -460,7 +486,7 @@ class Reader {
   }
 
   /** A vector that must have n elements; `why` says where n comes from. */
-  private sizedVector(p: PropertyNode | undefined, path: readonly PathSegment[], n: number | null, why: string): Float32Array | null {
+  private sizedVector(p: PropertyNode | undefined, path: readonly PathSegment[], param: string, n: number | null, why: string): Float32Array | null {
     if (!p?.value) return null;
     const v = this.vector(p.value, path);
     if (!v || n === null) return null;
@@ -469,6 +495,7 @@ class Reader {
       this.error('shape', path, v.node, `${formatPath(path)} has ${v.length} number${v.length === 1 ? '' : 's'} but ${why}, so it must have ${n}`, { kind: 'vector-length', expected: n, fill });
       return null;
     }
+    this.bind(v.node, param, 0, v.data, 0);
     return v.data;
   }
 
@@ -514,8 +541,9 @@ class Reader {
 
   // --- the parts of a model ------------------------------------------------------------------
 
+  /** \`pre\`: the prefix of this layer's parameter ids (\`layers.2.\`). */
   private layer(
-    f: Map<string, PropertyNode>, path: readonly PathSegment[], dims: { T: number; C: number } | null, norm: Norm,
+    f: Map<string, PropertyNode>, path: readonly PathSegment[], pre: string, dims: { T: number; C: number } | null, norm: Norm,
     counts: { attention: number; ffn: number; norm: number; head: number },
   ): LayerWeights | null {
     let ok = true;
@@ -523,19 +551,19 @@ class Reader {
     let ffn: FfnWeights | null = null;
     const a = f.get('attention');
     if (a?.value) {
-      attention = this.attention(a.value, [...path, 'attention'], dims, counts);
+      attention = this.attention(a.value, [...path, 'attention'], pre, dims, counts);
       ok &&= attention !== null;
     }
     const ff = f.get('ffn');
     if (ff?.value) {
-      ffn = this.ffn(ff.value, [...path, 'ffn'], dims, counts);
+      ffn = this.ffn(ff.value, [...path, 'ffn'], pre, dims, counts);
       ok &&= ffn !== null;
     }
     const ln = (key: 'ln1' | 'ln2', sub: 'attention' | 'ffn'): LayerNormWeights => {
       const p = f.get(key);
       if (!p?.value) return DEFAULT_LAYERNORM;
       const used = norm !== 'none' && f.has(sub);
-      const w = this.layernorm(p.value, [...path, key], dims, counts, used);
+      const w = this.layernorm(p.value, [...path, key], pre + key, dims, counts, used);
       if (norm === 'none') this.warn('unused', [...path, key], { start: p.keyStart, end: p.keyEnd }, `${key} is not applied because norm is "none": set "norm": "pre" or "post" at the top level to use it`);
       else if (!f.has(sub)) this.warn('unused', [...path, key], { start: p.keyStart, end: p.keyEnd }, `${key} normalizes the ${sub} sublayer, which this layer does not have`);
       if (!w) ok = false;
@@ -546,7 +574,7 @@ class Reader {
     return ok ? { attention, ffn, ln1, ln2 } : null;
   }
 
-  private layernorm(node: JsonNode, path: readonly PathSegment[], dims: { C: number } | null, counts: { norm: number }, used: boolean): LayerNormWeights | null {
+  private layernorm(node: JsonNode, path: readonly PathSegment[], param: string, dims: { C: number } | null, counts: { norm: number }, used: boolean): LayerNormWeights | null {
     if (node.kind !== 'object') {
       this.error('type', path, node, `${formatPath(path)} must be a LayerNorm object { "gamma": [...], "beta": [...], "eps": 1e-5 }, found ${describe(node)}`);
       return null;
@@ -554,15 +582,15 @@ class Reader {
     const f = this.fields(node, path, LAYERNORM_FIELDS);
     const C = dims?.C ?? null;
     const why = `input rows have d_model = ${C}`;
-    const gamma = this.sizedVector(f.get('gamma'), [...path, 'gamma'], C, why);
-    const beta = this.sizedVector(f.get('beta'), [...path, 'beta'], C, why);
+    const gamma = this.sizedVector(f.get('gamma'), [...path, 'gamma'], `${param}.gamma`, C, why);
+    const beta = this.sizedVector(f.get('beta'), [...path, 'beta'], `${param}.beta`, C, why);
     const eps = this.number(f.get('eps'), [...path, 'eps'], { above: 0 }, DEFAULT_EPS);
     if (used) counts.norm += (gamma?.length ?? 0) + (beta?.length ?? 0);
     if ((f.get('gamma')?.value && !gamma) || (f.get('beta')?.value && !beta)) return null;
     return { gamma, beta, eps };
   }
 
-  private attention(node: JsonNode, path: readonly PathSegment[], dims: { T: number; C: number } | null, counts: { attention: number }): AttentionWeights | null {
+  private attention(node: JsonNode, path: readonly PathSegment[], pre: string, dims: { T: number; C: number } | null, counts: { attention: number }): AttentionWeights | null {
     if (node.kind !== 'object') {
       this.error('type', path, node, `${formatPath(path)} must be an object with "heads", "causal" and optional "Wq", "Wk", "Wv", "Wo" and biases, found ${describe(node)}`);
       return null;
@@ -581,7 +609,7 @@ class Reader {
     const mat = (key: string): Float32Array | null => {
       const p = f.get(key);
       if (!p?.value) return null;
-      const m = this.matrix(p.value, [...path, key], key);
+      const m = this.matrix(p.value, [...path, key], key, `${pre}attn.${key}`);
       if (!m) {
         ok = false;
         return null;
@@ -598,7 +626,7 @@ class Reader {
     const vec = (key: string): Float32Array | null => {
       const p = f.get(key);
       if (!p?.value) return null;
-      const v = this.sizedVector(p, [...path, key], C, `input rows have d_model = ${C}`);
+      const v = this.sizedVector(p, [...path, key], `${pre}attn.${key}`, C, `input rows have d_model = ${C}`);
       if (!v) ok = false;
       else counts.attention += v.length;
       return v;
@@ -611,7 +639,7 @@ class Reader {
     return ok ? w : null;
   }
 
-  private ffn(node: JsonNode, path: readonly PathSegment[], dims: { T: number; C: number } | null, counts: { ffn: number }): FfnWeights | null {
+  private ffn(node: JsonNode, path: readonly PathSegment[], pre: string, dims: { T: number; C: number } | null, counts: { ffn: number }): FfnWeights | null {
     if (node.kind !== 'object') {
       this.error('type', path, node, `${formatPath(path)} must be an object with "activation", "W1", "b1", "W2", "b2", found ${describe(node)}`);
       return null;
@@ -629,7 +657,7 @@ class Reader {
         return null;
       }
       if (!p.value) return null;
-      const m = this.matrix(p.value, [...path, key], key);
+      const m = this.matrix(p.value, [...path, key], key, `${pre}ffn.${key}`);
       if (!m) ok = false;
       return m;
     };
@@ -640,7 +668,7 @@ class Reader {
       if (F === null) ok = false;
     }
     const dff = F === null ? null : { n: F, name: 'd_ff', why: `d_ff = ${F} (from W1)` };
-    const b1 = this.sizedVector(f.get('b1'), [...path, 'b1'], F, `d_ff = ${F} (from W1)`);
+    const b1 = this.sizedVector(f.get('b1'), [...path, 'b1'], `${pre}ffn.b1`, F, `d_ff = ${F} (from W1)`);
     if (f.get('b1')?.value && !b1) ok = false;
 
     let Wg: Float32Array | null = null;
@@ -652,7 +680,7 @@ class Reader {
         this.error('missing', [...path, 'Wg'], { start: node.start, end: node.start + 1 }, `activation "${activation}" is gated: ${formatPath(path)} needs Wg (the gate, same shape as W1), act = ${activation === 'swiglu' ? 'SiLU' : activation === 'geglu' ? 'GELU' : 'ReLU'}(x·Wgᵀ + bg) ⊙ (x·W1ᵀ + b1)`);
         ok = false;
       } else if (wgProp.value) {
-        const m = this.matrix(wgProp.value, [...path, 'Wg'], 'Wg');
+        const m = this.matrix(wgProp.value, [...path, 'Wg'], 'Wg', `${pre}ffn.Wg`);
         if (!m) ok = false;
         else if (C !== null && dff) {
           if (this.linearShape(m, [...path, 'Wg'], 'Wg', dIn, dff) === null) ok = false;
@@ -662,7 +690,7 @@ class Reader {
           }
         }
       }
-      bg = this.sizedVector(f.get('bg'), [...path, 'bg'], F, `d_ff = ${F} (from W1)`);
+      bg = this.sizedVector(f.get('bg'), [...path, 'bg'], `${pre}ffn.bg`, F, `d_ff = ${F} (from W1)`);
       if (f.get('bg')?.value && !bg) ok = false;
       if (bg) counts.ffn += bg.length;
     } else {
@@ -676,7 +704,7 @@ class Reader {
     if (W2 && C !== null && dff) {
       if (this.linearShape(W2, [...path, 'W2'], 'W2', { n: F!, name: 'd_ff', why: `d_ff = ${F} (from W1)` }, { n: C, name: 'd_model', why: `d_model = ${C}` }) === null) ok = false;
     }
-    const b2 = this.sizedVector(f.get('b2'), [...path, 'b2'], C, `input rows have d_model = ${C}`);
+    const b2 = this.sizedVector(f.get('b2'), [...path, 'b2'], `${pre}ffn.b2`, C, `input rows have d_model = ${C}`);
     if (f.get('b2')?.value && !b2) ok = false;
 
     if (!ok || !W1 || !W2 || F === null) return null;
@@ -699,14 +727,14 @@ class Reader {
       return null;
     }
     if (!wProp.value) return null;
-    const W = this.matrix(wProp.value, [...path, 'W'], 'W');
+    const W = this.matrix(wProp.value, [...path, 'W'], 'W', 'head.W');
     if (!W || !dims) return null;
     const C = dims.C;
     const out = vocab ? { n: vocab.length, name: 'vocab', why: `head.vocab has ${vocab.length} words` } : { n: null, name: 'vocab' };
     const V = this.linearShape(W, [...path, 'W'], 'W', { n: C, name: 'd_model', why: `input rows have d_model = ${C}` }, out);
     if (V === null) return null;
     const bProp = f.get('b');
-    const b = this.sizedVector(bProp, [...path, 'b'], V, `the vocabulary has ${V} entries (rows of W)`);
+    const b = this.sizedVector(bProp, [...path, 'b'], 'head.b', V, `the vocabulary has ${V} entries (rows of W)`);
     if (bProp?.value && !b) return null;
     if (vocabProp?.value && !vocab) return null;
     counts.head += W.rows * W.cols + (b?.length ?? 0);
@@ -728,7 +756,7 @@ export function readModel(text: Source, fileName: string): ReadResult {
       severity: 'error' as const, code: 'internal' as const, path: [], start: 0, end: 0,
       message: `FFN Lens could not read this file (an internal error: ${e instanceof Error ? e.message : String(e)}); please report it`,
     }];
-    return { model: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] } };
+    return { model: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] }, rows: new Map() };
   }
 }
 

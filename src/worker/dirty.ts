@@ -3,7 +3,6 @@
 import type { ForwardEngine, LayerDirty } from '../core/engine';
 import type { ModelWeights } from '../core/weights';
 import type { RowChange } from '../model/incremental';
-import { roleOf } from '../model/roles';
 
 type MutableLayerDirty = { -readonly [K in keyof LayerDirty]: LayerDirty[K] };
 export interface MutableDirty { all: boolean; layers: Map<number, MutableLayerDirty>; lnF: boolean; head: 'all' | 'bias' | null }
@@ -21,46 +20,63 @@ function addTo(set: LayerDirty['up'], items: Iterable<number>): LayerDirty['up']
   return new Set([...(set ?? []), ...items]);
 }
 
-/** Adds the effect of `rows` to `d`, and tells the engine which weight rows changed. */
-export function markRows(d: MutableDirty, rows: readonly RowChange[], m: ModelWeights, usesLayers: boolean, engine: ForwardEngine): void {
+/** `layers.2.ffn.W1` → layer 2, sublayer `ffn`, name `W1`; `head.b` → layer -1, `head`, `b`. */
+function parseParam(id: string): { layer: number; sub: string; name: string } | null {
+  const m = /^(?:layers\.(\d+)\.)?(input|head|ln_f|ffn|attn|ln1|ln2)(?:\.(\w+))?$/.exec(id);
+  return m ? { layer: m[1] === undefined ? -1 : Number(m[1]), sub: m[2], name: m[3] ?? '' } : null;
+}
+
+/**
+ * Adds the effect of `rows` to `d`, and tells the engine which weight rows changed. Each row
+ * names its parameter and row as the reader bound them (ReadResult.rows).
+ */
+export function markRows(d: MutableDirty, rows: readonly RowChange[], m: ModelWeights, engine: ForwardEngine): void {
   for (const r of rows) {
-    const role = roleOf([...r.path, r.changed[0] ?? 0], m.layout, usesLayers);
-    const layer = role && 'layer' in role ? role.layer : -1;
-    const L = layer >= 0 ? (d.layers.get(layer) ?? {}) : {};
-    if (layer >= 0) d.layers.set(layer, L);
-    const weights = layer >= 0 ? m.layers[layer] : undefined;
-    if (!role) {
+    const p = r.binding && parseParam(r.binding.param);
+    if (!p || p.sub === 'input') {
       d.all = true;
-    } else if (role.kind === 'input') {
+      continue;
+    }
+    const row = r.binding!.row;
+    if (p.sub === 'head') {
+      if (p.name === 'W' && m.head) {
+        engine.weightRowsChanged(m.head.W, [row]);
+        d.head = 'all';
+      } else d.head = d.head === 'all' ? 'all' : 'bias';
+      continue;
+    }
+    if (p.sub === 'ln_f') {
+      d.lnF = true;
+      continue;
+    }
+    const layer = m.layers[p.layer];
+    if (!layer) {
       d.all = true;
-    } else if (role.kind === 'weight') {
-      const W = role.param === 'W' ? m.head?.W
-        : role.param === 'W1' || role.param === 'Wg' || role.param === 'W2' ? weights?.ffn?.[role.param]
-          : weights?.attention?.[role.param];
+      continue;
+    }
+    const L = d.layers.get(p.layer) ?? {};
+    d.layers.set(p.layer, L);
+    if (p.sub === 'ln1') L.attn = true;
+    else if (p.sub === 'ln2') L.ln2 = true;
+    else if (p.sub === 'attn') {
+      const W = p.name.startsWith('W') ? layer.attention?.[p.name as 'Wq' | 'Wk' | 'Wv' | 'Wo'] : null;
+      if (W) engine.weightRowsChanged(W, [row]);
+      L.attn = true;
+    } else if (p.name === 'b1') L.upBias = new Set([...(L.upBias ?? []), ...r.changed]);
+    else if (p.name === 'bg') L.gateBias = new Set([...(L.gateBias ?? []), ...r.changed]);
+    else if (p.name === 'b2') L.down = L.down === 'all' ? 'all' : 'bias';
+    else {
+      const W = layer.ffn?.[p.name as 'W1' | 'Wg' | 'W2'];
       if (!W) {
         d.all = true;
         continue;
       }
-      engine.weightRowsChanged(W, [role.row]);
+      engine.weightRowsChanged(W, [row]);
       // out_in: the row is one output unit (a neuron for W1/Wg); in_out: it feeds all of them
-      const unit = m.layout === 'out_in' ? [role.row] : null;
-      if (role.param === 'W1') L.up = unit ? addTo(L.up, unit) : 'all';
-      else if (role.param === 'Wg') L.gate = unit ? addTo(L.gate, unit) : 'all';
-      else if (role.param === 'W2') L.down = 'all';
-      else if (role.param === 'W') d.head = 'all';
-      else L.attn = true;
-    } else if (role.kind === 'bias') {
-      if (role.param === 'b1') L.upBias = new Set([...(L.upBias ?? []), ...r.changed]);
-      else if (role.param === 'bg') L.gateBias = new Set([...(L.gateBias ?? []), ...r.changed]);
-      else if (role.param === 'b2') L.down = L.down === 'all' ? 'all' : 'bias';
-      else if (role.param === 'b') d.head = d.head === 'all' ? 'all' : 'bias';
-      else L.attn = true;
-    } else if (role.kind === 'norm') {
-      if (role.which === 'ln_f') d.lnF = true;
-      else if (role.which === 'ln1') L.attn = true;
-      else L.ln2 = true;
-    } else {
-      d.all = true;
+      const unit = m.layout === 'out_in' ? [row] : null;
+      if (p.name === 'W1') L.up = unit ? addTo(L.up, unit) : 'all';
+      else if (p.name === 'Wg') L.gate = unit ? addTo(L.gate, unit) : 'all';
+      else L.down = 'all';
     }
   }
 }

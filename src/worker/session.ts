@@ -11,8 +11,7 @@ import { sourceSlice } from '../model/jsonc';
 import { TextChunks } from '../model/textChunks';
 import { LineIndex } from '../model/lines';
 import { fixesFor } from '../model/fixes';
-import { applyIncrementally } from '../model/incremental';
-import { child } from '../model/tree';
+import { ReadPatch } from '../model/incremental';
 import { everything, markRows, noChange, type MutableDirty } from './dirty';
 import { locateStageCell } from '../model/locate';
 import { formatPath } from '../model/problems';
@@ -61,20 +60,22 @@ export class DocSession {
   }
 
   change(version: number, changes: readonly TextChange[], length: number): void {
-    const read = this.read;
     if (!(this.text instanceof TextChunks)) this.text = new TextChunks(sourceSlice(this.text, 0, this.text.length)); // (edits come only for documents)
     const text = this.text;
-    const inStep = read?.model && this.readVersion === this.version;
-    const inc = inStep ? applyIncrementally(text, read, changes) : { ok: false as const, reason: 'not in step', applied: 0 };
-    if (inc.ok) {
-      // Values changed inside rows: the read is patched in place, the engine told what to redo.
-      this.version = version;
-      this.readVersion = version;
-      markRows(this.dirty, inc.rows, read!.model!.weights, !!child(read!.json.root, 'layers'), this.engine());
+    const read = this.read;
+    // The text takes every change; the last read follows while each is a value edit inside a row.
+    let patch = read?.model && this.readVersion === this.version ? new ReadPatch(read) : null;
+    for (const c of changes) {
+      const removed = patch ? text.slice(c.offset, c.offset + c.length) : '';
+      text.edit(c.offset, c.length, c.text);
+      if (patch && !patch.apply(text, c, removed)) patch = null;
+    }
+    this.version = version;
+    if (patch && this.markIncremental(patch)) {
+      this.readVersion = version; // patched in place: the read is of this text
       this.incrementalEdits++;
     } else {
-      for (const c of changes.slice(inc.applied)) text.edit(c.offset, c.length, c.text);
-      this.version = version;
+      this.readVersion = -1; // read again, all of it, and compute everything
       this.dirty = everything();
     }
     if (this.text.length !== length) {
@@ -83,6 +84,17 @@ export class DocSession {
       return;
     }
     this.schedule();
+  }
+
+  /** Tells the engine what the patched rows change; false if that fails (then a full run is due). */
+  private markIncremental(patch: ReadPatch): boolean {
+    try {
+      markRows(this.dirty, patch.rows(), this.read!.model!.weights, this.engine());
+      return true;
+    } catch (e) {
+      this.post({ type: 'log', message: `incremental update failed, reading the file again: ${(e as Error)?.stack ?? String(e)}` });
+      return false;
+    }
   }
 
   replace(version: number, text: string | Uint8Array): void {
@@ -109,6 +121,14 @@ export class DocSession {
     this.forward = null;
   }
 
+  /** Runs a pending computation now instead of at its timer (tests drive the session this way). */
+  flush(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.runSafely();
+  }
+
   private schedule(now = false): void {
     if (this.timer) clearTimeout(this.timer);
     const wait = Date.now() - this.lastRun;
@@ -117,16 +137,23 @@ export class DocSession {
     const delay = now || (this.timer === null && wait >= d) ? 0 : d;
     this.timer = setTimeout(() => {
       this.timer = null;
-      try {
-        this.run();
-      } catch (e) {
-        // A bug of ours: said plainly, once, as a problem of the file; the worker lives on.
-        this.dirty = everything();
-        const message = `FFN Lens could not compute this model (an internal error: ${(e as Error)?.message ?? String(e)}); please report it`;
-        this.post({ type: 'log', message: `run failed: ${(e as Error)?.stack ?? String(e)}` });
-        this.post({ type: 'model', doc: this.doc, version: this.version, summary: null, problems: [{ severity: 'error', code: 'internal', message, path: '$', start: 0, end: 0, line: 1, col: 1, endLine: 1, endCol: 1 }] });
-      }
+      this.runSafely();
     }, delay);
+  }
+
+  private runSafely(): void {
+    try {
+      this.run();
+    } catch (e) {
+      // A bug of ours: said plainly, once, as a problem of the file; the worker lives on.
+      this.dirty = everything();
+      this.readVersion = -1;
+      this.forward?.dispose();
+      this.forward = null;
+      const message = `FFN Lens could not compute this model (an internal error: ${(e as Error)?.message ?? String(e)}); please report it`;
+      this.post({ type: 'log', message: `run failed: ${(e as Error)?.stack ?? String(e)}` });
+      this.post({ type: 'model', doc: this.doc, version: this.version, summary: null, problems: [{ severity: 'error', code: 'internal', message, path: '$', start: 0, end: 0, line: 1, col: 1, endLine: 1, endCol: 1 }] });
+    }
   }
 
   /** The read of the current text (parsing only: a hover never runs the forward pass). */

@@ -9,7 +9,6 @@ import type { Stage } from '../../../src/core/stages';
 import { createWasmKernel } from '../../../src/core/wasm';
 import { applyToString as applyIncrementally } from '../../helpers/incremental';
 import { readModel } from '../../../src/model/read';
-import { child } from '../../../src/model/tree';
 import { everything, markRows, noChange } from '../../../src/worker/dirty';
 import { goldenCases } from '../../helpers/fixtures';
 import { modelText, type TestModelOptions } from '../../helpers/models';
@@ -73,7 +72,7 @@ describe('ForwardEngine', () => {
             const res = applyIncrementally(text, read, [change]);
             assert.ok(res.ok, `${name}: edit at ${pick.index} should be incremental`);
             text = res.text;
-            markRows(dirty, res.rows, read.model!.weights, !!child(read.json.root, 'layers'), engine);
+            markRows(dirty, res.rows, read.model!.weights, engine);
             incremental++;
           }
           const got = copy(engine.run(read.model!.weights, dirty));
@@ -107,7 +106,7 @@ describe('ForwardEngine', () => {
       const d = noChange();
       const res = applyIncrementally(text, read, [{ offset: at + m.index, length: m[0].length, text: '1.25' }]);
       assert.ok(res.ok);
-      markRows(d, res.rows, read.model!.weights, true, engine);
+      markRows(d, res.rows, read.model!.weights, engine);
       calls = 0;
       columnCalls = 0;
       engine.run(read.model!.weights, d);
