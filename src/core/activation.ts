@@ -3,6 +3,8 @@
 //   gated:  act = f(gate) ⊙ up   (swiglu: f = SiLU, geglu: f = GELU, reglu: f = ReLU)
 
 import { gelu } from './gelu';
+import type { StageOp } from './graph';
+import { unionCols, type Cols } from './params';
 import { geluTanh } from './geluTanh';
 import { relu } from './relu';
 import { silu } from './silu';
@@ -49,3 +51,46 @@ export function activationForward(
     for (let i = 0; i < n; i++) out[i] = f(up[i]);
   }
 }
+
+export interface ActivationArgs {
+  readonly up: string;
+  /** The gate stage of a gated activation, else null. */
+  readonly gate: string | null;
+  readonly activation: Activation;
+  /** One scale per neuron (0 for a neuron switched off by `ablate`); absent: ones. */
+  readonly units: string;
+  readonly F: number;
+}
+
+// act (T,F) = f(up) or f(gate) ⊙ up, times units (F) when given, on the columns `cols` (all: null)
+export function activationColumns(act: Float32Array, up: Float32Array, gate: Float32Array | null, a: Activation, units: Float32Array | null, T: number, F: number, cols: Iterable<number> | null): void {
+  const f = activationFn(a);
+  const gated = isGated(a);
+  const one = (i: number, j: number): void => {
+    const v = gated ? f(gate![i]) * up[i] : f(up[i]);
+    act[i] = units ? v * units[j] : v;
+  };
+  if (cols === null) for (let t = 0; t < T; t++) for (let j = 0; j < F; j++) one(t * F + j, j);
+  else for (const j of cols) for (let t = 0; t < T; t++) one(t * F + j, j);
+}
+
+/** Elementwise: after an edit that changed some neurons' columns of up or gate (or their unit scales), only those columns. */
+export const activationOp: StageOp<ActivationArgs> = {
+  name: 'activation',
+  run(ctx, a) {
+    const { T } = ctx;
+    const up = ctx.input(a.up);
+    const gate = a.gate === null ? null : ctx.input(a.gate);
+    const units = ctx.param(a.units)?.data ?? null;
+    let cols: Cols = ctx.full ? 'all' : unionCols(unionCols(ctx.changed(a.up), a.gate === null ? null : ctx.changed(a.gate)), ctx.paramChanged(a.units));
+    if (cols === 'all' || ctx.previous === null) {
+      const act = new Float32Array(T * a.F);
+      activationColumns(act, up, gate, a.activation, units, T, a.F, null);
+      return { data: act, changed: 'all' };
+    }
+    cols ??= new Set();
+    const act = ctx.previous.slice();
+    activationColumns(act, up, gate, a.activation, units, T, a.F, cols);
+    return { data: act, changed: cols };
+  },
+};

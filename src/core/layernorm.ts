@@ -1,7 +1,9 @@
 // LayerNorm over the last dimension, as torch.nn.LayerNorm: biased variance (divide by C), eps
 // inside the square root. A constant row has variance 0 and normalizes to beta.
 
-// out (T,C) = (inp - mean) / sqrt(var + eps) · gamma + beta; gamma, beta (C)
+import type { StageOp } from './graph';
+
+// out (T,C) = (inp - mean) / sqrt(var + eps) · gamma + beta; gamma, beta (C), null: ones, zeros
 export function layernormForward(
   out: Float32Array, inp: Float32Array, gamma: Float32Array | null, beta: Float32Array | null,
   eps: number, T: number, C: number,
@@ -24,3 +26,22 @@ export function layernormForward(
     }
   }
 }
+
+export interface NormArgs {
+  readonly x: string;
+  readonly gamma: string;
+  /** null for RMSNorm, which has no shift. */
+  readonly beta: string | null;
+  readonly eps: number;
+  readonly C: number;
+}
+
+/** Any change of its input or its parameters changes every number (the mean and variance mix them). */
+export const layernormOp: StageOp<NormArgs> = {
+  name: 'layernorm',
+  run(ctx, a) {
+    const out = new Float32Array(ctx.T * a.C);
+    layernormForward(out, ctx.input(a.x), ctx.param(a.gamma)?.data ?? null, a.beta === null ? null : ctx.param(a.beta)?.data ?? null, a.eps, ctx.T, a.C);
+    return { data: out, changed: 'all' };
+  },
+};

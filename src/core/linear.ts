@@ -1,10 +1,20 @@
-// A linear layer: y = x·Wᵀ + b (layout out_in, as torch.nn.Linear) or y = x·W + b (in_out).
-// A missing weight is the identity (the bare attention of the blog posts has no matrices).
+// A linear layer: y = x·Wᵀ + b (layout out_in, as torch.nn.Linear) or y = x·W + b (in_out, as
+// GPT-2's Conv1D). A missing weight is the identity (the bare attention of the blog posts has no
+// matrices); a missing bias is zeros.
+//
+// As a stage it keeps its product x·W' before the bias, so that after an edit:
+//   - of rows of an out_in W (output units: neurons of W1): only those columns are multiplied
+//     again (matmulColumns is bit-identical to the full matmul);
+//   - of the bias only: the bias is added again to the kept product, nothing is multiplied.
+// Anything else (the input changed, an in_out row, which feeds every output) multiplies it all.
 
 import { biasAdd } from './bias';
+import type { StageContext, StageOp } from './graph';
 import { matmulOnce, type MatmulKernel } from './kernel';
+import { unionCols, type Cols } from './params';
+import type { Layout } from './spec';
 
-export type Layout = 'out_in' | 'in_out';
+export type { Layout } from './spec';
 
 // out (T,OC) = inp (T,C) · W' + bias (OC); weight (OC,C) in out_in, (C,OC) in in_out, or null (OC = C)
 export function linearForward(
@@ -14,4 +24,55 @@ export function linearForward(
   if (weight === null) out.set(inp.subarray(0, T * C));
   else matmulOnce(kernel, out, inp, weight, T, C, OC, layout === 'out_in' ? 'nk' : 'kn');
   if (bias !== null) biasAdd(out, bias, T, OC);
+}
+
+export interface LinearArgs {
+  /** The input stage (T,C). */
+  readonly x: string;
+  readonly W: string;
+  readonly b: string;
+  readonly C: number;
+  readonly OC: number;
+}
+
+/**
+ * y (T,OC) = x·W' + b for a stage, from its kept product where an edit allows; the columns that
+ * changed. `key` names the kept product (a stage with several products keeps each apart).
+ */
+export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y: Float32Array; changed: Cols } {
+  const { T } = ctx;
+  const W = ctx.param(a.W);
+  const x = ctx.input(a.x);
+  const wChanged = ctx.paramChanged(a.W);
+  let pre = ctx.kept(key);
+  let changed: Cols;
+  const partial = W !== null && W.layout === 'out_in' && wChanged !== 'all';
+  if (ctx.full || pre === null || ctx.changed(a.x) !== null || (wChanged !== null && !partial)) {
+    pre = new Float32Array(T * a.OC);
+    if (W === null) pre.set(x.subarray(0, T * a.C));
+    else ctx.kernel.matmul(pre, x, T, ctx.packed(a.W, a.C, a.OC));
+    changed = 'all';
+  } else if (wChanged !== null) {
+    pre = pre.slice();
+    ctx.kernel.matmulColumns(pre, x, T, ctx.packed(a.W, a.C, a.OC), [...(wChanged as ReadonlySet<number>)]);
+    changed = wChanged;
+  } else changed = null;
+  ctx.keep(key, pre);
+  changed = unionCols(changed, ctx.full ? 'all' : ctx.paramChanged(a.b));
+  return { y: addBias(pre, ctx.param(a.b)?.data ?? null, T, a.OC), changed };
+}
+
+export const linearOp: StageOp<LinearArgs> = {
+  name: 'linear',
+  run(ctx, a) {
+    const { y, changed } = linearStage(ctx, a);
+    return { data: y, changed };
+  },
+};
+
+// out (T,N) = pre (T,N) + b (N): exactly what biasAdd does after the matmul
+export function addBias(pre: Float32Array, b: Float32Array | null, T: number, N: number): Float32Array {
+  const out = pre.slice(0, T * N);
+  if (b) biasAdd(out, b, T, N);
+  return out;
 }

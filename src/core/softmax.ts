@@ -3,6 +3,8 @@
 // distribution; we give it zeros rather than NaN (a causal mask never makes one: the
 // diagonal is always visible).
 
+import type { StageOp } from './graph';
+
 // out (R,N) = softmax(inp (R,N) · scale) by row
 export function softmaxForward(out: Float32Array, inp: Float32Array, R: number, N: number, scale = 1): void {
   const e = new Float64Array(N);
@@ -25,3 +27,15 @@ export function softmaxForward(out: Float32Array, inp: Float32Array, R: number, 
     for (let j = 0; j < N; j++) out[o + j] = e[j] / sum;
   }
 }
+
+export interface ProbsArgs { readonly logits: string; readonly V: number; readonly temperature: number }
+
+/** The head's probabilities: softmax(logits / temperature) by row. */
+export const probsOp: StageOp<ProbsArgs> = {
+  name: 'probs',
+  run(ctx, a) {
+    const out = new Float32Array(ctx.T * a.V);
+    softmaxForward(out, ctx.input(a.logits), ctx.T, a.V, 1 / a.temperature);
+    return { data: out, changed: 'all' };
+  },
+};

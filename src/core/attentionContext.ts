@@ -1,0 +1,72 @@
+// The attention context: each head's weights applied to its values, heads side by side, each
+// head's slice scaled by its unit scale (0 for a head switched off by `ablate`, the factor of
+// `scale`; 1 without either).
+//   context[:, h·HS … (h+1)·HS-1] = (weights_h · V_g) · u_h       (T, NH·HS), g = kvHead(h)
+// After an edit of the unit scales alone, only those heads' slices are scaled again.
+
+import { kvHead } from './attentionScores';
+import type { StageOp } from './graph';
+import { mergeHeads } from './heads';
+import { matmulOnce, type MatmulKernel } from './kernel';
+import type { Cols } from './params';
+
+// ctx (T,NH·HS) = [weights_h (T,T) · v_g (T,HS) for each head h], before the unit scales
+export function attentionContextForward(ctx: Float32Array, weights: Float32Array, v: Float32Array, NH: number, KVH: number, T: number, HS: number, kernel: MatmulKernel): void {
+  const perHead = new Float32Array(NH * T * HS);
+  for (let h = 0; h < NH; h++) {
+    const g = kvHead(h, NH, KVH);
+    matmulOnce(kernel, perHead.subarray(h * T * HS, (h + 1) * T * HS), weights.subarray(h * T * T, (h + 1) * T * T), v.subarray(g * T * HS, (g + 1) * T * HS), T, T, HS, 'kn');
+  }
+  mergeHeads(ctx, perHead, T, NH, HS);
+}
+
+// out (T,NH·HS) = pre with head h's columns times units[h], for the heads in `heads` (all: null)
+export function scaleHeads(out: Float32Array, pre: Float32Array, units: Float32Array, T: number, NH: number, HS: number, heads: Iterable<number> | null): void {
+  const W = NH * HS;
+  for (const h of heads ?? Array.from({ length: NH }, (_, i) => i)) {
+    const u = units[h];
+    for (let t = 0; t < T; t++) for (let d = h * HS; d < (h + 1) * HS; d++) out[t * W + d] = pre[t * W + d] * u;
+  }
+}
+
+export interface ContextArgs {
+  readonly weights: string;
+  readonly v: string;
+  readonly units: string;
+  readonly NH: number;
+  readonly KVH: number;
+  readonly HS: number;
+}
+
+export const attentionContextOp: StageOp<ContextArgs> = {
+  name: 'attention-context',
+  run(ctx, a) {
+    const { T } = ctx;
+    const units = ctx.param(a.units)?.data ?? null;
+    let pre = ctx.kept('pre');
+    let changed: Cols;
+    if (ctx.full || pre === null || ctx.changed(a.weights) !== null || ctx.changed(a.v) !== null) {
+      pre = new Float32Array(T * a.NH * a.HS);
+      attentionContextForward(pre, ctx.input(a.weights), ctx.input(a.v), a.NH, a.KVH, T, a.HS, ctx.kernel);
+      ctx.keep('pre', pre);
+      if (!units) return { data: pre, changed: 'all' };
+      const out = new Float32Array(pre.length);
+      scaleHeads(out, pre, units, T, a.NH, a.HS, null);
+      return { data: out, changed: 'all' };
+    }
+    // only the unit scales changed: scale those heads again
+    const heads = ctx.paramChanged(a.units);
+    if (!units || heads === 'all' || ctx.previous === null) {
+      const out = new Float32Array(pre.length);
+      if (units) scaleHeads(out, pre, units, T, a.NH, a.HS, null);
+      else out.set(pre);
+      changed = 'all';
+      return { data: out, changed };
+    }
+    const out = ctx.previous.slice();
+    scaleHeads(out, pre, units, T, a.NH, a.HS, heads ?? []);
+    const cols = new Set<number>();
+    for (const h of heads ?? []) for (let d = h * a.HS; d < (h + 1) * a.HS; d++) cols.add(d);
+    return { data: out, changed: cols };
+  },
+};

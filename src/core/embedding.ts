@@ -1,0 +1,36 @@
+// The first stage, `input`: the vectors entering layer 0.
+//   vectors: the model file's own `input` (T,C), plus sinusoidal positions if asked (positional.ts)
+//   tokens:  row ids[t] of the embedding table `embed` (V,C), plus row t of the learned
+//            positions `pos` (P,C) for GPT-2
+
+import type { StageOp } from './graph';
+import { positionalForward } from './positional';
+import type { Embedding } from './spec';
+
+// out (T,C) = embed[ids[t]] (+ pos[t]); embed (V,C), pos (P,C)
+export function tokenEmbeddingForward(out: Float32Array, ids: readonly number[], embed: Float32Array, pos: Float32Array | null, C: number): void {
+  ids.forEach((id, t) => {
+    const e = id * C;
+    if (pos) for (let c = 0; c < C; c++) out[t * C + c] = embed[e + c] + pos[t * C + c];
+    else out.set(embed.subarray(e, e + C), t * C);
+  });
+}
+
+export interface EmbeddingArgs { readonly embedding: Embedding; readonly C: number }
+
+export const embeddingOp: StageOp<EmbeddingArgs> = {
+  name: 'embedding',
+  run(ctx, a) {
+    const { T } = ctx;
+    const out = new Float32Array(T * a.C);
+    const e = a.embedding;
+    if (e.kind === 'vectors') {
+      const input = ctx.param('input')!.data;
+      if (e.positional === 'sinusoidal') positionalForward(out, input, T, a.C);
+      else out.set(input.subarray(0, T * a.C));
+    } else {
+      tokenEmbeddingForward(out, e.ids, ctx.param('embed')!.data, e.positional === 'learned' ? ctx.param('pos')!.data : null, a.C);
+    }
+    return { data: out, changed: 'all' };
+  },
+};

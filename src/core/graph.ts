@@ -1,0 +1,89 @@
+// The block graph: every stage a model computes, in order, each with what it reads (stages and
+// params), the op that computes it, its shape, and its title and meaning as the panel, the hovers
+// and the command line show them. The one place that knows the order of the stages; the
+// reference forward (forward.ts) walks it, the engine (engine.ts) re-walks it after an edit
+// recomputing only what read something that changed, the panel lays itself out from it.
+//
+// Adding an op: one file in src/core with its plain forward, its StageOp and its test beside it,
+// and its place in planModel below.
+
+import type { MatmulKernel, Packed } from './kernel';
+import type { Cols, Param } from './params';
+
+/** What a stage's columns (its last axis) are. */
+export type AxisKind = 'token' | 'dim' | 'neuron' | 'head-dim' | 'key' | 'vocab';
+
+/** Where a stage belongs in the panel. */
+export type StageGroup = 'input' | 'attention' | 'ffn' | 'layer' | 'output' | 'head' | 'lens';
+
+/** What the panel, the hovers and the command line know of a stage: plain data, sent as it is. */
+export interface StageView {
+  readonly id: string;
+  readonly shape: readonly number[];
+  /** The id without `layers.i.` (`attn.q`, `ffn.up`, `out`, `head.logits`). */
+  readonly kind: string;
+  /** -1 outside the layers. */
+  readonly layer: number;
+  readonly group: StageGroup;
+  readonly title: string;
+  readonly meaning: string;
+  readonly cols: AxisKind;
+  /** [heads, seq, x]: drawn one head at a time. */
+  readonly perHead: boolean;
+  /** Scores and weights of causal attention: the masked cells are drawn as masked. */
+  readonly masked: boolean;
+  /**
+   * The numbers in the file a cell is most directly made of: the unit (output row) of the first of
+   * `params` the model has, numbered by the cell's last index (plus its head × head size for a
+   * per-head stage), else the input cell of the cell's token.
+   */
+  readonly source: { readonly params: readonly string[]; readonly perHead: boolean } | null;
+  /** The stages and params it reads. */
+  readonly inputs: readonly string[];
+  readonly params: readonly string[];
+}
+
+/** A stage as the engine computes it: its view, its op and the op's arguments. */
+export interface StageDef<A = unknown> extends StageView {
+  readonly op: StageOp<A>;
+  readonly args: A;
+}
+
+/**
+ * What an op is given to compute its stage. On a first run (or in the reference forward) `full`
+ * is true and every input counts as changed; after an edit, `changed` says what changed in each
+ * input stage and param, and an op that can may recompute only that.
+ */
+export interface StageContext {
+  readonly T: number;
+  readonly kernel: MatmulKernel;
+  readonly full: boolean;
+  input(id: string): Float32Array;
+  changed(id: string): Cols;
+  param(id: string): Param | null;
+  paramChanged(id: string): Cols;
+  /** This stage's output of the last run (same shape), or null. */
+  readonly previous: Float32Array | null;
+  /** Numbers the stage keeps for itself between runs (a linear layer's product before its bias). */
+  kept(name: string): Float32Array | null;
+  keep(name: string, data: Float32Array): void;
+  /** Matrix `param` packed for the kernel as the B of out = x·B (K inputs, N outputs), in step with its edits. */
+  packed(param: string, K: number, N: number): Packed;
+}
+
+export interface StageResult {
+  readonly data: Float32Array;
+  /** What changed against the previous output ('all' on a first run). */
+  readonly changed: Cols;
+}
+
+export interface StageOp<A> {
+  readonly name: string;
+  run(ctx: StageContext, args: A): StageResult;
+}
+
+/** The op that hands on another stage's numbers as they are (`layers.i.out`, `output`). */
+export const aliasOp: StageOp<{ readonly of: string }> = {
+  name: 'alias',
+  run: (ctx, a) => ({ data: ctx.input(a.of), changed: ctx.full ? 'all' : ctx.changed(a.of) }),
+};

@@ -1,0 +1,53 @@
+// Q, K and V: a projection of the stream, split into heads, and for Q and K of a model with
+// rotary positions, rotated (rope.ts).
+//   proj = x·W' + b     (T, H·HS)       H = NH for Q; KVH for K and V (grouped-query attention)
+//   head h takes columns h·HS … (h+1)·HS-1
+//   out  = rope(split(proj))   (H,T,HS)
+
+import type { StageOp } from './graph';
+import { linearStage } from './linear';
+import { ropeForward } from './rope';
+
+// (T,H·HS) -> (H,T,HS)
+export function splitHeads(out: Float32Array, inp: Float32Array, T: number, H: number, HS: number): void {
+  const W = H * HS;
+  for (let h = 0; h < H; h++) {
+    for (let t = 0; t < T; t++) {
+      const src = t * W + h * HS;
+      out.set(inp.subarray(src, src + HS), (h * T + t) * HS);
+    }
+  }
+}
+
+// (H,T,HS) -> (T,H·HS)
+export function mergeHeads(out: Float32Array, inp: Float32Array, T: number, H: number, HS: number): void {
+  const W = H * HS;
+  for (let h = 0; h < H; h++) {
+    for (let t = 0; t < T; t++) {
+      const src = (h * T + t) * HS;
+      out.set(inp.subarray(src, src + HS), t * W + h * HS);
+    }
+  }
+}
+
+export interface HeadsArgs {
+  readonly x: string;
+  readonly W: string;
+  readonly b: string;
+  readonly C: number;
+  readonly H: number;
+  readonly HS: number;
+  readonly rope: { readonly theta: number } | null;
+}
+
+/** After an edit of rows of W only those columns of the projection are multiplied again; the split (and rotation) is redone whole. */
+export const headsOp: StageOp<HeadsArgs> = {
+  name: 'heads',
+  run(ctx, a) {
+    const { y, changed } = linearStage(ctx, { x: a.x, W: a.W, b: a.b, C: a.C, OC: a.H * a.HS });
+    const out = new Float32Array(a.H * ctx.T * a.HS);
+    splitHeads(out, y, ctx.T, a.H, a.HS);
+    if (a.rope) ropeForward(out, a.H, ctx.T, a.HS, a.rope.theta);
+    return { data: out, changed: changed === null ? null : 'all' };
+  },
+};

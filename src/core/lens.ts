@@ -1,0 +1,40 @@
+// The logit lens: the prediction head applied to a layer's output through the final norm, as if
+// the model stopped there (nostalgebraist's logit lens; TransformerLens' accumulated residual).
+//   lens.logits_i = norm_f(layers.i.out) · Wᵀ + b       (T,V); the last layer's equals head.logits
+
+import type { StageOp } from './graph';
+import { layernormForward } from './layernorm';
+import { biasAdd } from './bias';
+import { rmsnormForward } from './rmsnorm';
+import type { NormKind } from './spec';
+
+export interface LensArgs {
+  readonly x: string;
+  /** The final norm, or null for a model without one. */
+  readonly norm: { readonly kind: NormKind; readonly gamma: string; readonly beta: string | null; readonly eps: number } | null;
+  readonly W: string;
+  readonly b: string;
+  readonly C: number;
+  readonly V: number;
+}
+
+export const lensOp: StageOp<LensArgs> = {
+  name: 'lens',
+  run(ctx, a) {
+    const { T } = ctx;
+    let x = ctx.input(a.x);
+    if (a.norm) {
+      const n = new Float32Array(T * a.C);
+      const gamma = ctx.param(a.norm.gamma)?.data ?? null;
+      if (a.norm.kind === 'rmsnorm') rmsnormForward(n, x, gamma, a.norm.eps, T, a.C);
+      else layernormForward(n, x, gamma, a.norm.beta === null ? null : ctx.param(a.norm.beta)?.data ?? null, a.norm.eps, T, a.C);
+      x = n;
+    }
+    // (as the head computes its logits, so the last layer's lens equals them bit for bit)
+    const out = new Float32Array(T * a.V);
+    ctx.kernel.matmul(out, x, T, ctx.packed(a.W, a.C, a.V));
+    const b = ctx.param(a.b)?.data;
+    if (b) biasAdd(out, b, T, a.V);
+    return { data: out, changed: 'all' };
+  },
+};

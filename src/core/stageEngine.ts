@@ -1,0 +1,159 @@
+// The forward pass the editor runs on every edit: the block graph (plan.ts) walked as the
+// reference forward walks it (model.ts), but keeping what it computed, so that after an edit a
+// stage is computed again only when something it reads changed: an input stage, or a param. What
+// changed is known exactly (which rows of a matrix, which elements of a vector, which columns of
+// a stage), and the ops that can recompute only that part do (linear.ts, activation.ts,
+// residual.ts, attentionContext.ts); the others recompute in full. Weights are packed once for
+// the kernel and kept in step with their edits (one packed column per edited out_in row).
+// Tests check every incremental result against a full computation, bit for bit.
+
+import type { StageContext, StageDef } from './graph';
+import type { MatmulKernel, Packed } from './kernel';
+import { packParam, type Model } from './model';
+import type { Cols, Param, ParamChanges } from './params';
+import { planModel } from './plan';
+import type { ModelSpec } from './spec';
+import type { Stage, StageSink } from './stages';
+import { checkSize } from './tensor';
+
+interface Computed {
+  /** op, shape and arguments: a stage whose key changed is computed afresh. */
+  readonly key: string;
+  readonly data: Float32Array;
+  readonly kept: Map<string, Float32Array>;
+}
+
+interface PackEntry { packed: Packed; K: number; N: number }
+
+const keyOf = (d: StageDef): string => `${d.op.name}|${d.shape.join(',')}|${JSON.stringify(d.args)}`;
+
+export class Engine {
+  private model: Model | null = null;
+  private spec: ModelSpec | null = null;
+  private plan: readonly StageDef[] = [];
+  private readonly computed = new Map<string, Computed>();
+  /** By the Param object: a tied head and its embedding share one. */
+  private readonly packs = new Map<Param, PackEntry>();
+
+  constructor(private readonly kernel: MatmulKernel) {}
+
+  dispose(): void {
+    for (const e of this.packs.values()) this.kernel.release(e.packed);
+    this.packs.clear();
+    this.computed.clear();
+    this.model = null;
+    this.spec = null;
+  }
+
+  /**
+   * Computes `model`'s stages. `edits`: params changed in place since the last run (a row typed
+   * over in the text); params that are other objects than in the last run's model count as changed
+   * in full. Each stage goes to `emit` as it is computed, marked `kept` when its numbers are the
+   * very ones of the last run.
+   */
+  run(model: Model, edits: ParamChanges = new Map(), emit?: StageSink): Stage[] {
+    const changes = this.paramChanges(model, edits);
+    this.model = model;
+    if (model.spec !== this.spec) {
+      this.plan = planModel(model.spec);
+      this.spec = model.spec;
+    }
+    const stageChanged = new Map<string, Cols>();
+    const out = new Map<string, Float32Array>();
+    const stages: Stage[] = [];
+    const ids = new Set<string>();
+    for (const def of this.plan) {
+      ids.add(def.id);
+      const key = keyOf(def);
+      const prev = this.computed.get(def.id);
+      const same = prev !== undefined && prev.key === key;
+      const untouched = same && def.inputs.every((i) => stageChanged.get(i) === null) && def.params.every((p) => (changes.get(p) ?? null) === null);
+      let data: Float32Array;
+      let changed: Cols;
+      let kept: Map<string, Float32Array>;
+      if (untouched) {
+        data = prev.data;
+        changed = null;
+        kept = prev.kept;
+      } else {
+        kept = new Map(same ? prev.kept : []);
+        const ctx = this.context(model, same ? prev.data : null, !same, kept, out, stageChanged, changes);
+        ({ data, changed } = def.op.run(ctx, def.args));
+        checkSize(`stage ${def.id}`, def.shape, data);
+        if (!same) changed = 'all';
+      }
+      this.computed.set(def.id, { key, data, kept });
+      out.set(def.id, data);
+      stageChanged.set(def.id, changed);
+      const s: Stage = changed === null ? { id: def.id, shape: def.shape as number[], data, kept: true } : { id: def.id, shape: def.shape as number[], data };
+      stages.push(s);
+      emit?.(s);
+    }
+    for (const id of [...this.computed.keys()]) if (!ids.has(id)) this.computed.delete(id);
+    return stages;
+  }
+
+  /** The plan of the last run. */
+  get stagePlan(): readonly StageDef[] {
+    return this.plan;
+  }
+
+  /** Edits, plus every param that is not the same object as in the last model; packs kept in step. */
+  private paramChanges(model: Model, edits: ParamChanges): Map<string, Cols> {
+    const changes = new Map(edits);
+    const old = this.model;
+    if (old !== model) {
+      if (old) {
+        for (const [id, p] of model.params) if (old.params.get(id) !== p) changes.set(id, 'all');
+        for (const id of old.params.keys()) if (!model.params.has(id)) changes.set(id, 'all');
+      }
+      // packs of params the new model no longer holds are freed
+      const live = new Set(model.params.values());
+      for (const [p, e] of this.packs) {
+        if (live.has(p)) continue;
+        this.kernel.release(e.packed);
+        this.packs.delete(p);
+      }
+    }
+    // a param edited in place: its packed copy follows (an out_in row is one packed column)
+    for (const [id, c] of edits) {
+      const p = model.params.get(id);
+      const e = p && this.packs.get(p);
+      if (!p || !e || c === null) continue;
+      if (c !== 'all' && p.layout === 'out_in') this.kernel.repackColumns(e.packed, p.data, 'nk', [...c]);
+      else {
+        this.kernel.release(e.packed);
+        this.packs.delete(p);
+      }
+    }
+    return changes;
+  }
+
+  private context(model: Model, previous: Float32Array | null, full: boolean, kept: Map<string, Float32Array>, out: Map<string, Float32Array>, stageChanged: Map<string, Cols>, changes: Map<string, Cols>): StageContext {
+    return {
+      T: model.spec.T,
+      kernel: this.kernel,
+      full,
+      input: (id) => out.get(id)!,
+      changed: (id) => (full || !stageChanged.has(id) ? 'all' : stageChanged.get(id)!),
+      param: (id) => model.params.get(id) ?? null,
+      paramChanged: (id) => (full ? 'all' : changes.get(id) ?? null),
+      previous,
+      kept: (name) => kept.get(name) ?? null,
+      keep: (name, data) => void kept.set(name, data),
+      packed: (id, K, N) => this.packed(model, id, K, N),
+    };
+  }
+
+  private packed(model: Model, id: string, K: number, N: number): Packed {
+    const p = model.params.get(id);
+    if (!p) throw new Error(`no param ${id} to pack`);
+    let e = this.packs.get(p);
+    if (e && (e.K !== K || e.N !== N)) {
+      this.kernel.release(e.packed);
+      e = undefined;
+    }
+    if (!e) this.packs.set(p, (e = { packed: packParam(this.kernel, p, K, N), K, N }));
+    return e.packed;
+  }
+}
