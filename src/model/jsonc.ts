@@ -8,6 +8,7 @@
 //   way, into one node per element, so every error has its exact position.
 // - It never throws: every problem is collected with its offsets, and parsing goes on.
 //
+import { lineStarts } from '../util/lineStarts';
 import { lastAtOrBelow } from '../util/search';
 import { TextChunks } from './textChunks';
 
@@ -491,11 +492,7 @@ class Parser {
 
   /** The 1-based line of an offset (for messages; the table of line starts is built once, on the first error that needs it). */
   private lineOf(offset: number): number {
-    if (!this.lineStarts) {
-      const starts = [0];
-      for (let p = this.b.indexOf(LF); p >= 0; p = this.b.indexOf(LF, p + 1)) starts.push(p + 1);
-      this.lineStarts = starts;
-    }
+    this.lineStarts ??= lineStarts(this.b); // (\n, \r\n or a lone \r, as VS Code counts lines)
     return lastAtOrBelow(this.lineStarts, offset) + 1;
   }
 
