@@ -11,6 +11,7 @@ import { LineIndex } from '../model/lines';
 import { formatPath } from '../model/problems';
 import { readModel, type ModelFile } from '../model/read';
 import { formatFloat32 } from '../util/float32';
+import { terminalSafe } from '../util/quote';
 
 export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary]
 
@@ -110,8 +111,21 @@ function writeStages(io: Io, stages: readonly Stage[], summary: boolean): void {
   io.out(']');
 }
 
+/**
+ * JSON for a terminal: JSON.stringify escapes U+0000–U+001F but leaves DEL, the C1 controls (U+009B
+ * starts a terminal command too) and bidi/format characters raw. Escaped, the JSON means the same.
+ */
+function jsonSafe(s: string): string {
+  const unit = (u: string): string => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return s.replace(/[\u007f-\u009f\p{Cf}\u2028\u2029]/gu, (c) => c.split('').map(unit).join(''));
+}
+
 /** Runs the command line; returns the exit code. */
-export function run(argv: readonly string[], io: Io, readFile: (f: string) => string = (f) => readFileSync(f, 'utf8')): number {
+export function run(argv: readonly string[], raw: Io, readFile: (f: string) => string = (f) => readFileSync(f, 'utf8')): number {
+  // Nothing from the file or the command line reaches the terminal as a control character (a key
+  // "\u001b[2J" would clear the screen): messages quote such text visibly already; this is the
+  // last guard, for every line written to stderr (and jsonSafe for the model's name on stdout).
+  const io: Io = { out: raw.out, err: (s) => raw.err(terminalSafe(s)) };
   let opts: ReturnType<typeof parseArgs>;
   try {
     opts = parseArgs(argv);
@@ -157,7 +171,7 @@ export function run(argv: readonly string[], io: Io, readFile: (f: string) => st
     const keep = new Set(opts.only);
     shown = stages.filter((s) => keep.has(s.id));
   }
-  io.out(`{"model":${JSON.stringify(modelJson(res.model))},`);
+  io.out(`{"model":${jsonSafe(JSON.stringify(modelJson(res.model)))},`); // (the stages hold only our ids and numbers)
   writeStages(io, shown, opts.summary);
   io.out('}\n');
   return 0;

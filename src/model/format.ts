@@ -83,31 +83,57 @@ export const MODEL_FIELDS: Fields = {
   head: { type: 'object', fields: HEAD_FIELDS, description: 'Prediction head: logits = output·Wᵀ + b, probs = softmax(logits / temperature).' },
 };
 
-/** Edit distance, for "did you mean". */
+/**
+ * Edit distance counting a swap of two neighbours as one edit ("fnn" for "ffn"), for "did you
+ * mean". Only ever run on short strings: nearestKey bounds the lengths first.
+ */
 export function editDistance(a: string, b: string): number {
   const m = a.length;
   const n = b.length;
+  let prev2: number[] = [];
   let prev = Array.from({ length: n + 1 }, (_, j) => j);
   for (let i = 1; i <= m; i++) {
     const cur = [i];
     for (let j = 1; j <= n; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      cur[j] = d;
     }
+    prev2 = prev;
     prev = cur;
   }
   return prev[n];
 }
 
-/** The valid key closest to `key`, if it is close enough to be a likely typo. */
-export function nearestKey(key: string, valid: readonly string[]): string | undefined {
-  const lower = key.toLowerCase();
-  const exact = valid.find((v) => v.toLowerCase() === lower);
+/** How many edits a key may be from a valid one to be taken for a typo of it (1 to 3, by length). */
+function allowedEdits(length: number): number {
+  return Math.max(1, Math.min(3, Math.floor(Math.max(length, 2) / 3)));
+}
+
+/** A key as compared: lower case, compatibility forms folded (a fullwidth "１" is "1"), invisible characters dropped. */
+function comparable(key: string): string {
+  return key.normalize('NFKC').replace(/[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '').toLowerCase();
+}
+
+/**
+ * The valid key closest to `key`, if it is close enough to be a likely typo. A key whose length
+ * alone puts it out of reach is not compared at all (a 5 MB key would take seconds): `distance`
+ * is only called for candidates within the allowed number of edits by length.
+ */
+export function nearestKey(key: string, valid: readonly string[], distance: (a: string, b: string) => number = editDistance): string | undefined {
+  const longest = valid.reduce((n, v) => Math.max(n, v.length), 0);
+  // (before any work on the key: generous, as invisible characters are dropped below)
+  if (key.length > 2 * longest + 3) return undefined;
+  const k = comparable(key);
+  const exact = valid.find((v) => v.toLowerCase() === k);
   if (exact) return exact;
+  const limit = allowedEdits(k.length);
   let best: string | undefined;
   let bestD = Infinity;
   let tie = false;
   for (const v of valid) {
-    const d = editDistance(lower, v.toLowerCase());
+    if (Math.abs(v.length - k.length) > limit) continue; // at least that many insertions or deletions
+    const d = distance(k, v.toLowerCase());
     if (d < bestD) {
       bestD = d;
       best = v;
@@ -115,6 +141,5 @@ export function nearestKey(key: string, valid: readonly string[]): string | unde
     } else if (d === bestD) tie = true;
   }
   if (tie) return undefined; // Wx: Wq, Wk, Wv or Wo? we do not guess
-  const limit = Math.max(1, Math.min(3, Math.floor(Math.max(key.length, 2) / 3)));
   return bestD <= limit ? best : undefined;
 }

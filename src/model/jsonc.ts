@@ -9,6 +9,7 @@
 // - It never throws: every problem is collected with its offsets, and parsing goes on.
 //
 import { lineStarts } from '../util/lineStarts';
+import { describeChar, quote } from '../util/quote';
 import { lastAtOrBelow } from '../util/search';
 import { TextChunks } from './textChunks';
 
@@ -57,7 +58,8 @@ function uniformIndent(t: Uint8Array, from: number, to: number): { width: number
 export type Source = string | TextChunks | Uint8Array;
 
 const NON_ASCII = /[^\x00-\x7f]/g;
-const utf8 = new TextDecoder('utf-8');
+// (ignoreBOM: a U+FEFF inside the text is text; the parser skips the file's own mark itself)
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * A string as bytes, one per UTF-16 unit, so offsets are the same: ASCII stays itself, anything
@@ -245,7 +247,7 @@ class Parser {
   private readonly b: Uint8Array;
   private readonly sliceFn: (a: number, b: number) => string;
 
-  constructor(src: Source) {
+  constructor(private readonly src: Source) {
     this.b = sourceBytes(src);
     this.len = this.b.length;
     this.sliceFn = (a, b) => sourceSlice(src, a, b);
@@ -260,6 +262,14 @@ class Parser {
 
   private slice(a: number, b: number): string {
     return this.sliceFn(a, b);
+  }
+
+  /** The whole character at an offset, for a message (in bytes, the UTF-8 sequence it starts). */
+  private charAt(at: number): string {
+    const lead = this.src instanceof Uint8Array ? this.b[at] : 0;
+    const n = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    const s = this.slice(at, Math.min(this.len, at + (this.src instanceof Uint8Array ? n : 2)));
+    return String.fromCodePoint(s.codePointAt(0) ?? 0xfffd);
   }
 
   parse(): ParsedJson {
@@ -363,7 +373,7 @@ class Parser {
     while (p < this.len && isWordChar(t[p])) p++;
     const word = this.slice(start, p);
     if (p === start) {
-      const ch = start < this.len ? JSON.stringify(this.slice(start, start + 1)) : 'the end of the file';
+      const ch = start < this.len ? describeChar(this.charAt(start)) : 'the end of the file';
       this.error(`expected a value, found ${ch}`, start, Math.min(start + 1, this.len));
       if (start < this.len && c !== COMMA && c !== RBRACKET && c !== RBRACE && c !== COLON) this.pos = start + 1;
       return { kind: 'invalid', text: '', start, end: this.pos };
@@ -376,7 +386,7 @@ class Parser {
       case 'NaN': case 'Infinity': case '+Infinity':
         return { kind: 'nonfinite', text: word, start, end: p };
     }
-    this.error(`expected a value (a number, string, true, false, null, array or object), found ${JSON.stringify(word)}`, start, p);
+    this.error(`expected a value (a number, string, true, false, null, array or object), found ${quote(word)}`, start, p);
     return { kind: 'invalid', text: word, start, end: p };
   }
 
@@ -528,7 +538,7 @@ class Parser {
           // say where the } is missing, not just that the file ended: the } indented as an outer
           // object's own closed an inner one early (and each } after it closed the wrong one too,
           // up to this object, left without one)
-          const what = m.key === null ? 'the object' : `"${m.key}"`;
+          const what = m.key === null ? 'the object' : quote(m.key);
           this.error(`expected } before this one: ${what} (opened on line ${this.lineOf(m.open)}) is not closed, and this } lines up with the { on line ${this.lineOf(m.belongsTo)}`, m.at, m.at + 1);
         } else {
           this.error(`unterminated ${props ? 'object' : 'array'}: expected ${closing}`, start, start + 1);
@@ -560,7 +570,7 @@ class Parser {
         if (c0 === LBRACKET || c0 === LBRACE || c0 === RBRACKET || c0 === MINUS || (c0 >= ZERO && c0 <= NINE)) {
           // values where a key belongs: most often the rest of an array whose [ was lost
           const prev = props[props.length - 1];
-          const hint = prev?.value && (prev.value.kind === 'array' || prev.value.kind === 'numbers') ? `: is a [ missing at the start of "${prev.key}"?` : '';
+          const hint = prev?.value && (prev.value.kind === 'array' || prev.value.kind === 'numbers') ? `: is a [ missing at the start of ${quote(prev.key)}?` : '';
           this.error(`expected a property name in double quotes, found ${c0 === RBRACKET ? 'a ]' : 'a value'}${hint}`, this.pos, this.pos + 1);
           if (c0 === RBRACKET) this.pos++;
           else this.parseValue();
@@ -580,7 +590,7 @@ class Parser {
           // ] belongs, and the array ends there: the object around it reads on as written.
           const prev = items![items!.length - 1];
           const at = prev ? prev.end : before;
-          this.error(`expected ] here: the array is not closed, and "${item.value}" after it is a key`, at, at + 1);
+          this.error(`expected ] here: the array is not closed, and ${quote(item.value)} after it is a key`, at, at + 1);
           this.pos = before;
           this.keyAhead = true;
           return;
@@ -611,18 +621,18 @@ class Parser {
       let p = keyStart;
       while (p < this.len && isWordChar(t[p])) p++;
       if (p === keyStart) {
-        this.error('expected a property name in double quotes', keyStart, keyStart + 1);
+        this.error(`expected a property name in double quotes, found ${describeChar(this.charAt(keyStart))}`, keyStart, keyStart + 1);
         return null;
       }
       key = this.slice(keyStart, p);
-      this.error(`property names need double quotes: "${key}"`, keyStart, p);
+      this.error(`property names need double quotes: ${quote(key)}`, keyStart, p);
       this.pos = p;
     }
     const keyEnd = this.pos;
     const prop: PropertyNode = { key, keyStart, keyEnd, value: null, start: keyStart, end: keyEnd };
     this.skipTrivia();
     if (t[this.pos] !== COLON) {
-      this.error(`expected a colon after "${key}"`, keyEnd, keyEnd + 1);
+      this.error(`expected a colon after ${quote(key)}`, keyEnd, keyEnd + 1);
       const c = t[this.pos];
       if (c === COMMA || c === RBRACE || this.pos >= this.len) return prop;
     } else {
@@ -631,7 +641,7 @@ class Parser {
     this.skipTrivia();
     const c = t[this.pos];
     if (c === COMMA || c === RBRACE || this.pos >= this.len) {
-      this.error(`expected a value for "${key}"`, this.pos, this.pos + 1);
+      this.error(`expected a value for ${quote(key)}`, this.pos, this.pos + 1);
       return prop;
     }
     this.valueKey = key;

@@ -1,6 +1,8 @@
 // What the reader reports: errors (no model can be built) and warnings (legal but suspicious),
 // each with its JSON path and the offsets of the text it is about.
 
+import { QUOTE_MAX, quoteBare } from '../util/quote';
+
 export type Severity = 'error' | 'warning';
 
 export type ProblemCode =
@@ -46,8 +48,8 @@ export function formatPath(path: readonly PathSegment[]): string {
   let s = '';
   for (const seg of path) {
     if (typeof seg === 'number') s += `[${seg}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(seg)) s += s === '' ? seg : `.${seg}`;
-    else s += `[${JSON.stringify(seg)}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(seg) && seg.length <= QUOTE_MAX) s += s === '' ? seg : `.${seg}`;
+    else s += `[${quoteBare(seg)}]`; // (visible and short, whatever the key holds)
   }
   return s;
 }

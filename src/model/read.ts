@@ -17,6 +17,7 @@ import {
 } from './jsonc';
 import type { ParamCounts } from './params';
 import { pathAt } from './pathAt';
+import { quote } from '../util/quote';
 import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
 
 export interface ModelDims {
@@ -77,11 +78,11 @@ function describe(node: JsonNode): string {
     case 'array': return node.items.length === 0 ? 'an empty array' : 'an array';
     case 'numbers': return 'an array of numbers';
     case 'number': return `the number ${node.value}`;
-    case 'string': return `the string ${JSON.stringify(node.value.length > 24 ? node.value.slice(0, 24) + '…' : node.value)}`;
+    case 'string': return `the string ${quote(node.value, 24)}`;
     case 'boolean': return String(node.value);
     case 'null': return 'null';
     case 'nonfinite': return node.text;
-    case 'invalid': return node.text ? JSON.stringify(node.text) : 'nothing';
+    case 'invalid': return node.text ? quote(node.text) : 'nothing';
   }
 }
 
@@ -250,17 +251,17 @@ class Reader {
   private fields(node: ObjectNode, path: readonly PathSegment[], spec: Fields): Map<string, PropertyNode> {
     const out = new Map<string, PropertyNode>();
     const valid = Object.keys(spec);
+    const where = path.length ? formatPath(path) : 'the top level';
     for (const p of node.props) {
       const at = { start: p.keyStart, end: p.keyEnd };
       if (out.has(p.key)) {
-        this.warn('duplicate-key', [...path, p.key], at, `"${p.key}" appears twice in ${formatPath(path)}; the last one counts`);
+        this.warn('duplicate-key', [...path, p.key], at, `${quote(p.key)} appears twice in ${where}; the last one counts`);
       }
       if (!(p.key in spec)) {
         const near = nearestKey(p.key, valid);
-        const where = path.length ? formatPath(path) : 'the top level';
+        const fix: FixHint | undefined = near ? { kind: 'rename-key', to: near } : undefined;
         this.warn('unknown-key', [...path, p.key], at,
-          near ? `unknown key "${p.key}" in ${where}: did you mean "${near}"?` : `unknown key "${p.key}" in ${where}; it is ignored (expected one of: ${valid.join(', ')})`,
-          near ? { kind: 'rename-key', to: near } : undefined);
+          near ? `unknown key ${quote(p.key)} in ${where}: did you mean "${near}"?` : `unknown key ${quote(p.key)} in ${where}; it is ignored (expected one of: ${valid.join(', ')})`, fix);
         continue;
       }
       out.set(p.key, p);
@@ -292,7 +293,7 @@ class Reader {
     }
     if (!values.includes(v.value)) {
       const near = nearestKey(v.value, values);
-      this.error('value', path, v, `${formatPath(path)} must be one of ${list}, found "${v.value}"${near ? `: did you mean "${near}"?` : ''}`);
+      this.error('value', path, v, `${formatPath(path)} must be one of ${list}, found ${quote(v.value)}${near ? `: did you mean "${near}"?` : ''}`);
       return dflt;
     }
     return v.value;
