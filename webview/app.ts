@@ -6,7 +6,9 @@ import type {
   HighlightTarget, ModelSummary, PanelSettings, ProblemInfo, ToWebview,
 } from '../src/preview/protocol';
 import type { Activation } from '../src/core/activation';
+import { bannerBlocks, contentWarnings } from './banner';
 import { h, perFrame } from './dom';
+import { fileNameOfUri } from './heading';
 import {
   isDiverging, mergeRanges, minMaxRange, percentileRange, symmetricRange, type ColormapName,
 } from './heatmap';
@@ -41,6 +43,8 @@ export class App {
   private state: ViewState = loadState();
   private render: Render | null = null;
   private problems: { version: number; list: readonly ProblemInfo[] } | null = null;
+  /** The warnings of the render shown (when the text reads as a model, `problems` is null). */
+  private warnings: readonly ProblemInfo[] = [];
   private readonly root: HTMLElement;
   private readonly header: HTMLElement;
   private readonly headerMain: HTMLElement;
@@ -105,7 +109,10 @@ export class App {
         }
         this.render = null;
         this.problems = null;
+        this.warnings = [];
         this.content.replaceChildren(h('p', { class: 'placeholder' }, 'Reading the model file…'));
+        // the file shown now, by its name, until a model summary names the model
+        this.renderFileHeader(msg.uri);
         this.showBanner();
         return;
       case 'settings':
@@ -156,6 +163,7 @@ export class App {
   private onModel(version: number, summary: ModelSummary, warnings: readonly ProblemInfo[]): void {
     if (this.render && version < this.render.version) return;
     this.problems = null;
+    this.warnings = warnings;
     this.showBanner();
     const layoutKey = JSON.stringify([summary.stages, summary.tokens, summary.vocab, summary.layers, summary.head, summary.norm]);
     if (this.render && this.render.layoutKey === layoutKey) {
@@ -411,6 +419,16 @@ export class App {
     if (parts.range.value !== st.range) parts.range.value = st.range;
   }
 
+  /** The heading before any summary: the file's name, no facts (the controls are there already). */
+  private renderFileHeader(uri: string): void {
+    const parts = (this.headerParts ??= this.buildHeader());
+    parts.name.textContent = fileNameOfUri(uri);
+    parts.facts.textContent = '';
+    const st = this.settings;
+    if (st && parts.cmap.value !== st.colormap) parts.cmap.value = st.colormap;
+    if (st && parts.range.value !== st.range) parts.range.value = st.range;
+  }
+
   private buildHeader(): NonNullable<App['headerParts']> {
     const cmap = h('vscode-single-select', { class: 'colormap-select', 'aria-label': 'colormap' }) as HTMLElement & { value: string };
     cmap.append(...Object.entries(COLORMAP_LABELS).map(([v, l]) => h('vscode-option', { value: v }, l)));
@@ -443,37 +461,30 @@ export class App {
   }
 
   private showBanner(): void {
-    const p = this.problems;
-    const errors = p?.list.filter((x) => x.severity === 'error') ?? [];
-    document.body.classList.toggle('has-errors', errors.length > 0);
-    if (!p || errors.length === 0) {
+    const blocks = bannerBlocks(this.problems?.list ?? this.warnings, !!this.render);
+    document.body.classList.toggle('has-errors', blocks.some((b) => b.kind === 'error'));
+    if (blocks.length === 0) {
       this.banner.hidden = true;
       this.banner.replaceChildren();
       return;
     }
-    const shown = errors.slice(0, 5);
     this.banner.hidden = false;
-    const more = errors.length > shown.length ? h('div', { class: 'banner-more' }, `… and ${errors.length - shown.length} more in the Problems panel.`) : '';
-    this.banner.replaceChildren(
-      h('div', { class: 'banner-title' }, this.render
-        ? `The file does not read as a model (${errors.length} problem${errors.length === 1 ? '' : 's'}); showing the last good version, dimmed.`
-        : `The file does not read as a model (${errors.length} problem${errors.length === 1 ? '' : 's'}).`),
-      h('ul', { class: 'banner-list' }, ...shown.map((e) => {
+    this.banner.replaceChildren(...blocks.map((b) => h('div', { class: `banner-block banner-${b.kind}` },
+      h('div', { class: 'banner-title' }, b.title),
+      h('ul', { class: 'banner-list' }, ...b.items.map((e) => {
         const a = h('a', { href: '#', class: 'problem-link', title: 'Go to this place in the file' }, `line ${e.line}, column ${e.col}`);
         a.addEventListener('click', (ev) => {
           ev.preventDefault();
           post({ type: 'gotoProblem', line: e.line, col: e.col });
         });
-        // (most messages begin with their path already: "ffn.b1 has 3 numbers…")
-        return h('li', {}, a, e.path === '$' || e.message.startsWith(e.path) ? ` · ${e.message}` : ` · ${e.path}: ${e.message}`);
+        return h('li', {}, a, ` · ${e.text}`);
       })),
-      more,
-    );
+      b.more ? h('div', { class: 'banner-more' }, b.more) : null)));
   }
 
   private renderWarnings(warnings: readonly ProblemInfo[]): void {
     this.content.querySelector('.warnings')?.remove();
-    const w = warnings.filter((x) => x.severity === 'warning');
+    const w = contentWarnings(warnings); // (weights not used are in the banner, above)
     if (!w.length) return;
     const list = h('ul', { class: 'warnings' }, ...w.slice(0, 8).map((x) => {
       const a = h('a', { href: '#', class: 'problem-link' }, `line ${x.line}`);

@@ -86,6 +86,14 @@ function describe(node: JsonNode): string {
   }
 }
 
+/** Whether a value holds weights: an array of numbers, or an array or object with one inside. */
+function holdsNumbers(node: JsonNode): boolean {
+  if (node.kind === 'numbers') return true;
+  if (node.kind === 'array') return node.items.some((x) => x.kind === 'number' || holdsNumbers(x));
+  if (node.kind === 'object') return node.props.some((p) => p.value !== null && holdsNumbers(p.value));
+  return false;
+}
+
 /** The file name without folders and without .ffn.json / .json. */
 export function defaultModelName(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? fileName;
@@ -247,7 +255,12 @@ class Reader {
 
   // --- objects and scalars -------------------------------------------------------------------
 
-  /** The properties of an object, checked against the format (unknown and duplicate keys). */
+  /**
+   * The properties of an object, checked against the format (unknown and duplicate keys). An
+   * unknown key holding numbers (a misspelled "attention", "W1", "layers") is more than noise: its
+   * weights are silently left out of the model, so it is reported as such ('ignored-weights'),
+   * which the panel shows in its banner, not only in the Problems panel.
+   */
   private fields(node: ObjectNode, path: readonly PathSegment[], spec: Fields): Map<string, PropertyNode> {
     const out = new Map<string, PropertyNode>();
     const valid = Object.keys(spec);
@@ -260,8 +273,15 @@ class Reader {
       if (!(p.key in spec)) {
         const near = nearestKey(p.key, valid);
         const fix: FixHint | undefined = near ? { kind: 'rename-key', to: near } : undefined;
-        this.warn('unknown-key', [...path, p.key], at,
-          near ? `unknown key ${quote(p.key)} in ${where}: did you mean "${near}"?` : `unknown key ${quote(p.key)} in ${where}; it is ignored (expected one of: ${valid.join(', ')})`, fix);
+        const key = `unknown key ${quote(p.key)} in ${where}`;
+        if (p.value && holdsNumbers(p.value)) {
+          this.warn('ignored-weights', [...path, p.key], at,
+            near ? `${key}: did you mean "${near}"? Its weights are not used: the model is computed without them`
+              : `${key}: its weights are not used, the model is computed without them (expected one of: ${valid.join(', ')})`, fix);
+        } else {
+          this.warn('unknown-key', [...path, p.key], at,
+            near ? `${key}: did you mean "${near}"?` : `${key}; it is ignored (expected one of: ${valid.join(', ')})`, fix);
+        }
         continue;
       }
       out.set(p.key, p);
