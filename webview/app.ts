@@ -10,7 +10,7 @@ import { bannerBlocks, contentWarnings } from './banner';
 import { h, perFrame } from './dom';
 import { fileNameOfUri } from './heading';
 import {
-  isDiverging, mergeRanges, minMaxRange, percentileRange, symmetricRange, type ColormapName,
+  backdropOf, isDiverging, mergeRanges, minMaxRange, percentileRange, symmetricRange, type Backdrop, type ColormapName,
 } from './heatmap';
 import { axisName, stageInfo, type StageInfo } from './stageInfo';
 import { freshViewState, loadState, post, saveState, type ViewState } from './vscodeApi';
@@ -79,6 +79,8 @@ export class App {
       themeKind = theme();
       for (const c of this.activationCharts.values()) c.retheme();
       this.probsChart?.retheme();
+      // a diverging map's centre follows the theme (dark on dark): the heatmaps and legends too
+      if (isDiverging(this.colormap())) this.drawAll(true);
     }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
     window.addEventListener('scroll', () => {
       this.state.scrollY = window.scrollY;
@@ -371,7 +373,7 @@ export class App {
       ],
       onClick: (row, col) => post({ type: 'reveal', stageId: id, index: info.perHead ? [this.cardHead(id), row, col] : [row, col] }),
     });
-    v.paint({ colormap: this.colormap(), range: this.rangeFor(id, mat, mask), maxRows: this.settings?.maxRows ?? 256, maxCols: this.settings?.maxCols ?? 1024 }, width);
+    v.paint({ colormap: this.colormap(), backdrop: this.backdrop(), range: this.rangeFor(id, mat, mask), maxRows: this.settings?.maxRows ?? 256, maxCols: this.settings?.maxCols ?? 1024 }, width);
   }
 
   /** A stage to scroll to once its card exists (asked for before the model arrived). */
@@ -508,6 +510,11 @@ export class App {
     return (this.settings?.colormap ?? 'coolwarm') as ColormapName;
   }
 
+  /** What the heatmaps are seen against, from the theme class VS Code gives the body (read when drawn: it may come after we start). */
+  private backdrop(): Backdrop {
+    return backdropOf(document.body.className);
+  }
+
   private rangeFor(id: string, data: Float32Array, mask: Uint8Array | undefined): [number, number] {
     const st = this.settings;
     const cm = this.colormap();
@@ -533,6 +540,7 @@ export class App {
     return {
       get summary() { return self.render!.summary; },
       get colormap() { return self.colormap(); },
+      get backdrop() { return self.backdrop(); },
       get maxRows() { return self.settings?.maxRows ?? 256; },
       get maxCols() { return self.settings?.maxCols ?? 1024; },
       range: (id, data, mask) => this.rangeFor(id, data, mask),

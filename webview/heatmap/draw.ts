@@ -46,6 +46,7 @@ export function paintHeatmap(canvas: HTMLCanvasElement, info: HeatmapInfo, opts:
     images.set(canvas, img);
   }
   const fill: FillOptions = { colormap: opts.colormap, range: painted.range };
+  if (opts.backdrop) fill.backdrop = opts.backdrop;
   if (info.mask) fill.mask = info.mask;
   if (opts.maskColor) fill.maskColor = opts.maskColor;
   if (opts.invalidColor) fill.invalidColor = opts.invalidColor;

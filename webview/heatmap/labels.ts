@@ -1,6 +1,6 @@
 // The DOM-free part of the legend: tick labels, value formatting and gradient stops.
 
-import { type ColormapName, colorAt, cssRGB } from './colormaps';
+import { type Backdrop, type ColormapName, colorAt, cssRGB } from './colormaps';
 
 export interface LegendTick {
   kind: 'min' | 'zero' | 'max';
@@ -12,6 +12,8 @@ export interface LegendTick {
 
 export interface LegendOptions {
   colormap: ColormapName;
+  /** The theme's kind (a diverging map's centre follows it). Default light. */
+  backdrop?: Backdrop;
   range: readonly [number, number];
   /** The range was clipped (percentile): values beyond an end exist and are drawn in the end color. */
   clipped?: { lo?: boolean; hi?: boolean };
@@ -42,14 +44,14 @@ export function legendTicks(opts: LegendOptions): LegendTick[] {
 }
 
 /** count evenly spaced stops of the map, e.g. for a CSS gradient or an SVG <linearGradient>. */
-export function gradientStops(name: ColormapName, count = 17): { offset: number; color: string }[] {
+export function gradientStops(name: ColormapName, count = 17, backdrop: Backdrop = 'light'): { offset: number; color: string }[] {
   const n = Math.max(2, Math.floor(count));
-  return Array.from({ length: n }, (_, i) => ({ offset: i / (n - 1), color: cssRGB(colorAt(name, i / (n - 1))) }));
+  return Array.from({ length: n }, (_, i) => ({ offset: i / (n - 1), color: cssRGB(colorAt(name, i / (n - 1), backdrop)) }));
 }
 
 /** A CSS linear-gradient() of the map (low end first), for a legend that is a plain element. */
-export function cssGradient(name: ColormapName, direction = 'to right', count = 17): string {
-  return `linear-gradient(${direction}, ${gradientStops(name, count)
+export function cssGradient(name: ColormapName, direction = 'to right', count = 17, backdrop: Backdrop = 'light'): string {
+  return `linear-gradient(${direction}, ${gradientStops(name, count, backdrop)
     .map((s) => `${s.color} ${(s.offset * 100).toFixed(2)}%`)
     .join(', ')})`;
 }

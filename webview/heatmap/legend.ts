@@ -11,11 +11,11 @@
 //
 // A clipped end (percentile range) is labelled '≤ lo' / '≥ hi'.
 
-import { type ColormapName, LUT_SIZE, isDiverging, lut } from './colormaps';
+import { type Backdrop, type ColormapName, LUT_SIZE, isDiverging, lut } from './colormaps';
 import { type LegendOptions, formatValue, legendTicks } from './labels';
 
 /** Paints the map's table into a canvas, LUT_SIZE x 1 (stretch it with CSS). */
-export function drawColorbar(canvas: HTMLCanvasElement, name: ColormapName, part: readonly [number, number] = [0, 1]): void {
+export function drawColorbar(canvas: HTMLCanvasElement, name: ColormapName, part: readonly [number, number] = [0, 1], backdrop: Backdrop = 'light'): void {
   const a = Math.round(part[0] * LUT_SIZE);
   const b = Math.max(a + 1, Math.round(part[1] * LUT_SIZE));
   if (canvas.width !== b - a) canvas.width = b - a;
@@ -23,7 +23,7 @@ export function drawColorbar(canvas: HTMLCanvasElement, name: ColormapName, part
   const ctx = canvas.getContext('2d');
   if (!ctx) return;
   const img = ctx.createImageData(b - a, 1);
-  img.data.set(lut(name).subarray(a * 4, b * 4));
+  img.data.set(lut(name, backdrop).subarray(a * 4, b * 4));
   ctx.putImageData(img, 0, 0);
 }
 
@@ -41,7 +41,7 @@ export function drawLegend(container: HTMLElement, opts: LegendOptions): HTMLEle
   bar.className = 'ffn-legend-bar';
   bar.style.display = 'block';
   bar.style.width = '100%';
-  drawColorbar(bar, opts.colormap, opts.part);
+  drawColorbar(bar, opts.colormap, opts.part, opts.backdrop);
   bar.setAttribute('role', 'img');
   bar.setAttribute('aria-label', `color scale ${opts.colormap} from ${formatValue(opts.range[0])} to ${formatValue(opts.range[1])}`);
 

@@ -1,7 +1,7 @@
 // The DOM-free half of drawing a heatmap: pooling, filling an RGBA buffer (one pixel per cell) and
 // hit-testing. draw.ts puts the result on a canvas; everything here runs in Node too.
 
-import { type ColormapName, type RGB, LUT_SIZE, lut32, packRGBA } from './colormaps';
+import { type Backdrop, type ColormapName, type RGB, LUT_SIZE, lut32, packRGBA } from './colormaps';
 import { type MaxCells, type Matrix, type PoolResult, poolMaxAbs } from './pool';
 import { type Range, ensureRange } from './range';
 
@@ -20,6 +20,8 @@ export const DEFAULT_MAX_CELLS: MaxCells = { rows: 4096, cols: 4096 };
 
 export interface FillOptions {
   colormap: ColormapName;
+  /** The theme's kind: a diverging map's centre follows it (colormaps.ts). Default light. */
+  backdrop?: Backdrop;
   /** [lo, hi]; a degenerate range is widened as range.ts's ensureRange does. */
   range: readonly [number, number];
   /** 1 = masked: drawn in maskColor, never as a value. Same length as the data. */
@@ -51,7 +53,7 @@ function fillPacked(out: Uint32Array, data: ArrayLike<number>, n: number, opts: 
   const [lo, hi] = ensureRange(opts.range[0], opts.range[1]);
   const scale = LUT_SIZE / (hi - lo);
   const top = LUT_SIZE - 1;
-  const table = lut32(opts.colormap);
+  const table = lut32(opts.colormap, opts.backdrop);
   const invalidPx = packColor(opts.invalidColor ?? DEFAULT_INVALID_COLOR);
   const mask = opts.mask;
   if (!mask) {

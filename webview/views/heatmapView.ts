@@ -5,7 +5,7 @@
 // value of largest magnitude), so scaling never drops an extreme, and the card says so.
 import { formatFloat32 } from '../../src/util/float32';
 import { h } from '../dom';
-import { cellAt, cellAtClientPoint, drawHeatmap, paintHeatmap, type CellHit, type ColormapName, type HeatmapInfo } from '../heatmap';
+import { cellAt, cellAtClientPoint, drawHeatmap, paintHeatmap, type Backdrop, type CellHit, type ColormapName, type HeatmapInfo } from '../heatmap';
 import { tooltip } from './tooltip';
 import { lastAtOrBelow } from '../../src/util/search';
 
@@ -26,6 +26,7 @@ export interface HeatmapSpec {
 
 export interface Paint {
   readonly colormap: ColormapName;
+  readonly backdrop: Backdrop;
   readonly range: readonly [number, number];
   readonly maxRows: number;
   readonly maxCols: number;
@@ -113,7 +114,7 @@ export class HeatmapView {
     const maxCols = Math.max(1, Math.min(p.maxCols, Math.floor(cssW * dpr)));
     const maxRows = Math.max(1, Math.min(p.maxRows, Math.floor(cssH * dpr)));
     const key = `${maxRows}x${maxCols}`;
-    const opts = { colormap: p.colormap, range: [p.range[0], p.range[1]] as [number, number], maxCells: { rows: maxRows, cols: maxCols } };
+    const opts = { colormap: p.colormap, backdrop: p.backdrop, range: [p.range[0], p.range[1]] as [number, number], maxCells: { rows: maxRows, cols: maxCols } };
     if (this.drawnFor === key && this.info) {
       this.info = paintHeatmap(this.canvas, this.info, opts);
     } else {
@@ -127,6 +128,7 @@ export class HeatmapView {
     this.canvas.dataset.rangeLo = String(this.info.range[0]);
     this.canvas.dataset.rangeHi = String(this.info.range[1]);
     this.canvas.dataset.colormap = p.colormap;
+    this.canvas.dataset.backdrop = p.backdrop;
     this.noteEl.textContent = this.info.pooled
       ? `Pooled to ${this.info.rows} × ${this.info.cols} (each pixel shows the value of largest magnitude in its block of up to ${Math.ceil(s.rows / this.info.rows)} × ${Math.ceil(s.cols / this.info.cols)} cells).`
       : '';

@@ -2,13 +2,15 @@
 // time with a head selector, or all heads as small multiples), and its color legend.
 import type { ModelSummary } from '../../src/preview/protocol';
 import { h } from '../dom';
-import { drawLegend, isDiverging, type ColormapName } from '../heatmap';
+import { drawLegend, isDiverging, type Backdrop, type ColormapName } from '../heatmap';
 import { axisName, shapeLabel, type StageInfo } from '../stageInfo';
-import { exact, HeatmapView, type HeatmapSpec } from './heatmapView';
+import { exact, HeatmapView, type HeatmapSpec, type Paint } from './heatmapView';
 
 export interface CardContext {
   readonly summary: ModelSummary;
   readonly colormap: ColormapName;
+  /** The theme's kind, which a diverging map's centre follows. */
+  readonly backdrop: Backdrop;
   readonly maxRows: number;
   readonly maxCols: number;
   /** The color range for this stage's data (or one head's data). */
@@ -206,8 +208,8 @@ export class StageCard {
     this.drawExtra();
   }
 
-  private paintOpts(range: [number, number]): { colormap: ColormapName; range: [number, number]; maxRows: number; maxCols: number } {
-    return { colormap: this.ctx.colormap, range, maxRows: this.ctx.maxRows, maxCols: this.ctx.maxCols };
+  private paintOpts(range: [number, number]): Paint {
+    return { colormap: this.ctx.colormap, backdrop: this.ctx.backdrop, range, maxRows: this.ctx.maxRows, maxCols: this.ctx.maxCols };
   }
 
   /** The legend of `range`, for `data` as drawn (`mask`: its cells drawn as masked). */
@@ -228,7 +230,8 @@ export class StageCard {
       else if (v > range[1]) above = true;
     }
     const clipped = below || above ? { clipped: { lo: below, hi: above } } : {};
-    drawLegend(this.legendBox, nonNegative ? { colormap: this.ctx.colormap, range: [0, range[1]], part: [0.5, 1], ...clipped } : { colormap: this.ctx.colormap, range, ...clipped });
+    const map = { colormap: this.ctx.colormap, backdrop: this.ctx.backdrop };
+    drawLegend(this.legendBox, nonNegative ? { ...map, range: [0, range[1]], part: [0.5, 1], ...clipped } : { ...map, range, ...clipped });
   }
 
   private spec(data: Float32Array, rows: number, cols: number, head: number, mask: Uint8Array | undefined): HeatmapSpec {
