@@ -187,7 +187,7 @@ if (require.main === module) {
   try {
     code = run(process.argv.slice(2), io);
   } catch (e) {
-    process.stderr.write(`ffn-lens: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    process.stderr.write(terminalSafe(`ffn-lens: internal error: ${(e as Error)?.message ?? String(e)}`) + '\n');
     code = 1;
     chunks.length = 0;
   }

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { FromWorker } from '../../../src/compute/protocol';
 import { tsKernel } from '../../../src/core/kernel';
+import { fixesFor } from '../../../src/model/fixes';
 import { formatPath } from '../../../src/model/problems';
 import { readModel } from '../../../src/model/read';
 import { DocSession } from '../../../src/worker/session';
@@ -25,6 +26,19 @@ describe('unknown keys holding weights', () => {
       message: 'unknown key "att１ention" in layers[0]: did you mean "attention"? Its weights are not used: the model is computed without them',
       fix: { kind: 'rename-key', to: 'attention' },
     }]);
+  });
+
+  it('its quick fix renames the key, and the weights are read', () => {
+    const text = `{"version": 1, "input": [[1, 2]], "layers": [{"att１ention": {"heads": 1, "Wq": [[1, 0], [0, 1]]}, ${FFN}}]}`;
+    const r = readModel(text, 'm.ffn.json');
+    const at = text.indexOf('"att１ention"');
+    const [fix] = fixesFor(text, r.json.root, r.problems, r.model, at, at + 1);
+    assert.equal(fix?.title, 'Rename to "attention"');
+    assert.deepEqual(fix.fixes, { code: 'ignored-weights', start: at });
+    const e = fix.edits[0];
+    const fixed = readModel(text.slice(0, e.start) + e.text + text.slice(e.end), 'm.ffn.json');
+    assert.deepEqual(fixed.problems, []);
+    assert.ok(fixed.model?.weights.layers[0].attention?.Wq, 'the attention weights are read now');
   });
 
   it('"fnn" and "laers" at the top level, a matrix under "W_1": each is named, with its suggestion', () => {
