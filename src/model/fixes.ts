@@ -23,14 +23,21 @@ export interface Fix {
   readonly preferred?: boolean;
 }
 
-/** The offset of the last newline before `offset` and after `floor`, or -1; reads windows, not the whole text. */
+/** The offset of the last line end (\n or a lone \r) before `offset` and after `floor`, or -1; reads windows, not the whole text. */
 function lastNewline(text: Source, offset: number, floor: number): number {
   for (let b = offset; b > floor; b -= WINDOW) {
     const a = Math.max(floor, b - WINDOW);
-    const i = sourceSlice(text, a, b).lastIndexOf('\n');
+    const w = sourceSlice(text, a, b);
+    const i = Math.max(w.lastIndexOf('\n'), w.lastIndexOf('\r'));
     if (i >= 0) return a + i;
   }
   return -1;
+}
+
+/** The line end the text uses at a line end found by lastNewline: \r\n, \r or \n. */
+function lineEndAt(text: Source, at: number): string {
+  if (sourceSlice(text, at, at + 1) === '\r') return sourceSlice(text, at + 1, at + 2) === '\n' ? '\r\n' : '\r';
+  return sourceSlice(text, at - 1, at) === '\r' ? '\r\n' : '\n';
 }
 
 function indentOf(text: Source, offset: number): string {
@@ -47,8 +54,8 @@ function insertProperty(text: Source, obj: ObjectNode, key: string, value: strin
   const anchor = after ?? obj.props[obj.props.length - 1];
   if (!anchor) return { start: obj.start + 1, end: obj.start + 1, text: ` "${key}": ${value} ` };
   const indent = indentOf(text, anchor.keyStart);
-  const multiline = lastNewline(text, anchor.keyStart, obj.start) >= 0;
-  const sep = multiline ? `\n${indent}` : ' ';
+  const nl = lastNewline(text, anchor.keyStart, obj.start);
+  const sep = nl >= 0 ? `${lineEndAt(text, nl)}${indent}` : ' ';
   // after the anchor's value, keeping its comma if it has one
   const end = anchor.end;
   const rest = sourceSlice(text, end, end + WINDOW);

@@ -350,7 +350,7 @@ class Parser {
     if (c === 39 /* ' */) {
       // 'text': one clear message, not a cascade
       let p = start + 1;
-      while (p < this.len && t[p] !== 39 && t[p] !== LF) p++;
+      while (p < this.len && t[p] !== 39 && t[p] !== LF && t[p] !== CR) p++;
       this.pos = t[p] === 39 ? p + 1 : p;
       this.error('strings use double quotes: "…", not \'…\'', start, this.pos);
       return { kind: 'invalid', text: this.slice(start, this.pos), start, end: this.pos };
@@ -877,7 +877,7 @@ export function elementRanges(src: Source, node: NodeBase): Array<[number, numbe
     if (c === SPACE || c === LF || c === CR || c === TAB || c === COMMA) {
       p++;
     } else if (c === SLASH && at(p + 1) === SLASH) {
-      while (p < end && at(p) !== LF) p++;
+      while (p < end && at(p) !== LF && at(p) !== CR) p++;
     } else if (c === SLASH && at(p + 1) === STAR) {
       let q = p + 2;
       while (q < end && !(at(q) === STAR && at(q + 1) === SLASH)) q++;

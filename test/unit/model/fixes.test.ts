@@ -36,6 +36,19 @@ describe('quick fixes', () => {
     assert.deepEqual(readModel(fixed, 'm.ffn.json').problems, []);
   });
 
+  it('inserts with the line ends the file uses: CR-only and CRLF files keep theirs, indented as the line above', () => {
+    const lf = `{
+  "version": 1,
+  "input": [[1, 2]],
+  "ffn": { "W1": [[1, 1, 1], [1, 1, 1]], "W2": [[1, 0], [0, 1], [1, 1]] }
+}`;
+    for (const eol of ['\r', '\r\n']) {
+      const text = lf.replace(/\n/g, eol);
+      const f = fixesAt(text, '[[1, 1, 1]').find((x) => x.title.startsWith('Set "layout"'))!;
+      assert.equal(apply(text, f), text.replace(`"version": 1,`, `"version": 1,${eol}  "layout": "in_out",`), JSON.stringify(eol));
+    }
+  });
+
   it('replaces an existing layout value', () => {
     const text = `{"version": 1, "layout": "out_in", "input": [[1, 2]], "ffn": {"W1": [[1, 1, 1], [1, 1, 1]], "W2": [[1, 0], [0, 1], [1, 1]]}}`;
     const fixed = apply(text, fixesAt(text, '[[1, 1, 1]').find((x) => x.title.startsWith('Set "layout"'))!);
