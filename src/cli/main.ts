@@ -4,8 +4,8 @@
 // No stack trace ever reaches the user.
 
 import { readFileSync } from 'node:fs';
-import { modelForward } from '../core/forward';
-import { defaultKernel } from '../core/kernels';
+import { forward } from '../core/forward';
+import { defaultKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import { LineIndex } from '../model/lines';
 import { formatPath } from '../model/problems';
@@ -65,7 +65,7 @@ function modelJson(m: ModelFile): object {
   const d = m.dims;
   return {
     name: m.name, seq: d.seq, d_model: d.dModel, d_ff: d.dFf, heads: d.heads, layers: d.layers, vocab: d.vocab,
-    params: m.params,
+    params: m.paramCounts,
   };
 }
 
@@ -159,7 +159,7 @@ export function run(argv: readonly string[], raw: Io, readFile: (f: string) => s
   }
   if (!res.model) return 1;
 
-  const stages = modelForward(res.model.weights, defaultKernel());
+  const stages = forward(res.model.model, defaultKernel());
   let shown: Stage[] = stages;
   if (opts.only) {
     const ids = new Set(stages.map((s) => s.id));

@@ -1,98 +1,49 @@
-// The model forward pass: every stage the panel draws, in computation order, under the ids of
-// the model file spec (docs in README, "Stages").
-//
-//   input (+ positions) -> layers.0 … layers.L-1 -> [ln_f] -> output -> [head.logits, head.probs]
+// The reference forward pass: the block graph (plan.ts) walked once, every stage computed in full
+// by its op, in the order the model computes them (llm.c's gpt2_forward, written once for every
+// architecture). The incremental engine (engine.ts) must give the same numbers bit for bit.
 
-import { isGated } from './activation';
-import { blockForward, type BlockConfig } from './block';
-import { tsKernel, type MatmulKernel } from './kernel';
-import { layernormForward } from './layernorm';
-import { linearForward } from './linear';
-import { positionalForward } from './positional';
-import { softmaxForward } from './softmax';
+import type { StageContext, StageDef } from './graph';
+import { tsKernel, type MatmulKernel, type Packed } from './kernel';
+import { packParam, type Model } from './model';
+import type { Param } from './params';
+import { planModel } from './plan';
 import type { Stage, StageSink } from './stages';
 import { checkSize } from './tensor';
-import type { ModelWeights } from './weights';
 
-/** The ids and shapes modelForward will produce, in order, without computing anything. */
-export function planStages(m: ModelWeights): Array<{ id: string; shape: number[] }> {
-  const { T, C } = m;
-  const out: Array<{ id: string; shape: number[] }> = [{ id: 'input', shape: [T, C] }];
-  const add = (id: string, shape: number[]): void => {
-    out.push({ id, shape });
-  };
-  m.layers.forEach((l, i) => {
-    const p = `layers.${i}.`;
-    if (l.attention) {
-      const NH = l.attention.heads;
-      const HS = C / NH;
-      if (m.norm === 'pre') add(p + 'ln1', [T, C]);
-      for (const k of ['q', 'k', 'v']) add(`${p}attn.${k}`, [NH, T, HS]);
-      add(p + 'attn.scores', [NH, T, T]);
-      add(p + 'attn.weights', [NH, T, T]);
-      add(p + 'attn.context', [T, C]);
-      add(p + 'attn.out', [T, C]);
-      if (m.residual) add(p + 'attn.residual', [T, C]);
-      if (m.norm === 'post') add(p + 'ln1', [T, C]);
-    }
-    if (l.ffn) {
-      const F = l.ffn.F;
-      if (m.norm === 'pre') add(p + 'ln2', [T, C]);
-      add(p + 'ffn.up', [T, F]);
-      if (isGated(l.ffn.activation)) add(p + 'ffn.gate', [T, F]);
-      add(p + 'ffn.act', [T, F]);
-      add(p + 'ffn.down', [T, C]);
-      if (m.residual) add(p + 'ffn.residual', [T, C]);
-      if (m.norm === 'post') add(p + 'ln2', [T, C]);
-    }
-    add(p + 'out', [T, C]);
-  });
-  if (m.finalNorm) add('ln_f', [T, C]);
-  add('output', [T, C]);
-  if (m.head) {
-    add('head.logits', [T, m.head.V]);
-    add('head.probs', [T, m.head.V]);
-  }
-  return out;
-}
-
-// m -> stages; each is also handed to `emit` the moment it exists (the panel streams them)
-export function modelForward(m: ModelWeights, kernel: MatmulKernel = tsKernel, emit?: StageSink): Stage[] {
+/** Every stage of `model`, in order; each also goes to `emit` the moment it exists. */
+export function forward(model: Model, kernel: MatmulKernel = tsKernel, emit?: StageSink, plan: readonly StageDef[] = planModel(model.spec)): Stage[] {
+  const out = new Map<string, Float32Array>();
   const stages: Stage[] = [];
-  const sink: StageSink = (s) => {
-    checkSize(`stage ${s.id}`, s.shape, s.data);
-    stages.push(s);
-    emit?.(s);
+  const packs = new Map<Param, Packed>();
+  const ctx: StageContext = {
+    T: model.spec.T,
+    kernel,
+    full: true,
+    input: (id) => out.get(id)!,
+    changed: () => 'all',
+    param: (id) => model.params.get(id) ?? null,
+    paramChanged: () => 'all',
+    previous: null,
+    kept: () => null,
+    keep: () => undefined,
+    packed: (id, K, N) => {
+      const p = model.params.get(id)!;
+      let packed = packs.get(p);
+      if (!packed) packs.set(p, (packed = packParam(kernel, p, K, N)));
+      return packed;
+    },
   };
-  const { T, C } = m;
-  const td = [T, C];
-
-  let x: Float32Array = new Float32Array(T * C);
-  if (m.positional === 'sinusoidal') positionalForward(x, m.input, T, C);
-  else x.set(m.input);
-  sink({ id: 'input', shape: td, data: x });
-
-  const cfg: BlockConfig = { T, C, layout: m.layout, residual: m.residual, norm: m.norm };
-  m.layers.forEach((layer, i) => {
-    x = blockForward(x, layer, i, cfg, kernel, sink);
-  });
-
-  if (m.finalNorm) {
-    const y = new Float32Array(T * C);
-    layernormForward(y, x, m.lnF.gamma, m.lnF.beta, m.lnF.eps, T, C);
-    sink({ id: 'ln_f', shape: td, data: y });
-    x = y;
-  }
-  sink({ id: 'output', shape: td, data: x });
-
-  if (m.head) {
-    const { V, W, b, temperature } = m.head;
-    const logits = new Float32Array(T * V);
-    linearForward(logits, x, W, b, T, C, V, m.layout, kernel);
-    sink({ id: 'head.logits', shape: [T, V], data: logits });
-    const probs = new Float32Array(T * V);
-    softmaxForward(probs, logits, T, V, 1 / temperature);
-    sink({ id: 'head.probs', shape: [T, V], data: probs });
+  try {
+    for (const def of plan) {
+      const { data } = def.op.run(ctx, def.args);
+      checkSize(`stage ${def.id}`, def.shape, data);
+      out.set(def.id, data);
+      const s: Stage = { id: def.id, shape: def.shape as number[], data };
+      stages.push(s);
+      emit?.(s);
+    }
+  } finally {
+    for (const p of packs.values()) kernel.release(p);
   }
   return stages;
 }

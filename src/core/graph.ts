@@ -9,39 +9,9 @@
 
 import type { MatmulKernel, Packed } from './kernel';
 import type { Cols, Param } from './params';
+import type { StageView } from '../protocol/stages';
 
-/** What a stage's columns (its last axis) are. */
-export type AxisKind = 'token' | 'dim' | 'neuron' | 'head-dim' | 'key' | 'vocab';
-
-/** Where a stage belongs in the panel. */
-export type StageGroup = 'input' | 'attention' | 'ffn' | 'layer' | 'output' | 'head' | 'lens';
-
-/** What the panel, the hovers and the command line know of a stage: plain data, sent as it is. */
-export interface StageView {
-  readonly id: string;
-  readonly shape: readonly number[];
-  /** The id without `layers.i.` (`attn.q`, `ffn.up`, `out`, `head.logits`). */
-  readonly kind: string;
-  /** -1 outside the layers. */
-  readonly layer: number;
-  readonly group: StageGroup;
-  readonly title: string;
-  readonly meaning: string;
-  readonly cols: AxisKind;
-  /** [heads, seq, x]: drawn one head at a time. */
-  readonly perHead: boolean;
-  /** Scores and weights of causal attention: the masked cells are drawn as masked. */
-  readonly masked: boolean;
-  /**
-   * The numbers in the file a cell is most directly made of: the unit (output row) of the first of
-   * `params` the model has, numbered by the cell's last index (plus its head × head size for a
-   * per-head stage), else the input cell of the cell's token.
-   */
-  readonly source: { readonly params: readonly string[]; readonly perHead: boolean } | null;
-  /** The stages and params it reads. */
-  readonly inputs: readonly string[];
-  readonly params: readonly string[];
-}
+export type { AxisKind, StageGroup, StageView } from '../protocol/stages';
 
 /** A stage as the engine computes it: its view, its op and the op's arguments. */
 export interface StageDef<A = unknown> extends StageView {

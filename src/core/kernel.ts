@@ -3,6 +3,7 @@
 
 import { matmulPacked, matmulPackedColumns, packB, repackBColumns, type PackedB } from './matmul';
 import type { BLayout } from './matmulNaive';
+import { createWasmKernel } from './wasm';
 
 export interface MatmulKernel {
   readonly name: string;
@@ -47,4 +48,11 @@ export function matmulOnce(
   } finally {
     kernel.release(p);
   }
+}
+
+let cached: MatmulKernel | null = null;
+
+/** The WebAssembly SIMD kernel where the runtime has simd128 (Node 20, VS Code's extension host, browsers), else the TypeScript one. */
+export function defaultKernel(): MatmulKernel {
+  return (cached ??= createWasmKernel() ?? tsKernel);
 }

@@ -129,7 +129,7 @@ function missingBiasFixes(text: Source, root: JsonNode | null, model: ModelFile,
   const key = hit.path[hit.path.length - 1];
   const path = hit.path;
   const out: Fix[] = [];
-  const w = model.weights;
+  const { spec, params } = model.model;
   const usesLayers = !!child(root, 'layers');
   const sub = path.findIndex((s) => s === 'ffn' || s === 'attention' || s === 'head');
   if (sub < 0) return [];
@@ -140,15 +140,15 @@ function missingBiasFixes(text: Source, root: JsonNode | null, model: ModelFile,
   if (obj?.kind !== 'object') return [];
   const wanted: Array<[string, string, number]> = [];
   if (kind === 'ffn') {
-    const f = w.layers[layer]?.ffn;
+    const f = spec.layers[layer]?.ffn;
     if (!f) return [];
-    wanted.push(['b1', 'W1', f.F], ['b2', 'W2', w.C]);
-    if (f.Wg) wanted.push(['bg', 'Wg', f.F]);
+    wanted.push(['b1', 'W1', f.F], ['b2', 'W2', spec.C]);
+    if (params.has(`layers.${layer}.ffn.Wg`)) wanted.push(['bg', 'Wg', f.F]);
   } else if (kind === 'attention') {
-    if (!w.layers[layer]?.attention) return [];
-    for (const k of ['q', 'k', 'v', 'o']) wanted.push([`b${k}`, `W${k}`, w.C]);
-  } else if (w.head) {
-    wanted.push(['b', 'W', w.head.V]);
+    if (!spec.layers[layer]?.attention) return [];
+    for (const k of ['q', 'k', 'v', 'o']) wanted.push([`b${k}`, `W${k}`, spec.C]);
+  } else if (spec.head) {
+    wanted.push(['b', 'W', spec.head.V]);
   }
   for (const [bias, matrix, n] of wanted) {
     if (lastProp(obj, bias) || (key !== kind && key !== matrix)) continue;

@@ -8,6 +8,7 @@
 // then reads the whole text again. The result must equal a from-scratch read of the same text
 // (tested with random edit sequences on many formattings, test/unit/worker/edits.test.ts).
 import type { TextChange } from '../compute/protocol';
+import { addChange, type Cols } from '../core/params';
 import { scanNumberRow, type JsonNode, type NumbersNode, type Source } from './jsonc';
 import type { Problem } from './problems';
 import type { ReadResult, RowBinding } from './read';
@@ -92,6 +93,20 @@ export class ReadPatch {
   /** The rows whose values changed, once every change was applied. */
   rows(): RowChange[] {
     return [...this.changes.values()].filter((r) => r.changed.length > 0);
+  }
+
+  /**
+   * What the engine must know: the rows of each matrix param and the elements of each vector
+   * param that changed; null if a row the model does not bind changed (then read it all again).
+   */
+  paramChanges(): Map<string, Cols> | null {
+    const out = new Map<string, Cols>();
+    for (const r of this.rows()) {
+      const b = r.binding;
+      if (!b) return null;
+      addChange(out, b.param, new Set(b.vector ? r.changed : [b.row]));
+    }
+    return out;
   }
 
   private patch(text: Source, c: TextChange, removed: string): boolean {

@@ -1,12 +1,15 @@
 // From a cell of a stage to the numbers in the file it comes from: clicking a heatmap cell
-// reveals them in the editor. Each stage maps to the weight row (a neuron, an output
-// dimension) or the input number that the cell is most directly made of.
+// reveals them in the editor. The block graph says what each stage's cells are made of
+// (StageView.source: the unit of a weight matrix, or a norm's gain); without one, the input
+// numbers of the cell's token.
 
-import { stageKind, stageLayer } from '../core/stages';
+import type { Model } from '../core/model';
+import type { StageView } from '../protocol/stages';
 import { elementRanges, type JsonNode, type Source } from './jsonc';
 import { formatPath, type PathSegment } from './problems';
-import type { ModelFile } from './read';
-import { layerPath, nodeAt } from './tree';
+import type { ReadResult } from './read';
+import { nodeAt } from './tree';
+import { quote } from '../util/quote';
 
 export interface Location {
   readonly start: number;
@@ -28,69 +31,44 @@ function rangeOf(text: Source, root: JsonNode | null, path: readonly PathSegment
   return n ? { start: n.start, end: n.end } : null;
 }
 
-/**
- * A weight matrix's "row r" in the out_in sense (output unit r): row r in out_in, column r in
- * in_out — for a column we select its first number, the best a text selection can do.
- */
-function unitOf(text: Source, root: JsonNode | null, m: ModelFile, base: PathSegment[], key: string, r: number, role: string): Location | null {
-  const path = [...base, key];
-  if (!nodeAt(root, path)) return null;
-  const name = formatPath(path);
-  if (m.weights.layout === 'out_in') {
-    const at = rangeOf(text, root, [...path, r]);
-    return at && { ...at, path: `${name}[${r}]`, what: `${role} (row ${r} of ${key})` };
-  }
-  const at = rangeOf(text, root, [...path, 0, r]);
-  return at && { ...at, path: `${name}[0][${r}]`, what: `${role} (column ${r} of ${key}, layout in_out)` };
-}
+const UNIT: Record<StageView['cols'], string> = { token: 'token', dim: 'dimension', neuron: 'neuron', 'head-dim': 'dimension', key: 'key', vocab: 'word' };
 
-function inputCell(text: Source, root: JsonNode | null, m: ModelFile, t: number, c: number | null): Location | null {
-  const path: PathSegment[] = c === null ? ['input', t] : ['input', t, c];
-  const at = rangeOf(text, root, path);
-  const tok = m.tokens[t] ?? `t${t}`;
-  return at && { ...at, path: formatPath(path), what: c === null ? `the vector of token "${tok}"` : `dimension ${c} of token "${tok}"` };
-}
-
-/** The text behind cell `index` of stage `stageId`, or null if no single place fits. */
-export function locateStageCell(text: Source, root: JsonNode | null, m: ModelFile, stageId: string, index: readonly number[]): Location | null {
-  const kind = stageKind(stageId);
-  const layer = stageLayer(stageId);
-  const base = layer >= 0 ? layerPath(root, layer) : [];
-  const C = m.weights.C;
-  const [a, b, c] = index;
-  switch (kind) {
-    case 'input':
-    case 'attn.residual': case 'ffn.residual': case 'out': case 'output':
-      return inputCell(text, root, m, a, b);
-    case 'ffn.up': case 'ffn.act':
-      return unitOf(text, root, m, [...base, 'ffn'], 'W1', b, `neuron ${b}'s weights`);
-    case 'ffn.gate':
-      return unitOf(text, root, m, [...base, 'ffn'], 'Wg', b, `neuron ${b}'s gate weights`);
-    case 'ffn.down':
-      return unitOf(text, root, m, [...base, 'ffn'], 'W2', b, `output dimension ${b}'s weights over the neurons`);
-    case 'attn.q': case 'attn.k': case 'attn.v': {
-      const key = { 'attn.q': 'Wq', 'attn.k': 'Wk', 'attn.v': 'Wv' }[kind];
-      const heads = m.weights.layers[layer]?.attention?.heads ?? 1;
-      const col = a * (C / heads) + c;
-      return unitOf(text, root, m, [...base, 'attention'], key, col, `head ${a}, dimension ${c} (column ${col} of ${key.slice(1).toUpperCase()})`)
-        ?? inputCell(text, root, m, b, col);
-    }
-    case 'attn.scores': case 'attn.weights':
-      return inputCell(text, root, m, b, null);
-    case 'attn.context':
-      return unitOf(text, root, m, [...base, 'attention'], 'Wv', b, `value dimension ${b}`) ?? inputCell(text, root, m, a, b);
-    case 'attn.out':
-      return unitOf(text, root, m, [...base, 'attention'], 'Wo', b, `output dimension ${b}`) ?? inputCell(text, root, m, a, b);
-    case 'ln1': case 'ln2': case 'ln_f': {
-      const lnPath = kind === 'ln_f' ? ['ln_f'] : [...base, kind];
-      for (const key of ['gamma', 'beta']) {
-        const at = rangeOf(text, root, [...lnPath, key, b]);
-        if (at) return { ...at, path: formatPath([...lnPath, key, b]), what: `${kind} ${key} of dimension ${b}` };
+/** The text behind cell `index` of `stage`, or null if no single place fits. */
+export function locateStageCell(text: Source, read: ReadResult, model: Model, vocab: readonly string[], tokens: readonly string[], stage: StageView, index: readonly number[]): Location | null {
+  const root = read.json.root;
+  const last = index[index.length - 1];
+  if (stage.source) {
+    for (const id of stage.source.params) {
+      const at = read.paramNodes.get(id);
+      const p = model.params.get(id);
+      if (!at || !p) continue;
+      const name = formatPath(at.path);
+      const key = at.path[at.path.length - 1];
+      const unit = stage.source.perHead ? index[0] * stage.shape[2] + last : last;
+      const word = stage.cols === 'vocab' ? quote(vocab[unit] ?? String(unit)) : `${UNIT[stage.cols]} ${unit}`;
+      const who = stage.source.perHead ? `head ${index[0]}, dimension ${last}` : word;
+      if (p.shape.length === 1) {
+        const r = rangeOf(text, root, [...at.path, unit]);
+        if (r) return { ...r, path: `${name}[${unit}]`, what: `${key} of ${word}` };
+        continue;
       }
-      return inputCell(text, root, m, a, b);
+      // a matrix's unit is a row in out_in, a column in in_out (whose first number a selection can show)
+      if (p.layout !== 'in_out') {
+        const r = rangeOf(text, root, [...at.path, unit]);
+        if (r) return { ...r, path: `${name}[${unit}]`, what: `${who}'s weights (row ${unit} of ${key})` };
+      } else {
+        const r = rangeOf(text, root, [...at.path, 0, unit]);
+        if (r) return { ...r, path: `${name}[0][${unit}]`, what: `${who}'s weights (column ${unit} of ${key}, layout in_out)` };
+      }
     }
-    case 'head.logits': case 'head.probs':
-      return unitOf(text, root, m, ['head'], 'W', b, `the weights of "${m.vocab[b] ?? b}"`);
   }
-  return null;
+  // the input numbers of the cell's token (a dimension of it where the cell's column is one)
+  const t = stage.perHead ? index[1] : index[0];
+  const dim = stage.cols === 'dim' && !stage.perHead ? last : stage.cols === 'head-dim' ? index[0] * stage.shape[2] + last : null;
+  const input = read.paramNodes.get('input');
+  if (!input) return null;
+  const path: PathSegment[] = dim === null ? [...input.path, t] : [...input.path, t, dim];
+  const r = rangeOf(text, root, path);
+  const tok = quote(tokens[t] ?? `t${t}`);
+  return r && { ...r, path: formatPath(path), what: dim === null ? `the vector of token ${tok}` : `dimension ${dim} of token ${tok}` };
 }

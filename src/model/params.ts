@@ -1,12 +1,3 @@
 // How many parameters a model has, by part: what the reader counts, the generator plans and the
-// panel's summary shows (the FFN's share of a GPT-style block is about two thirds).
-
-export interface ParamCounts {
-  readonly attention: number;
-  readonly ffn: number;
-  /** LayerNorm gains and biases. */
-  readonly norm: number;
-  /** The prediction head's matrix; 0 without a head. */
-  readonly head: number;
-  readonly total: number;
-}
+// panel's summary shows.
+export type { ParamCounts } from '../protocol/stages';

@@ -3,12 +3,9 @@
 // never throws (an unexpected failure becomes one 'internal' problem).
 
 import { isGated, type Activation } from '../core/activation';
-import type { AttentionWeights } from '../core/attention';
-import type { Layout } from '../core/linear';
-import {
-  DEFAULT_EPS, DEFAULT_LAYERNORM,
-  type FfnWeights, type HeadWeights, type LayerNormWeights, type LayerWeights, type ModelWeights, type Norm, type Positional,
-} from '../core/weights';
+import type { Model } from '../core/model';
+import type { Param } from '../core/params';
+import { DEFAULT_EPS, type Layout, type ModelSpec, type Norm } from '../core/spec';
 import {
   ATTENTION_FIELDS, FFN_FIELDS, HEAD_FIELDS, LAYER_FIELDS, LAYERNORM_FIELDS, MODEL_FIELDS, nearestKey, type Fields,
 } from './format';
@@ -36,9 +33,12 @@ export interface ModelFile {
   readonly name: string;
   readonly tokens: readonly string[];
   readonly vocab: readonly string[];
-  readonly weights: ModelWeights;
+  /** What the core computes: the spec and the params (views into the parse's arena). */
+  readonly model: Model;
+  /** How the file stores its matrices. */
+  readonly layout: Layout;
   readonly dims: ModelDims;
-  readonly params: ParamCounts;
+  readonly paramCounts: ParamCounts;
 }
 
 export interface ReadResult {
@@ -52,18 +52,111 @@ export interface ReadResult {
    * Rows the model does not use (an unknown key's numbers) are not in it.
    */
   readonly rows: ReadonlyMap<NumbersNode, RowBinding>;
+  /** Where each param the file gives stands (its matrix or vector): node and JSON path, by param id. */
+  readonly paramNodes: ReadonlyMap<string, { readonly node: JsonNode; readonly path: readonly PathSegment[] }>;
 }
 
 /**
- * Row \`row\` of parameter \`param\` (\`layers.0.ffn.W1\`, \`input\`, \`head.b\`: the ids of the
- * \`weights\` overrides, without an index), as the file stores it; the model holds its numbers at
+ * Row `row` of parameter `param` (`layers.0.ffn.W1`, `input`, `head.b`: the ids of the
+ * `weights` overrides, without an index), as the file stores it; the model holds its numbers at
  * data[at … at + length), a view into the parse's arena or, for a matrix read the slow way, a copy.
  */
 export interface RowBinding {
   readonly param: string;
+  /** A row of a matrix, or a whole vector (row 0: its elements are what an edit changes). */
+  readonly vector: boolean;
   readonly row: number;
   readonly data: Float32Array;
   readonly at: number;
+}
+
+// What the reader gathers of each part before it hands the core a Model (toModel).
+type Positional = 'none' | 'sinusoidal';
+interface LayerNormWeights { readonly gamma: Float32Array | null; readonly beta: Float32Array | null; readonly eps: number }
+interface AttentionWeights {
+  readonly heads: number;
+  readonly causal: boolean;
+  readonly Wq: Float32Array | null; readonly bq: Float32Array | null;
+  readonly Wk: Float32Array | null; readonly bk: Float32Array | null;
+  readonly Wv: Float32Array | null; readonly bv: Float32Array | null;
+  readonly Wo: Float32Array | null; readonly bo: Float32Array | null;
+}
+interface FfnWeights {
+  readonly activation: Activation;
+  readonly F: number;
+  readonly W1: Float32Array; readonly b1: Float32Array | null;
+  readonly Wg: Float32Array | null; readonly bg: Float32Array | null;
+  readonly W2: Float32Array; readonly b2: Float32Array | null;
+}
+interface LayerWeights { readonly attention: AttentionWeights | null; readonly ffn: FfnWeights | null; readonly ln1: LayerNormWeights; readonly ln2: LayerNormWeights }
+interface HeadWeights { readonly V: number; readonly W: Float32Array; readonly b: Float32Array | null; readonly temperature: number }
+const DEFAULT_LAYERNORM: LayerNormWeights = { gamma: null, beta: null, eps: DEFAULT_EPS };
+
+interface Read {
+  readonly T: number;
+  readonly C: number;
+  readonly layout: Layout;
+  readonly input: Float32Array;
+  readonly positional: Positional;
+  readonly residual: boolean;
+  readonly norm: Norm;
+  readonly layers: readonly LayerWeights[];
+  readonly finalNorm: boolean;
+  readonly lnF: LayerNormWeights;
+  readonly head: HeadWeights | null;
+}
+
+/** The spec and params of what was read, under the core's param ids (src/core/params.ts). */
+function toModel(w: Read): Model {
+  const params = new Map<string, Param>();
+  const mat = (id: string, data: Float32Array | null, out: number, inp: number): void => {
+    if (data) params.set(id, { data, shape: w.layout === 'out_in' ? [out, inp] : [inp, out], layout: w.layout });
+  };
+  const vec = (id: string, data: Float32Array | null): void => {
+    if (data) params.set(id, { data, shape: [data.length] });
+  };
+  params.set('input', { data: w.input, shape: [w.T, w.C] });
+  const eps = new Map<string, number>();
+  const ln = (id: string, n: LayerNormWeights): void => {
+    vec(`${id}.gamma`, n.gamma);
+    vec(`${id}.beta`, n.beta);
+    eps.set(id, n.eps);
+  };
+  w.layers.forEach((l, i) => {
+    const p = `layers.${i}.`;
+    const a = l.attention;
+    if (a) {
+      for (const k of ['q', 'k', 'v', 'o'] as const) {
+        mat(`${p}attn.W${k}`, a[`W${k}`], w.C, w.C);
+        vec(`${p}attn.b${k}`, a[`b${k}`]);
+      }
+    }
+    const f = l.ffn;
+    if (f) {
+      mat(`${p}ffn.W1`, f.W1, f.F, w.C);
+      vec(`${p}ffn.b1`, f.b1);
+      mat(`${p}ffn.Wg`, f.Wg, f.F, w.C);
+      vec(`${p}ffn.bg`, f.bg);
+      mat(`${p}ffn.W2`, f.W2, w.C, f.F);
+      vec(`${p}ffn.b2`, f.b2);
+    }
+    ln(`${p}ln1`, l.ln1);
+    ln(`${p}ln2`, l.ln2);
+  });
+  ln('ln_f', w.lnF);
+  if (w.head) {
+    mat('head.W', w.head.W, w.head.V, w.C);
+    vec('head.b', w.head.b);
+  }
+  const spec: ModelSpec = {
+    T: w.T, C: w.C, embedding: { kind: 'vectors', positional: w.positional }, norm: w.norm, normKind: 'layernorm', eps,
+    residual: w.residual, finalNorm: w.finalNorm, head: w.head && { V: w.head.V, temperature: w.head.temperature }, lens: false,
+    layers: w.layers.map((l) => ({
+      attention: l.attention && { NH: l.attention.heads, KVH: l.attention.heads, HS: w.C / l.attention.heads, causal: l.attention.causal, rope: null },
+      ffn: l.ffn && { F: l.ffn.F, activation: l.ffn.activation },
+    })),
+  };
+  return { spec, params };
 }
 
 /** A checked matrix as the file stores it: rows × cols. */
@@ -104,6 +197,7 @@ class Reader {
   readonly problems: Problem[] = [];
   private readonly json: ParsedJson;
   private readonly rows = new Map<NumbersNode, RowBinding>();
+  private readonly paramNodes = new Map<string, { node: JsonNode; path: readonly PathSegment[] }>();
   private layout: Layout = 'out_in';
   /** Non-square matrices: how many fit the current layout, how many fit only the other. */
   private fitCurrent = 0;
@@ -117,7 +211,7 @@ class Reader {
   result(model: ModelFile | null): ReadResult {
     // In file order, as a reader of the file meets them (sort is stable for ties).
     this.problems.sort((a, b) => a.start - b.start);
-    return { model, problems: this.problems, json: this.json, rows: this.rows };
+    return { model, problems: this.problems, json: this.json, rows: this.rows, paramNodes: this.paramNodes };
   }
 
   private report(severity: Severity, code: ProblemCode, path: readonly PathSegment[], at: { start: number; end: number }, message: string, fix?: FixHint): void {
@@ -243,12 +337,10 @@ class Reader {
 
     const firstFfn = layers.find((l) => l.ffn)?.ffn;
     const firstAttn = layers.find((l) => l.attention)?.attention;
-    const params: ParamCounts = { ...counts, total: counts.attention + counts.ffn + counts.norm + counts.head };
-    const weights: ModelWeights = {
-      T, C, layout: this.layout, input: input.data, positional, residual, norm, layers, finalNorm, lnF, head,
-    };
+    const paramCounts: ParamCounts = { ...counts, total: counts.attention + counts.ffn + counts.norm + counts.head };
+    const model = toModel({ T, C, layout: this.layout, input: input.data, positional, residual, norm, layers, finalNorm, lnF, head });
     return this.result({
-      name, tokens, vocab, weights, params,
+      name, tokens, vocab, model, layout: this.layout, paramCounts,
       dims: { seq: T, dModel: C, dFf: firstFfn?.F ?? 0, heads: firstAttn?.heads ?? 0, layers: layers.length, vocab: head?.V ?? 0 },
     });
   }
@@ -422,8 +514,8 @@ class Reader {
   }
 
   /** Records that \`node\`'s numbers are row \`row\` of \`param\`, held at data[at…]. */
-  private bind(node: JsonNode, param: string, row: number, data: Float32Array, at: number): void {
-    if (node.kind === 'numbers') this.rows.set(node, { param, row, data, at });
+  private bind(node: JsonNode, param: string, vector: boolean, row: number, data: Float32Array, at: number): void {
+    if (node.kind === 'numbers') this.rows.set(node, { param, vector, row, data, at });
   }
 
   private matrix(node: JsonNode, path: readonly PathSegment[], name: string, param: string): Mat | null {
@@ -486,7 +578,8 @@ class Reader {
     this.moreProblems(path, node, budget);
     if (!ok || cols <= 0) return null;
     const data = this.matrixData(node, cols);
-    rows.forEach((r, i) => this.bind(r, param, i, data, i * cols));
+    rows.forEach((r, i) => this.bind(r, param, false, i, data, i * cols));
+    this.paramNodes.set(param, { node, path: [...path] });
     return { rows: rows.length, cols, data, node };
   }
 
@@ -516,7 +609,8 @@ class Reader {
       this.error('shape', path, v.node, `${formatPath(path)} has ${v.length} number${v.length === 1 ? '' : 's'} but ${why}, so it must have ${n}`, { kind: 'vector-length', expected: n, fill });
       return null;
     }
-    this.bind(v.node, param, 0, v.data, 0);
+    this.bind(v.node, param, true, 0, v.data, 0);
+    this.paramNodes.set(param, { node: v.node, path: [...path] });
     return v.data;
   }
 
@@ -777,7 +871,7 @@ export function readModel(text: Source, fileName: string): ReadResult {
       severity: 'error' as const, code: 'internal' as const, path: [], start: 0, end: 0,
       message: `FFN Lens could not read this file (an internal error: ${e instanceof Error ? e.message : String(e)}); please report it`,
     }];
-    return { model: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] }, rows: new Map() };
+    return { model: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] }, rows: new Map(), paramNodes: new Map() };
   }
 }
 

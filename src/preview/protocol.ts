@@ -2,8 +2,6 @@
 // Both sides import this file with `import type` only: it holds no code, so the webview bundle
 // never pulls in host modules (the markdown preview and the hex editor do the same).
 
-import type { ParamCounts } from '../model/params';
-
 export type ColormapSetting = 'coolwarm' | 'purple-orange' | 'viridis' | 'grayscale';
 export type RangeSetting = 'perHeatmap' | 'perStageKind' | 'percentile';
 
@@ -17,44 +15,8 @@ export interface PanelSettings {
   readonly maxCols: number;
 }
 
-export interface LayerSummary {
-  readonly attention: { readonly heads: number; readonly causal: boolean; readonly identity: readonly string[] } | null;
-  readonly ffn: { readonly activation: string; readonly dFf: number; readonly gated: boolean } | null;
-}
-
-export interface StagePlan {
-  readonly id: string;
-  readonly shape: readonly number[];
-}
-
-/** What the panel needs to lay itself out before any number arrives. */
-export interface ModelSummary {
-  readonly name: string;
-  readonly tokens: readonly string[];
-  readonly vocab: readonly string[];
-  readonly seq: number;
-  readonly dModel: number;
-  readonly layout: 'out_in' | 'in_out';
-  readonly norm: 'none' | 'pre' | 'post';
-  readonly residual: boolean;
-  readonly positional: 'none' | 'sinusoidal';
-  readonly finalNorm: boolean;
-  readonly layers: readonly LayerSummary[];
-  readonly head: { readonly temperature: number; readonly vocabSize: number } | null;
-  readonly params: ParamCounts;
-  /** Every stage id and shape, in computation order. */
-  readonly stages: readonly StagePlan[];
-}
-
-export interface ProblemInfo {
-  readonly severity: 'error' | 'warning';
-  readonly code: string;
-  readonly message: string;
-  readonly path: string;
-  /** 1-based, for display. */
-  readonly line: number;
-  readonly col: number;
-}
+export type { HighlightTarget, LayerSummary, ModelSummary, ProblemInfo } from '../protocol/stages';
+import type { HighlightTarget, ModelSummary, ProblemInfo } from '../protocol/stages';
 
 /** Host → webview */
 export type ToWebview =
@@ -79,11 +41,6 @@ export type ToWebview =
   | { readonly type: 'highlight'; readonly target: HighlightTarget | null; readonly writes?: { readonly shape: readonly number[]; readonly data: ArrayBuffer } }
   /** Scroll to this stage's card (opening its sections), now or as soon as it is drawn. */
   | { readonly type: 'focusStage'; readonly id: string };
-
-export type HighlightTarget =
-  | { readonly kind: 'neuron'; readonly layer: number; readonly index: number }
-  | { readonly kind: 'token'; readonly index: number }
-  | { readonly kind: 'dim'; readonly layer: number; readonly index: number };
 
 /** Webview → host */
 export type FromWebview =

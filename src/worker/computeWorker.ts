@@ -3,8 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from '../compute/protocol';
-import { defaultKernel } from '../core/kernels';
-import type { MatmulKernel } from '../core/kernel';
+import { defaultKernel, type MatmulKernel } from '../core/kernel';
 import { DocSession } from './session';
 
 const port = parentPort;

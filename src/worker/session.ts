@@ -2,22 +2,26 @@
 // its last read and its last computed stages. Computing is debounced: the first change after a
 // quiet spell runs at once, a burst of changes runs once, `debounceMs` after the last one.
 
-import { ForwardEngine } from '../core/engine';
-import { planStages } from '../core/forward';
+import { Engine } from '../core/engine';
 import type { MatmulKernel } from '../core/kernel';
+import { addChange, type Cols } from '../core/params';
 import type { Stage } from '../core/stages';
 import type { FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
+import type { ModelSummary } from '../protocol/stages';
 import { sourceSlice } from '../model/jsonc';
 import { TextChunks } from '../model/textChunks';
 import { LineIndex } from '../model/lines';
 import { fixesFor } from '../model/fixes';
 import { ReadPatch } from '../model/incremental';
-import { everything, markRows, noChange, type MutableDirty } from './dirty';
 import { locateStageCell } from '../model/locate';
 import { formatPath } from '../model/problems';
 import { isModelRoot, readModel, type ModelFile, type ReadResult } from '../model/read';
-import { cursorTarget, hoverMarkdown, lenses, runtimeProblems, type Computed } from './insight';
-import { summarize } from './summary';
+import { lenses } from './codeLenses';
+import type { Computed } from './computed';
+import { cursorTarget } from './cursorTarget';
+import { hoverMarkdown } from './hoverText';
+import { runtimeProblems } from './runtimeProblems';
+import { layoutSignature, summarize } from './summary';
 
 export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
 
@@ -33,13 +37,18 @@ export class DocSession {
   private stagesModel: ModelFile | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastRun = -Infinity;
-  private forward: ForwardEngine | null = null;
+  private forward: Engine | null = null;
   /** Line starts of the text, built once per version (the chunks change in place). */
   private lines: { version: number; index: LineIndex } | null = null;
   /** The next run sends every stage in full (a panel subscribed while it was pending). */
   private fullNext = false;
-  /** What changed since the last run (everything, or the rows of incremental edits). */
-  private dirty: MutableDirty = everything();
+  /**
+   * Params edited in place since the last run (rows typed over): the engine recomputes what reads
+   * them. A full read makes a new model, whose params the engine tells apart by themselves.
+   */
+  private edits = new Map<string, Cols>();
+  /** The panel's layout: its signature, and a number that changes with it (ModelSummary.layoutKey). */
+  private layout = { signature: '', key: 0 };
   /** Edits read incrementally so far (tests and the benchmark look). */
   incrementalEdits = 0;
 
@@ -76,7 +85,7 @@ export class DocSession {
       this.incrementalEdits++;
     } else {
       this.readVersion = -1; // read again, all of it, and compute everything
-      this.dirty = everything();
+      this.edits.clear();
     }
     if (this.text.length !== length) {
       // Out of step with the editor (should not happen): ask for the whole text again.
@@ -86,21 +95,18 @@ export class DocSession {
     this.schedule();
   }
 
-  /** Tells the engine what the patched rows change; false if that fails (then a full run is due). */
+  /** Records which params the patched rows change; false if they cannot say (then a full read is due). */
   private markIncremental(patch: ReadPatch): boolean {
-    try {
-      markRows(this.dirty, patch.rows(), this.read!.model!.weights, this.engine());
-      return true;
-    } catch (e) {
-      this.post({ type: 'log', message: `incremental update failed, reading the file again: ${(e as Error)?.stack ?? String(e)}` });
-      return false;
-    }
+    const changes = patch.paramChanges();
+    if (!changes) return false;
+    for (const [id, c] of changes) addChange(this.edits, id, c);
+    return true;
   }
 
   replace(version: number, text: string | Uint8Array): void {
     this.text = typeof text === 'string' ? new TextChunks(text) : text;
     this.version = version;
-    this.dirty = everything();
+    this.edits.clear();
     this.schedule();
   }
 
@@ -146,7 +152,7 @@ export class DocSession {
       this.run();
     } catch (e) {
       // A bug of ours: said plainly, once, as a problem of the file; the worker lives on.
-      this.dirty = everything();
+      this.edits.clear();
       this.readVersion = -1;
       this.forward?.dispose();
       this.forward = null;
@@ -165,8 +171,8 @@ export class DocSession {
     return this.read;
   }
 
-  private engine(): ForwardEngine {
-    return (this.forward ??= new ForwardEngine(this.kernel()));
+  private engine(): Engine {
+    return (this.forward ??= new Engine(this.kernel()));
   }
 
   private run(): void {
@@ -184,18 +190,25 @@ export class DocSession {
       }
       this.sniffed = false;
     }
-    this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? summarize(model) : null });
+    this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? this.summary(model) : null });
     if (!model) return;
     const full = this.fullNext;
     this.fullNext = false;
     const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version, full) : undefined;
-    const dirty = this.dirty;
-    this.dirty = noChange();
-    this.stages = this.engine().run(model.weights, dirty, emit);
+    const edits = this.edits;
+    this.edits = new Map();
+    this.stages = this.engine().run(model.model, edits, emit);
     this.stagesVersion = version;
     this.stagesModel = model;
     this.post({ type: 'done', doc: this.doc, version, ms: { parse: t1 - t0, forward: performance.now() - t1 } });
     this.postRuntime(version);
+  }
+
+  private summary(m: ModelFile): ModelSummary {
+    const plan = this.engine().planOf(m.model.spec);
+    const signature = layoutSignature(m, plan);
+    if (signature !== this.layout.signature) this.layout = { signature, key: this.layout.key + 1 };
+    return summarize(m, plan, this.layout.key);
   }
 
   private postRuntime(version: number): void {
@@ -217,17 +230,18 @@ export class DocSession {
     const stale = this.stagesVersion !== this.version;
     let stages = new Map<string, Stage>();
     if (this.stages) {
-      const fits = !stale || JSON.stringify(planStages(read.model.weights)) === JSON.stringify(this.stages.map((s) => ({ id: s.id, shape: s.shape })));
+      const fits = !stale || JSON.stringify(this.engine().planOf(read.model.model.spec).map((s) => [s.id, s.shape])) === JSON.stringify(this.stages.map((s) => [s.id, s.shape]));
       if (fits) stages = new Map(this.stages.map((s) => [s.id, s]));
     }
-    return { model: stale ? read.model : this.stagesModel ?? read.model, root: read.json.root, stages, stale };
+    const model = stale ? read.model : this.stagesModel ?? read.model;
+    return { model, root: read.json.root, plan: this.engine().planOf(model.model.spec), stages, stale };
   }
 
   /** Everything again for a new subscriber (a panel opened or reloaded). */
   private publish(): void {
     const read = this.read!;
     const model = read.model;
-    this.post({ type: 'model', doc: this.doc, version: this.readVersion, problems: this.problems(), summary: model ? summarize(model) : null });
+    this.post({ type: 'model', doc: this.doc, version: this.readVersion, problems: this.problems(), summary: model ? this.summary(model) : null });
     if (!model || !this.stages) return;
     for (const s of this.stages) this.postStage(s, this.stagesVersion, true);
     this.post({ type: 'done', doc: this.doc, version: this.stagesVersion, ms: { parse: 0, forward: 0 } });
@@ -294,7 +308,8 @@ export class DocSession {
       case 'locate': {
         const r = this.ensureRead();
         if (!r.model) return { kind: 'locate', version: this.version, located: null };
-        const loc = locateStageCell(this.text, r.json.root, r.model, q.stageId, q.index);
+        const stage = this.engine().planOf(r.model.model.spec).find((s) => s.id === q.stageId);
+        const loc = stage ? locateStageCell(this.text, r, r.model.model, r.model.vocab, r.model.tokens, stage, q.index) : null;
         return { kind: 'locate', version: this.version, located: loc && { start: loc.start, end: loc.end, ...this.lineCol(loc.start, loc.end), what: `${loc.path}: ${loc.what}` } };
       }
     }

@@ -1,32 +1,48 @@
-// What the panel needs to know about a model before its numbers: names, shapes, the plan.
+// What the panel needs to know about a model before its numbers: names, shapes, every stage.
 import { isGated } from '../core/activation';
-import { planStages } from '../core/forward';
-import type { ModelSummary } from '../preview/protocol';
+import type { StageDef } from '../core/graph';
 import type { ModelFile } from '../model/read';
+import type { ModelSummary, StageView } from '../protocol/stages';
 
-export function summarize(m: ModelFile): ModelSummary {
-  const w = m.weights;
+/** A stage without its op: what the panel is sent. */
+export function stageView(d: StageDef): StageView {
+  const { op: _op, args: _args, ...view } = d;
+  return view;
+}
+
+/** The stages, tokens and words the panel lays out: the same key, the same cards. */
+export function layoutSignature(m: ModelFile, plan: readonly StageDef[]): string {
+  return JSON.stringify([plan.map((s) => [s.id, s.shape, s.title]), m.tokens, m.vocab]);
+}
+
+export function summarize(m: ModelFile, plan: readonly StageDef[], layoutKey: number): ModelSummary {
+  const { spec, params } = m.model;
+  const e = spec.embedding;
   return {
     name: m.name,
     tokens: m.tokens,
     vocab: m.vocab,
-    seq: w.T,
-    dModel: w.C,
-    layout: w.layout,
-    norm: w.norm,
-    residual: w.residual,
-    positional: w.positional,
-    finalNorm: w.finalNorm,
-    layers: w.layers.map((l) => ({
+    seq: spec.T,
+    dModel: spec.C,
+    layout: m.layout,
+    norm: spec.norm,
+    normKind: spec.normKind,
+    residual: spec.residual,
+    positional: e.positional,
+    finalNorm: spec.finalNorm,
+    layers: spec.layers.map((l, i) => ({
       attention: l.attention && {
-        heads: l.attention.heads,
+        heads: l.attention.NH,
+        kvHeads: l.attention.KVH,
         causal: l.attention.causal,
-        identity: (['Wq', 'Wk', 'Wv', 'Wo'] as const).filter((k) => l.attention![k] === null),
+        rope: l.attention.rope !== null,
+        identity: (['Wq', 'Wk', 'Wv', 'Wo'] as const).filter((k) => !params.has(`layers.${i}.attn.${k}`)),
       },
       ffn: l.ffn && { activation: l.ffn.activation, dFf: l.ffn.F, gated: isGated(l.ffn.activation) },
     })),
-    head: w.head && { temperature: w.head.temperature, vocabSize: w.head.V },
-    params: m.params,
-    stages: planStages(w),
+    head: spec.head && { temperature: spec.head.temperature, vocabSize: spec.head.V },
+    params: m.paramCounts,
+    stages: plan.map(stageView),
+    layoutKey,
   };
 }

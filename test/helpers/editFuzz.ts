@@ -8,7 +8,7 @@
 // type one key at a time, delete and insert rows, several cursors at once, whitespace, comments,
 // another activation, stray characters, undo.
 import type { FromWorker, TextChange } from '../../src/compute/protocol';
-import { modelForward } from '../../src/core/forward';
+import { forward } from '../../src/core/forward';
 import type { MatmulKernel } from '../../src/core/kernel';
 import type { Stage } from '../../src/core/stages';
 import { readModel } from '../../src/model/read';
@@ -331,7 +331,7 @@ class Probe {
       return { valid: false, wrong: null };
     }
     if (!last || last.type !== 'done' || last.version !== this.version) return { valid: true, wrong: `no render of version ${this.version} (last: ${last?.type} ${last?.version})` };
-    const want: Stage[] = modelForward(fresh.model.weights, kernel);
+    const want: Stage[] = forward(fresh.model.model, kernel);
     const ids = new Set(want.map((s) => s.id));
     for (const id of this.view.keys()) if (!ids.has(id)) this.view.delete(id); // (a stage of an older model)
     for (const s of want) {

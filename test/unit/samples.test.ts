@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { modelForward } from '../../src/core/forward';
+import { forward } from '../../src/core/forward';
 import type { Stage } from '../../src/core/stages';
 import { defaultModelName, readModel, type ModelFile } from '../../src/model/read';
 
@@ -26,7 +26,7 @@ function load(text: string, file: string): ModelFile {
 
 function run(text: string, file: string): { model: ModelFile; stage: (id: string) => Stage } {
   const model = load(text, file);
-  const stages = modelForward(model.weights);
+  const stages = forward(model.model);
   const byId = new Map(stages.map((s) => [s.id, s]));
   return {
     model,
@@ -75,7 +75,7 @@ describe('samples/', () => {
       const { model } = run(text, file);
       assert.notEqual(model.name, defaultModelName(file), `${file}: sets "name"`);
       assert.ok(!model.tokens.every((t, i) => t === `t${i}`), `${file}: sets "tokens"`);
-      for (const s of modelForward(model.weights)) {
+      for (const s of forward(model.model)) {
         const bad = s.data.findIndex((x) => !Number.isFinite(x));
         assert.equal(bad, -1, `${file}: stage ${s.id} is finite`);
       }
@@ -98,7 +98,7 @@ describe('samples/', () => {
     const RELU = '"activation": "relu"';
     it('is stored in_out, 2 → 4 → 2', () => {
       const { model } = run(sampleText(file), file);
-      assert.equal(model.weights.layout, 'in_out');
+      assert.equal(model.layout, 'in_out');
       assert.equal(model.dims.dModel, 2);
       assert.equal(model.dims.dFf, 4);
       assert.deepEqual(model.tokens, ['(0,0)', '(0,1)', '(1,0)', '(1,1)']);
@@ -127,7 +127,7 @@ describe('samples/', () => {
       const { model } = run(sampleText(file), file);
       assert.deepEqual(model.tokens, ['Michael', 'Jordan', 'plays', 'the', 'sport', 'of']);
       for (const w of ['basketball', 'football', 'tennis', 'chess', 'music']) assert.ok(model.vocab.includes(w), `vocab has ${w}`);
-      assert.equal(model.weights.layers[0].attention?.causal, true);
+      assert.equal(model.model.spec.layers[0].attention?.causal, true);
     });
 
     it('neuron 0 (Michael AND Jordan) is silent at "Michael" and fires from "Jordan" on', () => {
@@ -171,7 +171,7 @@ describe('samples/', () => {
       assert.equal(model.dims.dModel, 8);
       assert.equal(model.dims.dFf, 32);
       assert.equal(model.dims.heads, 1);
-      assert.equal(model.weights.layers[0].ffn?.activation, 'gelu');
+      assert.equal(model.model.spec.layers[0].ffn?.activation, 'gelu');
       assert.deepEqual(stage('layers.0.attn.weights').shape, [1, model.dims.seq, model.dims.seq]);
       assert.deepEqual(stage('layers.0.ffn.up').shape, [model.dims.seq, 32]);
     });
@@ -190,8 +190,8 @@ describe('samples/', () => {
     it('is a post-LN block: 4 heads, causal, residual, d_model 16, d_ff 64, 6 tokens', () => {
       const { model, stage } = run(sampleText(file), file);
       assert.deepEqual([model.dims.seq, model.dims.dModel, model.dims.dFf, model.dims.heads], [6, 16, 64, 4]);
-      assert.equal(model.weights.norm, 'post');
-      assert.equal(model.weights.residual, true);
+      assert.equal(model.model.spec.norm, 'post');
+      assert.equal(model.model.spec.residual, true);
       const w = stage('layers.0.attn.weights');
       assert.deepEqual(w.shape, [4, 6, 6]);
       for (let h = 0; h < 4; h++) {

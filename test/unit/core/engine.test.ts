@@ -1,15 +1,16 @@
-// The engine against the reference forward pass, bit for bit; and every incremental result
-// (after random edits of weights, biases, norms, inputs) against a full computation of the same text.
+// The engine against the reference forward pass, bit for bit: a first run on every reference case,
+// and runs after random edits of weights, biases, norms and inputs typed into the text (the
+// worker's path: ReadPatch's param changes), on generated model files of several kinds.
 import * as assert from 'node:assert/strict';
 import type { TextChange } from '../../../src/compute/protocol';
-import { EVERYTHING, ForwardEngine } from '../../../src/core/engine';
-import { modelForward } from '../../../src/core/forward';
+import { Engine } from '../../../src/core/engine';
+import { forward } from '../../../src/core/forward';
 import { tsKernel, type MatmulKernel } from '../../../src/core/kernel';
 import type { Stage } from '../../../src/core/stages';
 import { createWasmKernel } from '../../../src/core/wasm';
-import { applyToString as applyIncrementally } from '../../helpers/incremental';
+import { ReadPatch } from '../../../src/model/incremental';
 import { readModel } from '../../../src/model/read';
-import { everything, markRows, noChange } from '../../../src/worker/dirty';
+import { TextChunks } from '../../../src/model/textChunks';
 import { goldenCases } from '../../helpers/fixtures';
 import { modelText, type TestModelOptions } from '../../helpers/models';
 import { rng } from '../../helpers/random';
@@ -33,12 +34,12 @@ const kernels: Array<[string, () => MatmulKernel]> = [['ts', () => tsKernel]];
 const wasm = createWasmKernel();
 if (wasm) kernels.push(['wasm', () => wasm]);
 
-describe('ForwardEngine', () => {
+describe('Engine on model files', () => {
   for (const [kname, kernel] of kernels) {
-    it(`full run equals the reference forward pass bit for bit, every reference case (${kname})`, () => {
+    it(`a first run equals the reference forward pass bit for bit, every reference case (${kname})`, () => {
       for (const c of goldenCases()) {
-        const m = readModel(JSON.stringify(c.model), 'g.ffn.json').model!;
-        sameBits(new ForwardEngine(kernel()).run(m.weights, EVERYTHING), modelForward(m.weights, kernel()), c.name);
+        const m = readModel(JSON.stringify(c.model), 'g.ffn.json').model!.model;
+        sameBits(new Engine(kernel()).run(m), forward(m, kernel()), c.name);
       }
     });
   }
@@ -52,43 +53,39 @@ describe('ForwardEngine', () => {
 
   for (const [kname, kernel] of kernels) {
     for (const [name, opts] of configs) {
-      it(`random edits, incremental == full (${name}, ${kname})`, () => {
-        let text = modelText(opts);
-        let read = readModel(text, 'm.ffn.json');
+      it(`random edits typed into the text: incremental == full (${name}, ${kname})`, () => {
+        const text = modelText(opts);
+        const chunks = new TextChunks(text);
+        const read = readModel(text, 'm.ffn.json');
         assert.deepEqual(read.problems, [], name);
-        const engine = new ForwardEngine(kernel());
-        let dirty = everything();
-        engine.run(read.model!.weights, dirty);
+        const engine = new Engine(kernel());
+        engine.run(read.model!.model);
         const r = rng(opts.seed * 7919);
-        let incremental = 0;
+        let kept = 0;
         for (let step = 0; step < 80; step++) {
           // retype one, two or three numbers (sometimes in the same event), then compute
-          dirty = noChange();
+          const patch = new ReadPatch(read);
           const edits = 1 + Math.floor(r() * 3);
           for (let e = 0; e < edits; e++) {
-            const numbers = [...text.matchAll(/-?\d+\.\d+/g)].filter((m) => !/:\s*$/.test(text.slice(m.index! - 3, m.index))); // array numbers, not scalars
+            const now = chunks.toString();
+            const numbers = [...now.matchAll(/-?\d+\.\d+/g)].filter((m) => !/:\s*$/.test(now.slice(m.index! - 3, m.index))); // array numbers, not scalars
             const pick = numbers[Math.floor(r() * numbers.length)];
-            const change: TextChange = { offset: pick.index!, length: pick[0].length, text: (r() * 4 - 2).toFixed(Math.floor(r() * 6)) };
-            const res = applyIncrementally(text, read, [change]);
-            assert.ok(res.ok, `${name}: edit at ${pick.index} should be incremental`);
-            text = res.text;
-            markRows(dirty, res.rows, read.model!.weights, engine);
-            incremental++;
+            const change: TextChange = { offset: pick.index!, length: pick[0].length, text: (r() * 4 - 2).toFixed(1 + Math.floor(r() * 5)) };
+            const removed = chunks.slice(change.offset, change.offset + change.length);
+            chunks.edit(change.offset, change.length, change.text);
+            assert.ok(patch.apply(chunks, change, removed), `${name}: edit at ${pick.index} should be incremental`);
           }
-          const got = copy(engine.run(read.model!.weights, dirty));
-          const want = new ForwardEngine(kernel()).run(readModel(text, 'm.ffn.json').model!.weights, EVERYTHING);
-          sameBits(got, want, `${name}, step ${step}`);
+          const got = copy(engine.run(read.model!.model, patch.paramChanges()!));
+          kept += got.filter((s) => s.kept).length;
+          sameBits(got, forward(readModel(chunks.toString(), 'm.ffn.json').model!.model, kernel()), `${name}, step ${step}`);
         }
-        assert.equal(incremental > 80, true);
-        read = readModel(text, 'm.ffn.json'); // (a structural edit would go this way)
-        sameBits(copy(engine.run(read.model!.weights, everything())), modelForward(read.model!.weights, kernel()), `${name}: after a full read`);
+        assert.ok(kept > 80, `only ${kept} stages were kept over 80 edits: the incremental paths were barely used`);
       });
     }
   }
 
   it('recomputes only what an edit can change (counted in matmul calls)', () => {
-    const opts = configs[0][1];
-    const text = modelText({ ...opts, layers: 2 });
+    const text = modelText({ ...configs[0][1], layers: 2 });
     const read = readModel(text, 'm.ffn.json');
     let calls = 0;
     let columnCalls = 0;
@@ -97,25 +94,26 @@ describe('ForwardEngine', () => {
       matmul: (...a) => { calls++; tsKernel.matmul(...a); },
       matmulColumns: (...a) => { columnCalls++; tsKernel.matmulColumns(...a); },
     };
-    const engine = new ForwardEngine(counting);
-    engine.run(read.model!.weights, everything());
+    const engine = new Engine(counting);
+    engine.run(read.model!.model);
     const full = calls;
+    let now = text;
     // retypes the first number after `at` and runs the engine: how many full matmuls?
     const edit = (at: number): number => {
-      const m = /-?\d+\.\d+/.exec(text.slice(at))!;
-      const d = noChange();
-      const res = applyIncrementally(text, read, [{ offset: at + m.index, length: m[0].length, text: '1.25' }]);
-      assert.ok(res.ok);
-      markRows(d, res.rows, read.model!.weights, engine);
+      const m = /-?\d+\.\d+/.exec(now.slice(at))!;
+      const change = { offset: at + m.index, length: m[0].length, text: '1.25' };
+      const patch = new ReadPatch(read);
+      const removed = now.slice(change.offset, change.offset + change.length);
+      now = now.slice(0, change.offset) + change.text + now.slice(change.offset + change.length);
+      assert.ok(patch.apply(now, change, removed));
       calls = 0;
       columnCalls = 0;
-      engine.run(read.model!.weights, d);
+      engine.run(read.model!.model, patch.paramChanges()!);
       return calls;
     };
-    // the second layer's b2 (the last "b2" in the text) and then the head
     // the last layer's b2: only the head is multiplied (b2 is re-added to the kept product)
-    assert.equal(edit(text.lastIndexOf('"b2"')), 1, 'only the head matmul after a b2 edit in the last layer');
-    const n = edit(text.lastIndexOf('"W1"'));
+    assert.equal(edit(now.lastIndexOf('"b2"')), 1, 'only the head matmul after a b2 edit in the last layer');
+    const n = edit(now.lastIndexOf('"W1"'));
     assert.equal(columnCalls, 1, 'one column recompute of up for a W1 row edit');
     assert.equal(n, 2, 'then only the down-projection and the head are multiplied');
     assert.ok(full > 20, `a full run multiplies ${full} times`);

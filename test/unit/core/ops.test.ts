@@ -1,7 +1,8 @@
 // The ops against values worked out by hand (or with Python's math.erf/erfc, noted where used).
 import * as assert from 'node:assert/strict';
 import { activationForward } from '../../../src/core/activation';
-import { attentionForward, isMasked } from '../../../src/core/attention';
+import { isMasked } from '../../../src/core/attentionWeights';
+import { forward } from '../../../src/core/forward';
 import { biasAdd } from '../../../src/core/bias';
 import { erf, erfc } from '../../../src/core/erf';
 import { gelu } from '../../../src/core/gelu';
@@ -151,11 +152,24 @@ describe('positional encoding', () => {
   });
 });
 
+/** The attention sublayer's stages for input x (T,C) with no matrices (the identity), through the block graph. */
+function attentionForward(x: Float32Array, a: { heads: number; causal: boolean }, T: number, C: number): Record<string, Float32Array> {
+  const HS = C / a.heads;
+  const stages = forward({
+    spec: {
+      T, C, embedding: { kind: 'vectors', positional: 'none' }, norm: 'none', normKind: 'layernorm', eps: new Map(), residual: false,
+      layers: [{ attention: { NH: a.heads, KVH: a.heads, HS, causal: a.causal, rope: null }, ffn: null }], finalNorm: false, head: null, lens: false,
+    },
+    params: new Map([['input', { data: x, shape: [T, C] }]]),
+  }, tsKernel);
+  return Object.fromEntries(stages.map((st) => [st.id.replace('layers.0.attn.', ''), st.data]));
+}
+
 describe('attention', () => {
   it('identity projections, 1 head, by hand: two orthogonal tokens', () => {
     // x = [[1, 0], [0, 1]]; scores = x·xᵀ/√2 = [[1/√2, 0], [0, 1/√2]]
     const x = f32([1, 0, 0, 1]);
-    const s = attentionForward(x, { heads: 1, causal: false, Wq: null, bq: null, Wk: null, bk: null, Wv: null, bv: null, Wo: null, bo: null }, 2, 2, 'out_in', tsKernel);
+    const s = attentionForward(x, { heads: 1, causal: false }, 2, 2);
     const a = Math.SQRT1_2;
     close(s.scores, [a, 0, 0, a]);
     const p = Math.exp(a) / (Math.exp(a) + 1);
@@ -165,7 +179,7 @@ describe('attention', () => {
   });
   it('causal: the first token sees only itself; scores keep their values, weights get 0 above the diagonal', () => {
     const x = f32([1, 0, 0, 1]);
-    const s = attentionForward(x, { heads: 1, causal: true, Wq: null, bq: null, Wk: null, bk: null, Wv: null, bv: null, Wo: null, bo: null }, 2, 2, 'out_in', tsKernel);
+    const s = attentionForward(x, { heads: 1, causal: true }, 2, 2);
     close(s.scores, [Math.SQRT1_2, 0, 0, Math.SQRT1_2]);
     assert.equal(s.weights[0], 1);
     assert.equal(s.weights[1], 0);
@@ -173,7 +187,7 @@ describe('attention', () => {
   });
   it('two heads split the columns: head h uses columns h·HS … (h+1)·HS−1', () => {
     // T=1, C=4, NH=2: q, k, v (NH,T,HS) = [[x0, x1], [x2, x3]]
-    const s = attentionForward(f32([1, 2, 3, 4]), { heads: 2, causal: false, Wq: null, bq: null, Wk: null, bk: null, Wv: null, bv: null, Wo: null, bo: null }, 1, 4, 'out_in', tsKernel);
+    const s = attentionForward(f32([1, 2, 3, 4]), { heads: 2, causal: false }, 1, 4);
     close(s.q, [1, 2, 3, 4]);
     close(s.scores, [(1 + 4) / Math.SQRT2, (9 + 16) / Math.SQRT2]);
     close(s.weights, [1, 1]);

@@ -1,7 +1,7 @@
 // Every stage of every PyTorch reference case with the wasm-simd kernel doing the matmuls
 // (float32 accumulation, where the TS kernel accumulates in float64): within the case's tolerance.
 import * as assert from 'node:assert/strict';
-import { modelForward } from '../../../src/core/forward';
+import { forward } from '../../../src/core/forward';
 import { readModel } from '../../../src/model/read';
 import { createWasmKernel } from '../../../src/core/wasm/wasmKernel';
 import { compareClose } from '../../helpers/compare';
@@ -16,7 +16,7 @@ describe('PyTorch reference cases with the wasm-simd kernel', () => {
       const model = readModel(JSON.stringify(c.model), `${c.name}.ffn.json`).model;
       assert.ok(model);
       const before = kernel.usedBytes;
-      for (const s of modelForward(model.weights, kernel)) {
+      for (const s of forward(model.model, kernel)) {
         const msg = compareClose(s.data, c.expected[s.id].data, c.tolerance, `${c.name}: stage ${s.id}`);
         assert.equal(msg, null, msg ?? '');
       }

@@ -122,6 +122,6 @@ describe('quick fixes', () => {
     assert.ok(both.includes('"W2": [[1, 0, 0], [0, 1, 0]],\n    "b2": [0, 0]'), both);
     const m = readModel(both, 'm.ffn.json');
     assert.deepEqual(m.problems, []);
-    assert.equal(m.model!.params.ffn, 6 + 3 + 6 + 2);
+    assert.equal(m.model!.paramCounts.ffn, 6 + 3 + 6 + 2);
   });
 });

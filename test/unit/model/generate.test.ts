@@ -2,7 +2,7 @@
 // counts, compute finite stages, look like exported weights (one row per line, 6 significant
 // digits, no exponents), and are byte-identical for the same seed.
 import * as assert from 'node:assert/strict';
-import { modelForward } from '../../../src/core/forward';
+import { forward } from '../../../src/core/forward';
 import {
   countParams, describePreset, estimateBytes, formatNumber, generateModelText, modelChunks, PRESETS, resolveOptions, writeModel,
   type GenerateOptions, type PresetId,
@@ -61,20 +61,20 @@ describe('generateModelText: presets', () => {
       it('reads with no problems, with the preset\'s dimensions', () => {
         const vocab = id === 'tiny' ? 8 : 0;
         assert.deepEqual(model.dims, { seq: D.seq, dModel: D.d, dFf: D.ff, heads: D.heads, layers: 1, vocab });
-        const w = model.weights;
-        assert.equal(w.layout, 'out_in');
+        const { spec: w, params } = model.model;
+        assert.equal(model.layout, 'out_in');
         assert.equal(w.norm, 'pre');
         assert.equal(w.residual, true);
-        assert.equal(w.positional, 'none');
+        assert.deepEqual(w.embedding, { kind: 'vectors', positional: 'none' });
         const l = w.layers[0];
         assert.equal(l.ffn?.activation, 'gelu');
         assert.equal(l.attention?.causal, true);
-        for (const k of ['Wq', 'bq', 'Wk', 'bk', 'Wv', 'bv', 'Wo', 'bo'] as const) assert.ok(l.attention?.[k], `attention.${k}`);
-        for (const ln of [l.ln1, l.ln2]) {
-          assert.equal(ln.gamma?.length, D.d);
-          assert.equal(ln.beta?.length, D.d);
+        for (const k of ['Wq', 'bq', 'Wk', 'bk', 'Wv', 'bv', 'Wo', 'bo'] as const) assert.ok(params.get(`layers.0.attn.${k}`), `attention.${k}`);
+        for (const ln of ['ln1', 'ln2']) {
+          assert.equal(params.get(`layers.0.${ln}.gamma`)?.data.length, D.d);
+          assert.equal(params.get(`layers.0.${ln}.beta`)?.data.length, D.d);
         }
-        assert.ok(l.ffn?.b1 && l.ffn.b2);
+        assert.ok(params.get('layers.0.ffn.b1') && params.get('layers.0.ffn.b2'));
         if (id === 'tiny') {
           assert.deepEqual(model.tokens, ['the', 'cat', 'sat', 'on']);
           assert.equal(w.finalNorm, true);
@@ -96,12 +96,12 @@ describe('generateModelText: presets', () => {
           norm: 4 * C + (V ? 2 * C : 0), // ln1, ln2; tiny also has ln_f before its head
           head: V * C,
         };
-        assert.deepEqual(model.params, { ...want, total: want.attention + want.ffn + want.norm + want.head });
-        assert.deepEqual(countParams(resolveOptions({ preset: id })), model.params);
+        assert.deepEqual(model.paramCounts, { ...want, total: want.attention + want.ffn + want.norm + want.head });
+        assert.deepEqual(countParams(resolveOptions({ preset: id })), model.paramCounts);
       });
 
       it('runs the forward pass with finite values of a sane size', () => {
-        const stages = modelForward(model.weights);
+        const stages = forward(model.model);
         assert.ok(stages.length >= 15);
         for (const s of stages) {
           for (const v of s.data) assert.ok(Number.isFinite(v), `${s.id} has ${v}`);
@@ -208,12 +208,12 @@ describe('generateModelText: options', () => {
     const text = generateModelText(opts);
     const m = read(text);
     assert.deepEqual(m.dims, { seq: 5, dModel: 12, dFf: 20, heads: 3, layers: 3, vocab: 10 });
-    assert.equal(m.weights.layers[2].attention?.causal, false);
-    assert.ok(m.weights.layers[1].ffn?.Wg);
+    assert.equal(m.model.spec.layers[2].attention?.causal, false);
+    assert.ok(m.model.params.get('layers.1.ffn.Wg'));
     assert.deepEqual(m.vocab, Array.from({ length: 10 }, (_, i) => `v${i}`));
-    assert.deepEqual(countParams(resolveOptions(opts)), m.params);
+    assert.deepEqual(countParams(resolveOptions(opts)), m.paramCounts);
     assert.match(text, /custom dimensions, seed 9/);
-    for (const s of modelForward(m.weights)) for (const v of s.data) assert.ok(Number.isFinite(v), s.id);
+    for (const s of forward(m.model)) for (const v of s.data) assert.ok(Number.isFinite(v), s.id);
   });
 
   it('tokens and vocabulary words are JSON-escaped', () => {

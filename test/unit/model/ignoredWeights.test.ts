@@ -38,7 +38,7 @@ describe('unknown keys holding weights', () => {
     const e = fix.edits[0];
     const fixed = readModel(text.slice(0, e.start) + e.text + text.slice(e.end), 'm.ffn.json');
     assert.deepEqual(fixed.problems, []);
-    assert.ok(fixed.model?.weights.layers[0].attention?.Wq, 'the attention weights are read now');
+    assert.ok(fixed.model?.model.params.get('layers.0.attn.Wq'), 'the attention weights are read now');
   });
 
   it('"fnn" and "laers" at the top level, a matrix under "W_1": each is named, with its suggestion', () => {

@@ -25,9 +25,8 @@ function shape(r: ReadResult): unknown[] {
 }
 
 function weightsOf(r: ReadResult): number[][] {
-  const w = r.model!.weights;
-  const l = w.layers[0];
-  return [w.input, l.ffn!.W1, l.ffn!.b1, l.ffn!.W2, l.attention!.Wq, l.ln1.gamma].map((a) => (a ? Array.from(a) : []));
+  const p = r.model!.model.params;
+  return ['input', 'layers.0.ffn.W1', 'layers.0.ffn.b1', 'layers.0.ffn.W2', 'layers.0.attn.Wq', 'layers.0.ln1.gamma'].map((id) => Array.from(p.get(id)?.data ?? []));
 }
 
 const TEXT = `{

@@ -36,12 +36,12 @@ describe('readModel: a valid file', () => {
     const m = res.model!;
     assert.equal(m.name, 'identity');
     assert.deepEqual(m.tokens, ['t0', 't1']);
-    assert.equal(m.weights.layout, 'out_in');
-    assert.equal(m.weights.norm, 'none');
-    assert.equal(m.weights.residual, false);
-    assert.equal(m.weights.layers[0].ffn!.activation, 'relu');
+    assert.equal(m.layout, 'out_in');
+    assert.equal(m.model.spec.norm, 'none');
+    assert.equal(m.model.spec.residual, false);
+    assert.equal(m.model.spec.layers[0].ffn!.activation, 'relu');
     assert.deepEqual(m.dims, { seq: 2, dModel: 3, dFf: 3, heads: 0, layers: 1, vocab: 0 });
-    assert.deepEqual(m.params, { attention: 0, ffn: 9 + 3 + 9 + 3, norm: 0, head: 0, total: 24 });
+    assert.deepEqual(m.paramCounts, { attention: 0, ffn: 9 + 3 + 9 + 3, norm: 0, head: 0, total: 24 });
   });
 });
 

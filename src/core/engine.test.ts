@@ -5,10 +5,11 @@
 import * as assert from 'node:assert/strict';
 import { ACTIVATIONS, isGated } from './activation';
 import { tsKernel, type MatmulKernel } from './kernel';
-import { forward, type Model } from './model';
+import { forward } from './forward';
+import type { Model } from './model';
 import type { Cols, Param } from './params';
 import type { LayerSpec, ModelSpec } from './spec';
-import { Engine } from './stageEngine';
+import { Engine } from './engine';
 import type { Stage } from './stages';
 import { createWasmKernel } from './wasm';
 

@@ -1,0 +1,100 @@
+// The stage and model descriptions that travel between the compute worker, the extension host and
+// the panel's webview. Types only: every side imports them with `import type`.
+
+/** What a stage's columns (its last axis) are. */
+export type AxisKind = 'token' | 'dim' | 'neuron' | 'head-dim' | 'key' | 'vocab';
+
+/** Where a stage belongs in the panel. */
+export type StageGroup = 'input' | 'attention' | 'ffn' | 'layer' | 'output' | 'head' | 'lens';
+
+/** What the panel, the hovers and the command line know of a stage (src/core/plan.ts describes each). */
+export interface StageView {
+  readonly id: string;
+  readonly shape: readonly number[];
+  /** The id without `layers.i.` (`attn.q`, `ffn.up`, `out`, `head.logits`). */
+  readonly kind: string;
+  /** -1 outside the layers. */
+  readonly layer: number;
+  readonly group: StageGroup;
+  readonly title: string;
+  readonly meaning: string;
+  readonly cols: AxisKind;
+  /** [heads, seq, x]: drawn one head at a time. */
+  readonly perHead: boolean;
+  /** Scores and weights of causal attention: the masked cells are drawn as masked. */
+  readonly masked: boolean;
+  /**
+   * The numbers in the file a cell is most directly made of: the unit (output row) of the first of
+   * `params` the model has, numbered by the cell's last index (plus its head × head size for a
+   * per-head stage), else the input cell of the cell's token.
+   */
+  readonly source: { readonly params: readonly string[]; readonly perHead: boolean } | null;
+  /** The stages and params it reads. */
+  readonly inputs: readonly string[];
+  readonly params: readonly string[];
+}
+
+/** How many parameters a model has, by part (the FFN's share of a GPT-style block is about two thirds). */
+export interface ParamCounts {
+  readonly attention: number;
+  readonly ffn: number;
+  /** Norm gains and biases. */
+  readonly norm: number;
+  /** The prediction head's matrix; 0 without a head (or tied to the embedding). */
+  readonly head: number;
+  readonly total: number;
+}
+
+export interface LayerSummary {
+  readonly attention: {
+    readonly heads: number;
+    readonly kvHeads: number;
+    readonly causal: boolean;
+    readonly rope: boolean;
+    /** Projections the file leaves out (the identity). */
+    readonly identity: readonly string[];
+  } | null;
+  readonly ffn: { readonly activation: string; readonly dFf: number; readonly gated: boolean } | null;
+}
+
+/** What the panel needs to lay itself out before any number arrives. */
+export interface ModelSummary {
+  readonly name: string;
+  readonly tokens: readonly string[];
+  readonly vocab: readonly string[];
+  readonly seq: number;
+  readonly dModel: number;
+  readonly layout: 'out_in' | 'in_out';
+  readonly norm: 'none' | 'pre' | 'post';
+  readonly normKind: 'layernorm' | 'rmsnorm';
+  readonly residual: boolean;
+  readonly positional: 'none' | 'sinusoidal' | 'learned';
+  readonly finalNorm: boolean;
+  readonly layers: readonly LayerSummary[];
+  readonly head: { readonly temperature: number; readonly vocabSize: number } | null;
+  readonly params: ParamCounts;
+  /** Every stage, in computation order. */
+  readonly stages: readonly StageView[];
+  /**
+   * Changes exactly when the panel's layout does (another set of stages or shapes, other tokens
+   * or words): the panel keeps its cards while it stays the same.
+   */
+  readonly layoutKey: number;
+}
+
+/** A problem as the panel lists it. */
+export interface ProblemInfo {
+  readonly severity: 'error' | 'warning';
+  readonly code: string;
+  readonly message: string;
+  readonly path: string;
+  /** 1-based, for display. */
+  readonly line: number;
+  readonly col: number;
+}
+
+/** Highlight a neuron (column of d_ff stages), a token (row) or a dimension, from the editor's cursor. */
+export type HighlightTarget =
+  | { readonly kind: 'neuron'; readonly layer: number; readonly index: number }
+  | { readonly kind: 'token'; readonly index: number }
+  | { readonly kind: 'dim'; readonly layer: number; readonly index: number };
