@@ -2,7 +2,7 @@
 import type { ToWebview } from '../src/preview/protocol';
 import { App } from './app';
 import './elements';
-import { post } from './vscodeApi';
+import { post } from './viewState';
 import { tooltip } from './views/tooltip';
 
 const root = document.getElementById('app');

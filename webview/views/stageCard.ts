@@ -1,9 +1,9 @@
 // One stage: its title with meaning and shape, its heatmap (for attention stages, one head at a
 // time with a head selector, or all heads as small multiples), and its color legend.
-import type { ModelSummary } from '../../src/preview/protocol';
+import type { ModelSummary, StageView } from '../../src/protocol/stages';
 import { h } from '../dom';
 import { drawLegend, isDiverging, type Backdrop, type ColormapName } from '../heatmap';
-import { axisName, shapeLabel, type StageInfo } from '../stageInfo';
+import { axisName, shapeLabel } from './axes';
 import { exact, HeatmapView, type HeatmapSpec, type Paint } from './heatmapView';
 
 export interface CardContext {
@@ -57,7 +57,7 @@ export class StageCard {
   private readonly extraBox: HTMLElement;
   private extra: { title: string; view: HeatmapView; data: Float32Array; shape: readonly number[] } | null = null;
 
-  constructor(readonly info: StageInfo, private readonly shape: readonly number[], private readonly ctx: CardContext) {
+  constructor(readonly info: StageView, private readonly shape: readonly number[], private readonly ctx: CardContext) {
     this.controls = h('div', { class: 'card-controls' });
     this.legendBox = h('div', { class: 'card-legend' });
     this.smallGrid = h('div', { class: 'small-multiples', hidden: true });

@@ -17,8 +17,24 @@ export interface ViewState {
   others?: Record<string, Omit<ViewState, 'uri' | 'others'>>;
 }
 
+/** How many other documents' view states a panel keeps. */
+const MAX_REMEMBERED = 10;
+
 export function freshViewState(): Omit<ViewState, 'uri' | 'others'> {
   return { collapsed: {}, head: {}, allHeads: {}, probsToken: -1, scrollY: 0 };
+}
+
+/**
+ * The state for showing `uri`: the one it had in this panel if it was shown here before (the
+ * panel follows the active editor back and forth), else a fresh one; the one left is remembered.
+ */
+export function switchViewState(state: ViewState, uri: string): ViewState {
+  const { uri: was, others = {}, ...mine } = state;
+  if (was) others[was] = mine;
+  const back = others[uri];
+  delete others[uri];
+  const keep = Object.keys(others).slice(-MAX_REMEMBERED);
+  return { ...(back ?? freshViewState()), uri, others: Object.fromEntries(keep.map((k) => [k, others[k]])) };
 }
 
 interface VsCodeApi {

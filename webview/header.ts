@@ -1,0 +1,63 @@
+// The panel's sticky header: the model's name and facts, the colormap and range controls, expand
+// and collapse all; built once, so an edit updates the words, never a control the user is holding.
+import type { PanelSettings } from '../src/preview/protocol';
+import type { ModelSummary } from '../src/protocol/stages';
+import { plural } from '../src/util/numberFormat';
+import { h } from './dom';
+import { fileNameOfUri } from './heading';
+import { post } from './viewState';
+
+const COLORMAP_LABELS: Record<PanelSettings['colormap'], string> = {
+  coolwarm: 'coolwarm', 'purple-orange': 'purple–orange (colorblind-safe)', viridis: 'viridis', grayscale: 'grayscale',
+};
+const RANGE_LABELS: Record<PanelSettings['range'], string> = {
+  perHeatmap: 'per heatmap', perStageKind: 'shared per stage kind', percentile: 'clipped at a percentile',
+};
+
+export class PanelHeader {
+  private readonly name = h('h1', { class: 'model-name' });
+  private readonly facts = h('span', { class: 'facts' });
+  private readonly cmap = h('vscode-single-select', { class: 'colormap-select', 'aria-label': 'colormap' }) as HTMLElement & { value: string };
+  private readonly range = h('vscode-single-select', { class: 'range-select', 'aria-label': 'color range' }) as HTMLElement & { value: string };
+
+  constructor(into: HTMLElement, setAllOpen: (open: boolean) => void) {
+    this.cmap.append(...Object.entries(COLORMAP_LABELS).map(([v, l]) => h('vscode-option', { value: v }, l)));
+    this.cmap.addEventListener('change', () => post({ type: 'setSetting', key: 'colormap', value: this.cmap.value }));
+    this.range.append(...Object.entries(RANGE_LABELS).map(([v, l]) => h('vscode-option', { value: v }, l)));
+    this.range.addEventListener('change', () => post({ type: 'setSetting', key: 'colorRange', value: this.range.value }));
+    const expand = h('vscode-button', { secondary: true, class: 'expand-all', title: 'Expand every section' }, 'Expand all');
+    expand.addEventListener('click', () => setAllOpen(true));
+    const collapse = h('vscode-button', { secondary: true, class: 'collapse-all', title: 'Collapse every section' }, 'Collapse all');
+    collapse.addEventListener('click', () => setAllOpen(false));
+    into.replaceChildren(
+      h('div', { class: 'title-row' }, this.name, this.facts),
+      h('div', { class: 'control-row' },
+        h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Colors'), this.cmap),
+        h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Range'), this.range),
+        h('span', { class: 'spacer' }), h('span', { class: 'control' }, expand, collapse)));
+  }
+
+  /** The model shown: its name and facts. */
+  model(s: ModelSummary): void {
+    const dff = s.layers.find((l) => l.ffn)?.ffn?.dFf;
+    const a = s.layers.find((l) => l.attention)?.attention;
+    const norm = s.norm === 'none' ? '' : `${s.norm}-${s.normKind === 'rmsnorm' ? 'RMSNorm' : 'LN'}`;
+    this.name.textContent = s.name;
+    this.facts.textContent = [
+      plural(s.seq, 'token'), `d_model ${s.dModel}`, dff ? `d_ff ${dff}` : '',
+      a ? `${plural(a.heads, 'head')}${a.kvHeads !== a.heads ? ` (${a.kvHeads} key/value)` : ''}` : '',
+      plural(s.layers.length, 'layer'), norm, s.residual ? 'residual' : '', `layout ${s.layout}`,
+    ].filter(Boolean).join(' · ');
+  }
+
+  /** Before any summary: the file's name, no facts. */
+  file(uri: string): void {
+    this.name.textContent = fileNameOfUri(uri);
+    this.facts.textContent = '';
+  }
+
+  settings(st: PanelSettings): void {
+    if (this.cmap.value !== st.colormap) this.cmap.value = st.colormap;
+    if (this.range.value !== st.range) this.range.value = st.range;
+  }
+}

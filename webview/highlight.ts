@@ -1,0 +1,16 @@
+// The band of a stage that the editor's cursor points at: a neuron's column, a token's row, an
+// output dimension's column.
+import type { HighlightTarget, StageView } from '../src/protocol/stages';
+
+export function highlightFor(info: StageView, t: HighlightTarget): { axis: 'row' | 'col'; index: number } | null {
+  if (t.kind === 'token') return info.perHead ? null : { axis: 'row', index: t.index };
+  if (info.layer !== t.layer) return null;
+  if (t.kind === 'neuron') return info.cols === 'neuron' ? { axis: 'col', index: t.index } : null;
+  if (t.kind === 'dim') return info.cols === 'dim' ? { axis: 'col', index: t.index } : null;
+  return null;
+}
+
+/** The key of a stage's head choice: its layer (`layers.2.`), shared by all its attention stages. */
+export function headKey(info: StageView): string {
+  return info.layer >= 0 ? `layers.${info.layer}.` : info.id;
+}

@@ -1,0 +1,96 @@
+// The panel's layout, from the stages the worker lists (ModelSummary.stages, in computation
+// order): an overview, the model summary, the input, each layer with its attention and FFN
+// sublayers, the output, the prediction head and the logit lens; each section collapsible, its
+// open state kept in the view state. Nothing here knows one op from another: a card per stage.
+import type { ModelSummary, StageView } from '../src/protocol/stages';
+import { plural } from '../src/util/numberFormat';
+import { h } from './dom';
+import type { Overview } from './overview';
+import type { ViewState } from './viewState';
+import { ActivationChart } from './views/activationChart';
+import { ProbsChart } from './views/probsChart';
+import { StageCard, type CardContext } from './views/stageCard';
+
+export class PanelLayout {
+  readonly cards = new Map<string, StageCard>();
+  /** The activation curve of each layer's FFN, drawn after its activation stage. */
+  readonly activationCharts = new Map<number, ActivationChart>();
+  probsChart: ProbsChart | null = null;
+
+  constructor(
+    private readonly ctx: CardContext,
+    private readonly viewState: () => ViewState,
+    private readonly save: () => void,
+    private readonly redraw: () => void,
+  ) {}
+
+  dispose(): void {
+    for (const c of this.activationCharts.values()) c.dispose();
+    this.activationCharts.clear();
+    this.probsChart?.dispose();
+    this.probsChart = null;
+    this.cards.clear();
+  }
+
+  /** Every section of the panel for a model. */
+  build(s: ModelSummary, overview: Overview): HTMLElement[] {
+    this.dispose();
+    const cards = (list: readonly StageView[]): HTMLElement[] => list.flatMap((info) => {
+      const c = new StageCard(info, info.shape, this.ctx);
+      this.cards.set(info.id, c);
+      if (info.kind !== 'ffn.act') return [c.el];
+      // the activation's curve on this input, right after the activation stage
+      const chart = new ActivationChart();
+      this.activationCharts.set(info.layer, chart);
+      return [c.el, h('section', { class: 'card chart-card' }, h('header', { class: 'card-header' }, h('h3', { class: 'card-title' }, 'The activation on this input')), chart.el)];
+    });
+    const of = (group: StageView['group'], layer = -1): StageView[] => s.stages.filter((x) => x.group === group && x.layer === layer);
+    const box = (els: HTMLElement[]): HTMLElement => h('div', { class: 'cards' }, ...els);
+
+    const sections: HTMLElement[] = [
+      this.section('overview', 'Overview', overview.build(s), true),
+      this.section('summary', 'Model summary', h('div', { class: 'summary-box' }), false),
+      this.section('input', 'Input', box(cards(of('input'))), true),
+    ];
+    s.layers.forEach((L, i) => {
+      const p = `layers.${i}.`;
+      const parts: HTMLElement[] = [];
+      const a = L.attention;
+      if (a) {
+        const note = `${plural(a.heads, 'head')} of width ${s.dModel / a.heads}${a.kvHeads !== a.heads ? `, ${a.kvHeads} key/value heads` : ''}${a.causal ? ', causal' : ''}${a.rope ? ', rotary positions' : ''}${a.identity.length ? `; ${a.identity.join(', ')} missing: identity` : ''}`;
+        parts.push(this.section(`${p}attention`, `Self-attention (${note})`, box(cards(of('attention', i))), true, 'sub'));
+      }
+      const f = L.ffn;
+      if (f) parts.push(this.section(`${p}ffn`, `Feed-forward (${f.activation}, d_ff ${f.dFf})`, box(cards(of('ffn', i))), true, 'sub'));
+      parts.push(box(cards(of('layer', i))));
+      sections.push(this.section(`layer${i}`, `Layer ${i}`, h('div', { class: 'layer' }, ...parts), true));
+    });
+    sections.push(this.section('output', 'Output', box(cards(of('output'))), true));
+    if (s.head) {
+      this.probsChart = new ProbsChart(this.viewState().probsToken, (t) => {
+        this.viewState().probsToken = t;
+        this.save();
+      });
+      const chartCard = h('section', { class: 'card chart-card' }, h('header', { class: 'card-header' }, h('h3', { class: 'card-title' }, 'Prediction')), this.probsChart.el);
+      sections.push(this.section('head', 'Prediction head', box([chartCard, ...cards(of('head'))]), true));
+    }
+    const lens = s.stages.filter((x) => x.group === 'lens');
+    if (lens.length) sections.push(this.section('lens', 'Logit lens', box(cards(lens)), false));
+    return sections;
+  }
+
+  /** A collapsible section whose open state is kept in the view state. */
+  private section(id: string, heading: string, body: HTMLElement, openByDefault: boolean, level = 'top'): HTMLElement {
+    const collapsed = this.viewState().collapsed;
+    const open = collapsed[id] === undefined ? openByDefault : !collapsed[id];
+    const el = h('vscode-collapsible', { heading, class: `section section-${level}`, 'data-section': id, open }, body);
+    el.addEventListener('vsc-collapsible-toggle', (e) => {
+      if (e.target !== el) return;
+      const isOpen = (e as CustomEvent<{ open: boolean }>).detail.open;
+      this.viewState().collapsed[id] = !isOpen;
+      this.save();
+      if (isOpen) requestAnimationFrame(() => this.redraw());
+    });
+    return el;
+  }
+}
