@@ -6,7 +6,9 @@ import { ACTIVATIONS } from '../core/activation';
 
 export type FieldType =
   | 'integer' | 'number' | 'boolean' | 'string' | 'enum'
-  | 'matrix' | 'vector' | 'strings' | 'object' | 'objects';
+  | 'matrix' | 'vector' | 'integers' | 'strings' | 'object' | 'objects'
+  /** An object whose keys the user chooses (`scale`, `weights`), values as `values` says. */
+  | 'map';
 
 export interface FieldSpec {
   readonly type: FieldType;
@@ -17,6 +19,8 @@ export interface FieldSpec {
   readonly exclusiveMinimum?: number;
   readonly required?: boolean;
   readonly fields?: Readonly<Record<string, FieldSpec>>;
+  /** Of a map: what its values are (one number, or a number or numbers). */
+  readonly mapOf?: 'number' | 'numbers';
 }
 
 export type Fields = Readonly<Record<string, FieldSpec>>;
@@ -81,6 +85,22 @@ export const MODEL_FIELDS: Fields = {
   final_norm: { type: 'boolean', default: false, description: 'Apply ln_f to the last layer\'s output (with norm "pre", as GPT-2).' },
   ln_f: { type: 'object', fields: LAYERNORM_FIELDS, description: 'The final LayerNorm\'s parameters.' },
   head: { type: 'object', fields: HEAD_FIELDS, description: 'Prediction head: logits = output·Wᵀ + b, probs = softmax(logits / temperature).' },
+};
+
+/** The keys of a model file that points at a checkpoint (the weights come from there). */
+export const CHECKPOINT_FIELDS: Fields = {
+  version: MODEL_FIELDS.version,
+  name: MODEL_FIELDS.name,
+  checkpoint: { type: 'string', required: true, description: 'A Hugging Face model folder (config.json, model.safetensors or its shards with model.safetensors.index.json), relative to this file or absolute. Architectures: gpt2, llama, qwen2.' },
+  tokenizer: { type: 'string', description: 'A tokenizer.json (Hugging Face tokenizers format). Default: tokenizer.json in the checkpoint folder.' },
+  prompt: { type: 'string', description: 'The input text, tokenized with the tokenizer (special tokens added as its post-processor says). Instead of token_ids.' },
+  token_ids: { type: 'integers', description: 'The input as token ids, used as they are (needs no tokenizer). Instead of prompt.' },
+  tokens: { type: 'strings', description: 'Labels for the rows. Default: the tokenizer\'s strings for the ids, else "#id".' },
+  ablate: { type: 'strings', description: 'Units switched off: "layers.i.ffn.neuron.j" zeroes neuron j\'s activation before the down-projection; "layers.i.attn.head.h" zeroes head h\'s slice of the context before the output projection.' },
+  scale: { type: 'map', mapOf: 'number', description: 'The same units, multiplied by the number instead of zeroed: { "layers.0.ffn.neuron.3": 2.5 }.' },
+  weights: { type: 'map', mapOf: 'numbers', description: 'Overrides of the checkpoint\'s numbers, in out_in layout whatever the checkpoint stores: "layers.0.ffn.W1[3]" (row 3: neuron 3\'s input weights), "layers.0.ffn.W1[3][5]" (one number), "layers.0.ffn.b1" (a vector), likewise Wg, W2, attn.Wq…Wo, biases, ln1/ln2/ln_f gamma and beta; "embed[5]" (token 5\'s embedding row).' },
+  temperature: { type: 'number', exclusiveMinimum: 0, default: 1, description: 'Of the head\'s softmax: probs = softmax(logits / temperature).' },
+  lens: { type: 'boolean', default: false, description: 'Also compute the logit lens: the head applied to the final norm of every layer\'s output (layers.i.lens.logits).' },
 };
 
 /**

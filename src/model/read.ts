@@ -6,8 +6,9 @@ import { isGated, type Activation } from '../core/activation';
 import type { Model } from '../core/model';
 import type { Param } from '../core/params';
 import { DEFAULT_EPS, type Layout, type ModelSpec, type Norm } from '../core/spec';
+import { isMatrixParam, parseTarget, parseUnit, TARGET_FORMS, type At, type CheckpointRequest, type UnitRef, type WeightOverride } from './checkpointRequest';
 import {
-  ATTENTION_FIELDS, FFN_FIELDS, HEAD_FIELDS, LAYER_FIELDS, LAYERNORM_FIELDS, MODEL_FIELDS, nearestKey, type Fields,
+  ATTENTION_FIELDS, CHECKPOINT_FIELDS, FFN_FIELDS, HEAD_FIELDS, LAYER_FIELDS, LAYERNORM_FIELDS, MODEL_FIELDS, nearestKey, type Fields,
 } from './format';
 import {
   FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type NumbersNode, type ObjectNode, type ParsedJson, type PropertyNode,
@@ -52,6 +53,11 @@ export interface ReadResult {
    * Rows the model does not use (an unknown key's numbers) are not in it.
    */
   readonly rows: ReadonlyMap<NumbersNode, RowBinding>;
+  /**
+   * A model file that points at a checkpoint: what it asks for (`model` is then null until the
+   * worker has read the checkpoint: src/checkpoint/resolve.ts).
+   */
+  readonly checkpoint: CheckpointRequest | null;
   /** Where each param the file gives stands (its matrix or vector): node and JSON path, by param id. */
   readonly paramNodes: ReadonlyMap<string, { readonly node: JsonNode; readonly path: readonly PathSegment[] }>;
 }
@@ -208,10 +214,10 @@ class Reader {
     this.json = parseJsonc(text);
   }
 
-  result(model: ModelFile | null): ReadResult {
+  result(model: ModelFile | null, checkpoint: CheckpointRequest | null = null): ReadResult {
     // In file order, as a reader of the file meets them (sort is stable for ties).
     this.problems.sort((a, b) => a.start - b.start);
-    return { model, problems: this.problems, json: this.json, rows: this.rows, paramNodes: this.paramNodes };
+    return { model, problems: this.problems, json: this.json, rows: this.rows, paramNodes: this.paramNodes, checkpoint };
   }
 
   private report(severity: Severity, code: ProblemCode, path: readonly PathSegment[], at: { start: number; end: number }, message: string, fix?: FixHint): void {
@@ -242,6 +248,7 @@ class Reader {
       this.error('type', [], root, `a model file is a JSON object ({ "version": 1, "input": …, "ffn": … }), found ${describe(root)}`);
       return this.result(null);
     }
+    if (root.props.some((p) => p.key === 'checkpoint')) return this.readCheckpoint(root);
     const top = this.fields(root, [], MODEL_FIELDS);
 
     // version
@@ -343,6 +350,146 @@ class Reader {
       name, tokens, vocab, model, layout: this.layout, paramCounts,
       dims: { seq: T, dModel: C, dFf: firstFfn?.F ?? 0, heads: firstAttn?.heads ?? 0, layers: layers.length, vocab: head?.V ?? 0 },
     });
+  }
+
+  // --- a model file that points at a checkpoint ------------------------------------------------
+
+  private readCheckpoint(root: ObjectNode): ReadResult {
+    const inline = ['input', 'attention', 'ffn', 'ln1', 'ln2', 'layers', 'ln_f', 'head', 'layout', 'residual', 'norm', 'positional', 'final_norm'];
+    const known: Fields = { ...CHECKPOINT_FIELDS, ...Object.fromEntries(inline.map((k) => [k, MODEL_FIELDS[k]])) };
+    const top = this.fields(root, [], known);
+    const at = (p: PropertyNode | undefined, path: PathSegment[]): At => (p?.value ? { start: p.value.start, end: p.value.end, path } : { start: root.start, end: root.start + 1, path });
+    for (const k of inline) {
+      const p = top.get(k);
+      if (p) this.error('value', [k], { start: p.keyStart, end: p.keyEnd }, `"${k}" cannot be used with "checkpoint": the checkpoint's config.json decides the model. Remove "${k}" (or "checkpoint", to write the model out here)`);
+    }
+    const version = top.get('version');
+    if (!version) this.error('missing', ['version'], { start: root.start, end: root.start + 1 }, 'version is required: add "version": 1');
+    else if (version.value && !(version.value.kind === 'number' && version.value.value === 1)) {
+      this.error('value', ['version'], version.value, `version must be 1 (this reader knows format version 1), found ${describe(version.value)}`);
+    }
+    const name = this.string(top.get('name'), ['name']) ?? defaultModelName(this.fileName);
+    const folderProp = top.get('checkpoint')!;
+    const folder = this.string(folderProp, ['checkpoint']);
+    if (folder === '') this.error('value', ['checkpoint'], folderProp.value!, 'checkpoint is empty: give the folder of a Hugging Face model, e.g. "./gpt2"');
+    const tokenizerProp = top.get('tokenizer');
+    const tokenizer = this.string(tokenizerProp, ['tokenizer']) ?? null;
+    const promptProp = top.get('prompt');
+    const prompt = this.string(promptProp, ['prompt']) ?? null;
+    const idsProp = top.get('token_ids');
+    let tokenIds: number[] | null = null;
+    if (idsProp?.value) tokenIds = this.integers(idsProp.value, ['token_ids']);
+    if (promptProp && idsProp) this.error('value', ['token_ids'], { start: idsProp.keyStart, end: idsProp.keyEnd }, 'use either "prompt" or "token_ids", not both');
+    if (!promptProp && !idsProp) this.error('missing', [], { start: folderProp.keyStart, end: folderProp.keyEnd }, 'a checkpoint model file needs its input: "prompt": "some text" (tokenized with the tokenizer), or "token_ids": [1, 2, 3]');
+    if (tokenIds && tokenIds.length === 0) this.error('value', ['token_ids'], idsProp!.value!, 'token_ids is empty: give at least one token id');
+    if (prompt === '') this.error('value', ['prompt'], promptProp!.value!, 'prompt is empty: give some text to tokenize');
+    const tokensProp = top.get('tokens');
+    const tokens = tokensProp?.value ? this.strings(tokensProp.value, ['tokens']) : null;
+    const ablate = this.units(top.get('ablate'));
+    const scale = this.scales(top.get('scale'));
+    const weights = this.overrides(top.get('weights'));
+    const temperature = this.number(top.get('temperature'), ['temperature'], { above: 0 }, 1);
+    const lens = this.bool(top.get('lens'), ['lens'], false);
+    if (this.hasErrors() || folder === undefined) return this.result(null);
+    return this.result(null, {
+      name, folder, folderAt: at(folderProp, ['checkpoint']),
+      tokenizer, tokenizerAt: tokenizerProp ? at(tokenizerProp, ['tokenizer']) : null,
+      prompt, promptAt: promptProp ? at(promptProp, ['prompt']) : null,
+      tokenIds, tokenIdsAt: idsProp ? at(idsProp, ['token_ids']) : null,
+      tokens, tokensAt: tokensProp ? at(tokensProp, ['tokens']) : null,
+      ablate, scale, weights, temperature, lens,
+    });
+  }
+
+  private integers(node: JsonNode, path: readonly PathSegment[]): number[] | null {
+    const v = this.vector(node, path);
+    if (!v) return null;
+    const bad = Array.from(v.data).findIndex((x) => !Number.isInteger(x) || x < 0);
+    if (bad >= 0) {
+      this.error('value', [...path, bad], node, `${formatPath([...path, bad])} must be a token id (a whole number, 0 or more), found ${v.data[bad]}`);
+      return null;
+    }
+    return Array.from(v.data);
+  }
+
+  /** `ablate`: a list of units. */
+  private units(p: PropertyNode | undefined): UnitRef[] {
+    if (!p?.value) return [];
+    const list = this.strings(p.value, ['ablate']);
+    if (!list || p.value.kind !== 'array') return [];
+    const out: UnitRef[] = [];
+    list.forEach((text, i) => {
+      const item = (p.value as ArrayNode).items[i];
+      const u = parseUnit(text);
+      if (!u) {
+        this.error('value', ['ablate', i], item, `ablate[${i}] is ${quote(text)}: a unit is "layers.i.ffn.neuron.j" (neuron j of layer i's FFN) or "layers.i.attn.head.h" (head h of layer i's attention)`);
+        return;
+      }
+      out.push({ ...u, text, at: { start: item.start, end: item.end, path: ['ablate', i] } });
+    });
+    return out;
+  }
+
+  /** `scale`: { unit: factor }. */
+  private scales(p: PropertyNode | undefined): Array<UnitRef & { factor: number }> {
+    if (!p?.value) return [];
+    if (p.value.kind !== 'object') {
+      this.error('type', ['scale'], p.value, `scale must be an object of units and factors, e.g. { "layers.0.ffn.neuron.3": 2.5 }, found ${describe(p.value)}`);
+      return [];
+    }
+    const out: Array<UnitRef & { factor: number }> = [];
+    for (const q of p.value.props) {
+      const path: PathSegment[] = ['scale', q.key];
+      const u = parseUnit(q.key);
+      if (!u) {
+        this.error('value', path, { start: q.keyStart, end: q.keyEnd }, `${quote(q.key)} is not a unit: a unit is "layers.i.ffn.neuron.j" or "layers.i.attn.head.h"`);
+        continue;
+      }
+      const factor = this.number(q, path, {}, NaN);
+      if (Number.isNaN(factor)) continue;
+      out.push({ ...u, factor, text: q.key, at: { start: q.keyStart, end: q.end, path } });
+    }
+    return out;
+  }
+
+  /** `weights`: { target: number or numbers }. */
+  private overrides(p: PropertyNode | undefined): WeightOverride[] {
+    if (!p?.value) return [];
+    if (p.value.kind !== 'object') {
+      this.error('type', ['weights'], p.value, `weights must be an object of targets and values, e.g. { "layers.0.ffn.W1[3]": [ … ] }, found ${describe(p.value)}`);
+      return [];
+    }
+    const out: WeightOverride[] = [];
+    for (const q of p.value.props) {
+      const path: PathSegment[] = ['weights', q.key];
+      const t = parseTarget(q.key);
+      const keyAt = { start: q.keyStart, end: q.keyEnd };
+      if (!t) {
+        this.error('value', path, keyAt, `${quote(q.key)} is not a weight the format can override; the forms are ${TARGET_FORMS}`);
+        continue;
+      }
+      if (!q.value) continue;
+      const matrix = isMatrixParam(t.param);
+      const one = matrix ? t.col !== null : t.row !== null;
+      if (matrix && t.row === null) {
+        this.error('value', path, keyAt, `${quote(q.key)} names a whole matrix: override a row ("${t.param}[3]") or one number ("${t.param}[3][5]")`);
+        continue;
+      }
+      if (!matrix && t.col !== null) {
+        this.error('value', path, keyAt, `${quote(q.key)}: ${t.param} is a vector: one index at most ("${t.param}[3]")`);
+        continue;
+      }
+      let values: Float32Array | null = null;
+      if (one) {
+        const v = this.number(q, path, {}, NaN);
+        if (!Number.isNaN(v)) values = new Float32Array([v]);
+      } else {
+        values = this.vector(q.value, path)?.data ?? null;
+      }
+      if (!values) continue;
+      out.push({ ...t, values, text: q.key, at: { start: q.keyStart, end: q.end, path } });
+    }
+    return out;
   }
 
   // --- objects and scalars -------------------------------------------------------------------
@@ -871,13 +1018,13 @@ export function readModel(text: Source, fileName: string): ReadResult {
       severity: 'error' as const, code: 'internal' as const, path: [], start: 0, end: 0,
       message: `FFN Lens could not read this file (an internal error: ${e instanceof Error ? e.message : String(e)}); please report it`,
     }];
-    return { model: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] }, rows: new Map(), paramNodes: new Map() };
+    return { model: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] }, rows: new Map(), paramNodes: new Map(), checkpoint: null };
   }
 }
 
 /**
  * Whether a JSON document is a model file: named *.ffn.json, or a top-level object with
- * "version": 1 and at least one of "ffn", "attention", "layers".
+ * "version": 1 and at least one of "ffn", "attention", "layers", "checkpoint".
  */
 export function isModelFileName(fileName: string): boolean {
   return /\.ffn\.jsonc?$/i.test(fileName);
@@ -885,14 +1032,14 @@ export function isModelFileName(fileName: string): boolean {
 
 export function looksLikeModelText(text: string): boolean {
   // Cheap test before any parse: both markers must appear somewhere.
-  return /"version"\s*:\s*1\b/.test(text) && /"(ffn|attention|layers)"\s*:/.test(text);
+  return /"version"\s*:\s*1\b/.test(text) && /"(ffn|attention|layers|checkpoint)"\s*:/.test(text);
 }
 
 export function isModelRoot(root: JsonNode | null): boolean {
   if (!root || root.kind !== 'object') return false;
   const keys = new Map(root.props.map((p) => [p.key, p.value] as const));
   const v = keys.get('version');
-  return !!v && v.kind === 'number' && v.value === 1 && ['ffn', 'attention', 'layers'].some((k) => keys.has(k));
+  return !!v && v.kind === 'number' && v.value === 1 && ['ffn', 'attention', 'layers', 'checkpoint'].some((k) => keys.has(k));
 }
 
 /** Text quoted in a message, on one line: comments dropped, whitespace runs as one space. */

@@ -1,7 +1,7 @@
 // The JSON schema of model files, generated from the format definition the reader checks
 // against (format.ts), so VS Code's own JSON support (completion, descriptions) and the reader
 // cannot drift apart. Written to schemas/ffn-model.schema.json at build time.
-import { MODEL_FIELDS, type FieldSpec, type Fields } from './format';
+import { CHECKPOINT_FIELDS, MODEL_FIELDS, type FieldSpec, type Fields } from './format';
 
 type Schema = Record<string, unknown>;
 
@@ -17,6 +17,11 @@ function fieldSchema(f: FieldSpec): Schema {
     case 'vector': return { ...base, type: 'array', items: { type: 'number' } };
     case 'matrix': return { ...base, type: 'array', items: { type: 'array', items: { type: 'number' } } };
     case 'strings': return { ...base, type: 'array', items: { type: 'string' } };
+    case 'integers': return { ...base, type: 'array', items: { type: 'integer', minimum: 0 } };
+    case 'map': return {
+      ...base, type: 'object',
+      additionalProperties: f.mapOf === 'number' ? { type: 'number' } : { anyOf: [{ type: 'number' }, { type: 'array', items: { type: 'number' } }] },
+    };
     case 'object': return { ...base, ...objectSchema(f.fields ?? {}) };
     case 'objects': return { ...base, type: 'array', items: objectSchema(f.fields ?? {}) };
   }
@@ -32,7 +37,9 @@ function objectSchema(fields: Fields): Schema {
 }
 
 export function modelJsonSchema(): Schema {
-  const root = objectSchema(MODEL_FIELDS);
+  // inline weights, or a checkpoint's (their keys together; the reader says which go together)
+  const root = objectSchema({ ...MODEL_FIELDS, ...CHECKPOINT_FIELDS });
+  root.required = ['version'];
   (root.properties as Record<string, Schema>).version = { ...(root.properties as Record<string, Schema>).version, const: 1, enum: [1] };
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
