@@ -19,7 +19,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import type { FromWorker, ToWorker } from '../src/compute/protocol';
+import type { FromWorker, ToWorker } from '../src/protocol/worker';
 import { Engine } from '../src/core/engine';
 import { createWasmKernel } from '../src/core/wasm';
 import { generateModelText, estimateBytes, type GenerateOptions } from '../src/model/generate';

@@ -15,11 +15,11 @@ import { ModelStatusBar } from './editor/statusBar';
 import { looksLikeModelDocument, ModelDocuments } from './editor/modelDocuments';
 import { busy, resetBusy, type BusyStats } from './util/busy';
 import { Disposable } from './util/dispose';
-import { PreviewManager } from './preview/previewManager';
+import { PanelManager } from './panel/panelManager';
 
 /** Handed to the integration tests (the return value of activate). */
 export interface FfnLensApi {
-  readonly previews: PreviewManager;
+  readonly panels: PanelManager;
   readonly documents: ModelDocuments;
   readonly client: ComputeClient;
   /** The longest our code held this thread (the benchmark reads it). */
@@ -31,7 +31,7 @@ class FfnLens extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly client: ComputeClient;
   readonly documents: ModelDocuments;
-  readonly previews: PreviewManager;
+  readonly panels: PanelManager;
 
   constructor(context: vscode.ExtensionContext) {
     super();
@@ -41,12 +41,12 @@ class FfnLens extends Disposable {
     this.documents = this._register(new ModelDocuments(this.client));
     const disk = this._register(new DiskModels(this.client));
     this._register(new ModelDiagnostics(this.client, this.documents, disk));
-    this.previews = this._register(new PreviewManager(this.client, this.documents, disk, context.extensionUri));
+    this.panels = this._register(new PanelManager(this.client, this.documents, disk, context.extensionUri));
     this._register(new ModelHoverProvider(this.client, this.documents));
     this._register(new ModelCodeLensProvider(this.client, this.documents));
     this._register(new ModelCodeActionProvider(this.client, this.documents));
     this._register(new ModelStatusBar(this.client, this.documents));
-    this._register(new CursorLink(this.client, this.documents, this.previews));
+    this._register(new CursorLink(this.client, this.documents, this.panels));
 
     // (a lens passes the stage to show: the panel opens scrolled to it)
     this._register(vscode.commands.registerCommand('ffnLens.visualize', (uri?: vscode.Uri, stageId?: unknown) => this.visualize(uri, typeof stageId === 'string' ? stageId : undefined)));
@@ -60,7 +60,7 @@ class FfnLens extends Disposable {
       const doc = known ? await openSample(context.extensionUri, file) : await pickSample(context.extensionUri);
       if (!doc) return;
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-      this.previews.show(doc);
+      this.panels.show(doc);
     }));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('ffnLens.debounceMs')) this.client.send({ type: 'config', debounceMs: readSettings().debounceMs });
@@ -85,7 +85,7 @@ class FfnLens extends Disposable {
     // Too large for VS Code to hand to extensions: no document, only a tab. Read it from disk.
     const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor ? undefined : activeTabUri();
     if (target && target.scheme === 'file' && (await fileSize(target)) > EXTENSION_FILE_LIMIT) {
-      this.previews.showFile(target);
+      this.panels.showFile(target);
       return;
     }
     let doc: vscode.TextDocument | undefined;
@@ -103,7 +103,7 @@ class FfnLens extends Disposable {
       if (go === 'Open Sample') await vscode.commands.executeCommand('ffnLens.openSample');
       if (go !== 'Visualize') return;
     }
-    const p = this.previews.show(doc);
+    const p = this.panels.show(doc);
     if (stageId) p.focusStage(stageId);
   }
 
@@ -115,7 +115,7 @@ class FfnLens extends Disposable {
     try {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-      this.previews.show(doc, vscode.ViewColumn.Two);
+      this.panels.show(doc, vscode.ViewColumn.Two);
     } catch (e) {
       this.log.warn(`FFN_LENS_OPEN=${file}: ${(e as Error).message}`);
     }
@@ -126,7 +126,7 @@ export function activate(context: vscode.ExtensionContext): FfnLensApi {
   const lens = new FfnLens(context);
   context.subscriptions.push(lens);
   void lens.openFromEnvironment(context.globalState);
-  return { previews: lens.previews, documents: lens.documents, client: lens.client, busy, resetBusy };
+  return { panels: lens.panels, documents: lens.documents, client: lens.client, busy, resetBusy };
 }
 
 export function deactivate(): void {

@@ -3,7 +3,7 @@
 // read as a model, the last good render stays, dimmed, under a banner. The parts: the render
 // stream (stream.ts), the layout of sections and cards (layout.ts), the header (header.ts), the
 // overview (overview.ts), the color range (rangePolicy.ts), the banner (banner.ts).
-import type { PanelSettings, ToWebview } from '../src/preview/protocol';
+import type { PanelSettings, ToWebview } from '../src/protocol/panel';
 import type { HighlightTarget, ModelSummary, ProblemInfo } from '../src/protocol/stages';
 import type { Activation } from '../src/core/activation';
 import { bannerBlocks, contentWarnings } from './banner';

@@ -3,7 +3,7 @@
 // read as a model (errors: the last good view stays, dimmed), and weights the model is computed
 // without (an unknown key holding numbers, e.g. a misspelled "attention": only a warning, since
 // the rest computes, but one that silently changes every number shown).
-import type { ProblemInfo } from '../src/preview/protocol';
+import type { ProblemInfo } from '../src/protocol/panel';
 
 /** The reader's code for an unknown key holding numbers (src/model/problems.ts). */
 export const IGNORED_WEIGHTS = 'ignored-weights';

@@ -1,15 +1,13 @@
 // The panel's sticky header: the model's name and facts, the colormap and range controls, expand
 // and collapse all; built once, so an edit updates the words, never a control the user is holding.
-import type { PanelSettings } from '../src/preview/protocol';
+import type { PanelSettings } from '../src/protocol/panel';
 import type { ModelSummary } from '../src/protocol/stages';
 import { plural } from '../src/util/numberFormat';
 import { h } from './dom';
+import { COLORMAP_LABELS, COLORMAPS } from './heatmap/colormaps';
 import { fileNameOfUri } from './heading';
 import { post } from './viewState';
 
-const COLORMAP_LABELS: Record<PanelSettings['colormap'], string> = {
-  coolwarm: 'coolwarm', 'purple-orange': 'purple–orange (colorblind-safe)', viridis: 'viridis', grayscale: 'grayscale',
-};
 const RANGE_LABELS: Record<PanelSettings['range'], string> = {
   perHeatmap: 'per heatmap', perStageKind: 'shared per stage kind', percentile: 'clipped at a percentile',
 };
@@ -21,7 +19,7 @@ export class PanelHeader {
   private readonly range = h('vscode-single-select', { class: 'range-select', 'aria-label': 'color range' }) as HTMLElement & { value: string };
 
   constructor(into: HTMLElement, setAllOpen: (open: boolean) => void) {
-    this.cmap.append(...Object.entries(COLORMAP_LABELS).map(([v, l]) => h('vscode-option', { value: v }, l)));
+    this.cmap.append(...COLORMAPS.map((v) => h('vscode-option', { value: v }, COLORMAP_LABELS[v])));
     this.cmap.addEventListener('change', () => post({ type: 'setSetting', key: 'colormap', value: this.cmap.value }));
     this.range.append(...Object.entries(RANGE_LABELS).map(([v, l]) => h('vscode-option', { value: v }, l)));
     this.range.addEventListener('change', () => post({ type: 'setSetting', key: 'colorRange', value: this.range.value }));

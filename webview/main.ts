@@ -1,5 +1,5 @@
 // The panel's entry point: start the app, pass it the host's messages, tell the host we are ready.
-import type { ToWebview } from '../src/preview/protocol';
+import type { ToWebview } from '../src/protocol/panel';
 import { App } from './app';
 import './elements';
 import { post } from './viewState';

@@ -1,6 +1,6 @@
 // Which numbers a heatmap's colors span: its own (symmetric around zero for a diverging map),
 // clipped at a percentile of |value|, or shared by every stage of its kind so layers compare.
-import type { PanelSettings } from '../src/preview/protocol';
+import type { PanelSettings } from '../src/protocol/panel';
 import { autoRange, isDiverging, mergeRanges, type ColormapName } from './heatmap';
 import { causalMask, repeatMask } from './views/stageCard';
 

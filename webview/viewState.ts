@@ -1,6 +1,6 @@
 // The webview's handle on VS Code: typed messages out, and a typed view state kept with
 // setState (it survives hiding the panel and, through the serializer, a window reload).
-import type { FromWebview } from '../src/preview/protocol';
+import type { FromWebview } from '../src/protocol/panel';
 
 export interface ViewState {
   /** The document shown: the serializer reopens it after a reload. */

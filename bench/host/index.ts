@@ -51,7 +51,7 @@ export async function run(): Promise<void> {
   const tOpen = performance.now();
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-  const p = lens.previews.show(doc);
+  const p = lens.panels.show(doc);
   await until(() => p.stats.lastRenderedVersion === doc.version);
   const openMs = performance.now() - tOpen;
   const openMaxBlockMs = h.max / 1e6;

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
-import type { FromWorker, Query, QueryResult, ToWorker } from './protocol';
+import type { FromWorker, Query, QueryResult, ToWorker } from '../protocol/worker';
 
 export class ComputeClient extends Disposable {
   private worker: Worker | null = null;

@@ -3,7 +3,7 @@
 // the cursor (a click on a cell), the cursor's move is not sent back to it: no feedback loop.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { PreviewManager } from '../preview/previewManager';
+import type { PanelManager } from '../panel/panelManager';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import type { ModelDocuments } from './modelDocuments';
@@ -17,10 +17,10 @@ export class CursorLink extends Disposable {
   private quietUntil = 0;
   private lastKey = '';
 
-  constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments, private readonly previews: PreviewManager) {
+  constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments, private readonly panels: PanelManager) {
     super();
     this._register(vscode.window.onDidChangeTextEditorSelection((e) => timed('selection', () => this.schedule(e.textEditor))));
-    this._register(previews.onDidReveal(() => {
+    this._register(panels.onDidReveal(() => {
       this.quietUntil = Date.now() + QUIET_AFTER_REVEAL_MS;
     }));
     // new numbers: what the neuron under the cursor writes has changed; show it again
@@ -36,7 +36,7 @@ export class CursorLink extends Disposable {
   }
 
   private schedule(editor: vscode.TextEditor): void {
-    if (!this.docs.isTracked(editor.document.uri) || !this.previews.find(editor.document.uri)) return;
+    if (!this.docs.isTracked(editor.document.uri) || !this.panels.find(editor.document.uri)) return;
     this.pending = editor;
     if (this.timer) return;
     this.timer = setTimeout(() => {
@@ -50,15 +50,15 @@ export class CursorLink extends Disposable {
   private async send(editor: vscode.TextEditor): Promise<void> {
     if (Date.now() < this.quietUntil) return;
     const doc = editor.document;
-    const preview = this.previews.find(doc.uri);
-    if (!preview) return;
+    const panel = this.panels.find(doc.uri);
+    if (!panel) return;
     const r = await this.client.query(doc.uri.toString(), { kind: 'cursor', offset: doc.offsetAt(editor.selection.active) });
     if (!r || r.kind !== 'cursor' || r.version !== doc.version) return;
     const c = r.cursor;
     const key = `${doc.uri.toString()} ${doc.version} ${JSON.stringify(c?.target ?? null)}`;
     if (key === this.lastKey) return; // the same neuron of the same numbers: nothing new to show
     this.lastKey = key;
-    preview.postHighlight({
+    panel.postHighlight({
       type: 'highlight',
       target: c?.target ?? null,
       ...(c?.writes ? { writes: { shape: c.writes.shape, data: c.writes.data.slice().buffer as ArrayBuffer } } : {}),

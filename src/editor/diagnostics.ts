@@ -4,8 +4,8 @@
 // from disk (too large for VS Code to hand over) gets them too.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { WorkerProblem } from '../compute/protocol';
-import { rangeOf } from '../preview/source';
+import type { WorkerProblem } from '../protocol/worker';
+import { rangeOf } from '../panel/source';
 import { Disposable } from '../util/dispose';
 import type { DiskModels } from './diskModels';
 import type { ModelDocuments } from './modelDocuments';

@@ -2,7 +2,7 @@
 // the worker reads them from disk, and again each time they change on disk (on save).
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { PreviewSource } from '../preview/source';
+import type { PanelSource } from '../panel/source';
 import { Disposable } from '../util/dispose';
 
 /** VS Code does not synchronize documents above this size with extensions. */
@@ -10,7 +10,7 @@ export const EXTENSION_FILE_LIMIT = 50 * 1024 * 1024;
 
 export const LARGE_FILE_NOTICE = 'This file is over 50 MB, and VS Code does not hand files that large to extensions. FFN Lens reads it from disk instead: the panel updates when you save, not as you type, and hovers and lenses are not available for it.';
 
-class DiskSource implements PreviewSource {
+class DiskSource implements PanelSource {
   version = 1;
   readonly document = null;
   constructor(readonly uri: vscode.Uri, readonly watcher: vscode.Disposable) {}
@@ -46,12 +46,12 @@ export class DiskModels extends Disposable {
     }));
   }
 
-  get(key: string): PreviewSource | undefined {
+  get(key: string): PanelSource | undefined {
     return this.files.get(key);
   }
 
   /** `notice`: say once that the file is too large for VS Code (not for a file whose editor closed). */
-  open(uri: vscode.Uri, notice = true): PreviewSource {
+  open(uri: vscode.Uri, notice = true): PanelSource {
     const key = `disk:${uri.toString()}`;
     let f = this.files.get(key);
     if (!f) {

@@ -8,7 +8,7 @@
 // or its panel vanish.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { TextChange } from '../compute/protocol';
+import type { TextChange } from '../protocol/worker';
 import { isModelFileName, looksLikeModelText } from '../model/read';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';

@@ -2,7 +2,7 @@
 // parameters and the FFN's share of them. Clicking it opens the panel.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { ModelSummary } from '../preview/protocol';
+import type { ModelSummary } from '../protocol/panel';
 import { Disposable } from '../util/dispose';
 import type { ModelDocuments } from './modelDocuments';
 

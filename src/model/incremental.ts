@@ -7,7 +7,7 @@
 // numbers a row has, or lands in a file that did not read as a model) is refused: the caller
 // then reads the whole text again. The result must equal a from-scratch read of the same text
 // (tested with random edit sequences on many formattings, test/unit/worker/edits.test.ts).
-import type { TextChange } from '../compute/protocol';
+import type { TextChange } from '../protocol/worker';
 import { addChange, type Cols } from '../core/params';
 import { scanNumberRow, type JsonNode, type NumbersNode, type Source } from './jsonc';
 import type { Problem } from './problems';

@@ -1,6 +1,6 @@
 // Code lenses above the model file's keys: the input's shape, a "Visualize layer i FFN" above each
 // FFN, and each matrix's shape, role, parameter count and (ReLU-like FFNs) dead neurons.
-import type { Lens } from '../compute/protocol';
+import type { Lens } from '../protocol/worker';
 import type { PathSegment } from '../model/problems';
 import { matrixMeaning, type MatrixParam } from '../model/roles';
 import { layerPath, nodeAt } from '../model/tree';

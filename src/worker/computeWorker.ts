@@ -2,7 +2,7 @@
 // extension host's thread (the editor's) never waits on either. One DocSession per document.
 import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import type { FromWorker, ToWorker } from '../compute/protocol';
+import type { FromWorker, ToWorker } from '../protocol/worker';
 import { defaultKernel, type MatmulKernel } from '../core/kernel';
 import { DocSession } from './session';
 

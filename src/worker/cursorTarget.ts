@@ -1,7 +1,7 @@
 // The panel follows the editor's cursor: a number of W1/Wg/b1/bg highlights its neuron (and the
 // down-projection shows what that neuron writes), an input number its token, a W2 row or b2
 // entry its output dimension.
-import type { CursorTarget } from '../compute/protocol';
+import type { CursorTarget } from '../protocol/worker';
 import type { Source } from '../model/jsonc';
 import { pathAt } from '../model/pathAt';
 import { roleOf } from '../model/roles';

@@ -6,7 +6,7 @@ import { Engine } from '../core/engine';
 import type { MatmulKernel } from '../core/kernel';
 import { addChange, type Cols } from '../core/params';
 import type { Stage } from '../core/stages';
-import type { FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../compute/protocol';
+import type { FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../protocol/worker';
 import type { ModelSummary } from '../protocol/stages';
 import { sourceSlice } from '../model/jsonc';
 import { TextChunks } from '../model/textChunks';

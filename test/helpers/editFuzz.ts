@@ -7,7 +7,7 @@
 // line, all on one line, CRLF, comments between rows, trailing commas). Edits: retype a number,
 // type one key at a time, delete and insert rows, several cursors at once, whitespace, comments,
 // another activation, stray characters, undo.
-import type { FromWorker, TextChange } from '../../src/compute/protocol';
+import type { FromWorker, TextChange } from '../../src/protocol/worker';
 import { forward } from '../../src/core/forward';
 import type { MatmulKernel } from '../../src/core/kernel';
 import type { Stage } from '../../src/core/stages';

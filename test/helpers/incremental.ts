@@ -1,5 +1,5 @@
 // ReadPatch on a plain string, as the tests like it: the text after, and the outcome.
-import type { TextChange } from '../../src/compute/protocol';
+import type { TextChange } from '../../src/protocol/worker';
 import { ReadPatch, type RowChange } from '../../src/model/incremental';
 import type { ReadResult } from '../../src/model/read';
 import { TextChunks } from '../../src/model/textChunks';

@@ -42,7 +42,7 @@ describe('In the editor: hovers, diagnostics, quick fixes, lenses', function () 
     const lens = await api();
     const text = sampleText('attention-then-ffn.ffn.json');
     const ed = await openCopy(text);
-    const p = lens.previews.show(ed.document);
+    const p = lens.panels.show(ed.document);
     await rendered(p, ed.document);
     // W1 row 5 (neuron 5), column 2
     const w1 = text.indexOf('"W1"');
@@ -70,7 +70,7 @@ describe('In the editor: hovers, diagnostics, quick fixes, lenses', function () 
     const text = sampleText('michael-jordan.ffn.json');
     const ed = await openCopy(text);
     const lens = await api();
-    await rendered(lens.previews.show(ed.document), ed.document);
+    await rendered(lens.panels.show(ed.document), ed.document);
     const b1 = text.indexOf('"b1"');
     const h = await hoverText(ed.document, numberIn(text, b1, 1)); // b1[0], after the "1" of "b1"
     assert.match(h, /bias of neuron 0/);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { FfnLensApi } from '../../src/extension';
-import type { Preview } from '../../src/preview/preview';
+import type { Panel } from '../../src/panel/panel';
 
 export const EXTENSION_ID = 'ffn-lens.ffn-lens';
 
@@ -44,7 +44,7 @@ export async function waitFor<T>(what: string, f: () => T | undefined | null | f
 }
 
 /** Waits until the panel's webview has drawn the document's current version. */
-export async function rendered(p: Preview, doc: vscode.TextDocument): Promise<void> {
+export async function rendered(p: Panel, doc: vscode.TextDocument): Promise<void> {
   await waitFor(`the panel to draw version ${doc.version}`, () => p.stats.lastRenderedVersion === doc.version);
 }
 

@@ -2,7 +2,7 @@
 // keeps the last render and adds diagnostics, the serializer restores a panel.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { PREVIEW_VIEW_TYPE } from '../../src/preview/preview';
+import { PANEL_VIEW_TYPE } from '../../src/panel/panel';
 import { watchFile } from '../../src/editor/diskModels';
 import { renameSync, writeFileSync } from 'node:fs';
 import { api, closeAll, diagnostics, openCopy, rendered, replace, sampleText, waitFor } from './helpers';
@@ -24,10 +24,10 @@ describe('Visualize FFN: the panel', function () {
 
   async function onePanelPerDocument(): Promise<void> {
     const lens = await api();
-    const before = lens.previews.all().length;
+    const before = lens.panels.all().length;
     const a = await openCopy(sampleText('identity-weights.ffn.json'), 'a');
     await vscode.commands.executeCommand('ffnLens.visualize');
-    const pa = await waitFor('a panel for a', () => lens.previews.find(a.document.uri));
+    const pa = await waitFor('a panel for a', () => lens.panels.find(a.document.uri));
     const column = await waitFor('the panel to be placed', () => pa.panel.viewColumn);
     assert.equal(column, vscode.ViewColumn.Two, 'beside the editor');
     await rendered(pa, a.document);
@@ -35,20 +35,20 @@ describe('Visualize FFN: the panel', function () {
 
     await vscode.window.showTextDocument(a.document, vscode.ViewColumn.One);
     await vscode.commands.executeCommand('ffnLens.visualize');
-    assert.equal(lens.previews.all().length, before + 1, 'still one panel for a');
+    assert.equal(lens.panels.all().length, before + 1, 'still one panel for a');
 
     const b = await openCopy(sampleText('xor-relu.ffn.json'), 'b');
     await vscode.commands.executeCommand('ffnLens.visualize');
-    const pb = await waitFor('a panel for b', () => lens.previews.find(b.document.uri));
+    const pb = await waitFor('a panel for b', () => lens.panels.find(b.document.uri));
     assert.notEqual(pa, pb);
-    assert.equal(lens.previews.all().length, before + 2, 'a second panel for b');
+    assert.equal(lens.panels.all().length, before + 2, 'a second panel for b');
     await rendered(pb, b.document);
   }
 
   it('streams each stage as it is computed and drops results older than the document', async () => {
     const lens = await api();
     const ed = await openCopy(sampleText('identity-weights.ffn.json'));
-    const p = lens.previews.show(ed.document);
+    const p = lens.panels.show(ed.document);
     await rendered(p, ed.document);
     assert.equal(p.stats.posted.stage, 6, 'input, up, act, down, out, output');
 
@@ -74,7 +74,7 @@ describe('Visualize FFN: the panel', function () {
   it('a parse error keeps the last render, says what is wrong, and adds diagnostics; fixing it renders again', async () => {
     const lens = await api();
     const ed = await openCopy(sampleText('identity-weights.ffn.json'));
-    const p = lens.previews.show(ed.document);
+    const p = lens.panels.show(ed.document);
     await rendered(p, ed.document);
     const good = p.stats.lastRenderedVersion;
 
@@ -101,9 +101,9 @@ describe('Visualize FFN: the panel', function () {
     const lens = await api();
     const ed = await openCopy(sampleText('michael-jordan.ffn.json'));
     // what VS Code does after a window reload: a panel of our view type with the saved state
-    const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'FFN Lens', vscode.ViewColumn.Two, {});
-    await lens.previews.deserializeWebviewPanel(panel, { uri: ed.document.uri.toString() });
-    const p = await waitFor('the restored panel', () => lens.previews.find(ed.document.uri));
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'FFN Lens', vscode.ViewColumn.Two, {});
+    await lens.panels.deserializeWebviewPanel(panel, { uri: ed.document.uri.toString() });
+    const p = await waitFor('the restored panel', () => lens.panels.find(ed.document.uri));
     assert.equal(p.panel, panel);
     await rendered(p, ed.document);
     assert.equal(panel.title, 'FFN Lens: Michael Jordan plays the sport of … basketball');
@@ -114,7 +114,7 @@ describe('Visualize FFN: the panel', function () {
   it('follows the active editor to another model file (ffnLens.followActiveEditor)', async () => {
     const lens = await api();
     const a = await openCopy(sampleText('identity-weights.ffn.json'), 'follow-a');
-    const p = lens.previews.show(a.document);
+    const p = lens.panels.show(a.document);
     await rendered(p, a.document);
     const b = await openCopy(sampleText('xor-relu.ffn.json'), 'follow-b');
     await waitFor('the panel to follow b', () => p.source.key === b.document.uri.toString());
@@ -131,7 +131,7 @@ describe('Visualize FFN: the panel', function () {
     assert.equal(doc.uri.toString(), vscode.Uri.joinPath(folder, 'xor-relu-2.ffn.json').with({ scheme: 'untitled' }).toString());
     assert.equal(doc.languageId, 'jsonc');
     assert.equal(doc.getText(), sampleText('xor-relu.ffn.json'));
-    const p = await waitFor('its panel', () => lens.previews.find(doc.uri));
+    const p = await waitFor('its panel', () => lens.panels.find(doc.uri));
     await rendered(p, doc);
     assert.match(p.panel.title, /XOR/);
     // again: the same document, edits kept
@@ -172,7 +172,7 @@ describe('Visualize FFN: the panel', function () {
     const lens = await api();
     const ed = await openCopy(sampleText('identity-weights.ffn.json'), 'closed');
     const uri = ed.document.uri;
-    const p = lens.previews.show(ed.document);
+    const p = lens.panels.show(ed.document);
     await rendered(p, ed.document);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     // (VS Code lets a document go about 3 minutes after its last editor closed: the longest wait

@@ -24,13 +24,16 @@
 //
 // The tables are built once on first use and shared: treat what lut() returns as read-only.
 
-export type ColormapName = 'coolwarm' | 'purple-orange' | 'viridis' | 'grayscale';
+import type { ColormapSetting } from '../../src/protocol/panel';
+
+/** The names are the setting's values (one list: src/protocol/panel.ts; package.json's enum is tested against it). */
+export type ColormapName = ColormapSetting;
 export type RGB = readonly [number, number, number];
 /** What the heatmaps are seen against: the theme's kind. */
 export type Backdrop = 'light' | 'dark';
 
 /** Every colormap, in the order a picker should list them (the first is the default). */
-export const COLORMAPS: readonly ColormapName[] = Object.freeze(['coolwarm', 'purple-orange', 'viridis', 'grayscale'] as const);
+export const COLORMAPS: readonly ColormapName[] = Object.freeze(Object.keys({ coolwarm: 0, 'purple-orange': 0, viridis: 0, grayscale: 0 } satisfies Record<ColormapName, 0>) as ColormapName[]);
 
 /** Human-readable names for a picker. */
 export const COLORMAP_LABELS: Readonly<Record<ColormapName, string>> = Object.freeze({

@@ -1,6 +1,6 @@
 // The model at a glance: its shapes, and where its parameters are — in a GPT-style block the
 // FFN holds about two thirds of them (the blog post's point: "MLP ≈ 2/3 of the parameters").
-import type { ModelSummary } from '../../src/preview/protocol';
+import type { ModelSummary } from '../../src/protocol/panel';
 import { h } from '../dom';
 import { activationLabel } from '../../src/core/activation';
 

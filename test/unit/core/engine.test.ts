@@ -2,7 +2,7 @@
 // and runs after random edits of weights, biases, norms and inputs typed into the text (the
 // worker's path: ReadPatch's param changes), on generated model files of several kinds.
 import * as assert from 'node:assert/strict';
-import type { TextChange } from '../../../src/compute/protocol';
+import type { TextChange } from '../../../src/protocol/worker';
 import { Engine } from '../../../src/core/engine';
 import { forward } from '../../../src/core/forward';
 import { tsKernel, type MatmulKernel } from '../../../src/core/kernel';

@@ -2,7 +2,7 @@
 // its weights from the model: still a warning (the rest computes), but one with its own code,
 // 'ignored-weights', that the panel shows in its banner (issue 8).
 import * as assert from 'node:assert/strict';
-import type { FromWorker } from '../../../src/compute/protocol';
+import type { FromWorker } from '../../../src/protocol/worker';
 import { tsKernel } from '../../../src/core/kernel';
 import { fixesFor } from '../../../src/model/fixes';
 import { formatPath } from '../../../src/model/problems';

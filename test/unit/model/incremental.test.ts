@@ -1,7 +1,7 @@
 // An edit inside a row re-reads only that row; the result must equal reading the whole text
 // again: the same values in every matrix, the same offsets on every node, the same problems.
 import * as assert from 'node:assert/strict';
-import type { TextChange } from '../../../src/compute/protocol';
+import type { TextChange } from '../../../src/protocol/worker';
 import { applyToString as applyIncrementally } from '../../helpers/incremental';
 import type { JsonNode } from '../../../src/model/jsonc';
 import { readModel, type ReadResult } from '../../../src/model/read';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../../../src/cli/main';
-import type { FromWorker, WorkerProblem } from '../../../src/compute/protocol';
+import type { FromWorker, WorkerProblem } from '../../../src/protocol/worker';
 import { tsKernel } from '../../../src/core/kernel';
 import { parseJsonc } from '../../../src/model/jsonc';
 import { LineIndex } from '../../../src/model/lines';

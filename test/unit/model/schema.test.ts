@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MODEL_FIELDS } from '../../../src/model/format';
+import { CHECKPOINT_FIELDS, MODEL_FIELDS } from '../../../src/model/format';
 import { parseJsonc } from '../../../src/model/jsonc';
 import { readModel } from '../../../src/model/read';
 import { modelJsonSchema } from '../../../src/model/schema';
@@ -54,8 +54,9 @@ describe('JSON schema (generated from the format definition)', () => {
 
   it('names every key of the format, with its description', () => {
     const props = schema.properties as Record<string, S>;
-    assert.deepEqual(Object.keys(props).sort(), Object.keys(MODEL_FIELDS).sort());
-    for (const [k, f] of Object.entries(MODEL_FIELDS)) assert.equal(props[k].description, f.description, k);
+    const fields = { ...MODEL_FIELDS, ...CHECKPOINT_FIELDS };
+    assert.deepEqual(Object.keys(props).sort(), Object.keys(fields).sort());
+    for (const [k, f] of Object.entries(fields)) assert.equal(props[k].description, f.description, k);
     const ffn = (props.ffn.properties as Record<string, S>);
     assert.deepEqual([...(ffn.activation.enum as string[])].sort(), ['geglu', 'gelu', 'gelu_tanh', 'linear', 'reglu', 'relu', 'silu', 'swiglu']);
     assert.deepEqual(props.ffn.required, ['W1', 'W2']);

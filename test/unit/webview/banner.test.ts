@@ -1,7 +1,7 @@
 // What the panel's banner says (webview/banner.ts): errors, then weights the model is computed
 // without, each item with its place in the file; the small list in the content keeps the rest.
 import * as assert from 'node:assert/strict';
-import type { ProblemInfo } from '../../../src/preview/protocol';
+import type { ProblemInfo } from '../../../src/protocol/panel';
 import { BANNER_MAX_ITEMS, bannerBlocks, contentWarnings } from '../../../webview/banner';
 
 const ignored: ProblemInfo = {

@@ -1,5 +1,8 @@
 // Colormap tables and value -> index mapping (webview/heatmap/colormaps.ts).
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from '../../helpers/fixtures';
 import {
   CENTER_INDEX,
   COLORMAPS,
@@ -107,5 +110,14 @@ describe('heatmap colormaps', () => {
     assert.deepEqual(colorAt('grayscale', -1), [0, 0, 0]);
     assert.deepEqual(colorAt('grayscale', 2), [255, 255, 255]);
     assert.deepEqual(colorAt('grayscale', NaN), [0, 0, 0]);
+  });
+});
+
+describe('colormap names', () => {
+  it('the ffnLens.colormap setting offers exactly the maps the panel draws, default first', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { enum?: string[]; default?: string }> } } };
+    const setting = pkg.contributes.configuration.properties['ffnLens.colormap'];
+    assert.deepEqual(setting.enum, [...COLORMAPS]);
+    assert.equal(setting.default, COLORMAPS[0]);
   });
 });

@@ -12,7 +12,7 @@ import { applyChanges, formattings, fuzzEdits } from '../../helpers/editFuzz';
 import { goldenCases, REPO } from '../../helpers/fixtures';
 import { readModel } from '../../../src/model/read';
 import { DocSession } from '../../../src/worker/session';
-import type { FromWorker } from '../../../src/compute/protocol';
+import type { FromWorker } from '../../../src/protocol/worker';
 
 const kernels: Array<[string, MatmulKernel]> = [['ts', tsKernel]];
 const wasm = createWasmKernel();

@@ -1,7 +1,7 @@
 // The worker's document session: positions of problems follow edits, a panel that subscribes
 // mid-flight gets every stage, unchanged stages are only named, a burst of edits runs once.
 import * as assert from 'node:assert/strict';
-import type { FromWorker, TextChange } from '../../../src/compute/protocol';
+import type { FromWorker, TextChange } from '../../../src/protocol/worker';
 import { tsKernel } from '../../../src/core/kernel';
 import { DocSession } from '../../../src/worker/session';
 

@@ -2,7 +2,7 @@
 // does not hand to extensions (over 50 MB), which the worker reads from disk on each save.
 import * as vscode from 'vscode';
 
-export interface PreviewSource {
+export interface PanelSource {
   readonly uri: vscode.Uri;
   readonly key: string;
   /** The document's version, or the count of reads from disk. */
@@ -11,7 +11,7 @@ export interface PreviewSource {
   readonly document: vscode.TextDocument | null;
 }
 
-export function documentSource(doc: vscode.TextDocument): PreviewSource {
+export function documentSource(doc: vscode.TextDocument): PanelSource {
   return {
     uri: doc.uri,
     key: doc.uri.toString(),

@@ -4,7 +4,7 @@
 
 import type { Fix } from '../model/fixes';
 import type { FixHint } from '../model/problems';
-import type { HighlightTarget, ModelSummary, ProblemInfo } from '../preview/protocol';
+import type { HighlightTarget, ModelSummary, ProblemInfo } from './panel';
 
 /** A code lens: its range in the text and its title. */
 export interface Lens {

@@ -7,16 +7,16 @@ import { readSettings } from '../config';
 import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE } from '../editor/diskModels';
 import type { ModelDocuments } from '../editor/modelDocuments';
 import { Disposable } from '../util/dispose';
-import { Preview, PREVIEW_VIEW_TYPE } from './preview';
-import { documentSource, rangeOf, type PreviewSource } from './source';
+import { Panel, PANEL_VIEW_TYPE } from './panel';
+import { documentSource, rangeOf, type PanelSource } from './source';
 
 interface SavedState {
   readonly uri?: string;
 }
 
-export class PreviewManager extends Disposable implements vscode.WebviewPanelSerializer<SavedState> {
-  private readonly previews = new Set<Preview>();
-  private lastActive: Preview | undefined;
+export class PanelManager extends Disposable implements vscode.WebviewPanelSerializer<SavedState> {
+  private readonly panels = new Set<Panel>();
+  private lastActive: Panel | undefined;
   private readonly _onDidReveal = this._register(new vscode.EventEmitter<vscode.Uri>());
   /** A panel moved the editor's selection (a click on a cell). */
   readonly onDidReveal = this._onDidReveal.event;
@@ -28,27 +28,27 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     private readonly extensionUri: vscode.Uri,
   ) {
     super();
-    this._register(vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, this));
+    this._register(vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this));
     this._register(client.onMessage((m) => {
       if (!('doc' in m)) return;
-      for (const p of this.previews) {
+      for (const p of this.panels) {
         if (p.source.key !== m.doc) continue;
         if (m.type === 'fileError') p.showNotice(`FFN Lens ${m.message}`);
         else p.fromWorker(m);
       }
     }));
     this._register(client.onRestart(() => {
-      for (const p of this.previews) p.resubscribe();
+      for (const p of this.panels) p.resubscribe();
     }));
     this._register(vscode.window.onDidChangeActiveTextEditor((e) => this.activeEditorChanged(e)));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('ffnLens')) for (const p of this.previews) p.updateSettings();
+      if (e.affectsConfiguration('ffnLens')) for (const p of this.panels) p.updateSettings();
     }));
     // A document closed and opened again is a new TextDocument (its versions start again):
     // the panel keeps its last render meanwhile, then follows the new one.
     // The document is open (again): a panel of its file follows it, from the document's text.
     this._register(docs.onDidChange((doc) => {
-      for (const p of this.previews) {
+      for (const p of this.panels) {
         if (p.uri.toString() !== doc.uri.toString() || p.document === doc) continue;
         const left = p.source;
         p.rebind(documentSource(doc));
@@ -59,40 +59,40 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     // on every change there), so clicks and changes still work until the document is back.
     this._register(docs.onDidClose((uri) => {
       if (uri.scheme !== 'file') return;
-      for (const p of this.previews) if (p.document && p.uri.toString() === uri.toString()) p.rebind(this.disk.open(uri, false));
+      for (const p of this.panels) if (p.document && p.uri.toString() === uri.toString()) p.rebind(this.disk.open(uri, false));
     }));
   }
 
-  all(): Preview[] {
-    return [...this.previews];
+  all(): Panel[] {
+    return [...this.panels];
   }
 
-  find(uri: vscode.Uri): Preview | undefined {
+  find(uri: vscode.Uri): Panel | undefined {
     const key = uri.toString();
-    return [...this.previews].find((p) => p.uri.toString() === key);
+    return [...this.panels].find((p) => p.uri.toString() === key);
   }
 
   /** Shows the panel of a document beside it: creates it, or reveals the one there is. */
-  show(doc: vscode.TextDocument, column?: vscode.ViewColumn): Preview {
+  show(doc: vscode.TextDocument, column?: vscode.ViewColumn): Panel {
     this.docs.track(doc);
     return this.showSource(documentSource(doc), column);
   }
 
   /** A file too large for VS Code to hand over: the panel reads it from disk. */
-  showFile(uri: vscode.Uri, column?: vscode.ViewColumn): Preview {
+  showFile(uri: vscode.Uri, column?: vscode.ViewColumn): Panel {
     const p = this.showSource(this.disk.open(uri), column);
     p.showNotice(LARGE_FILE_NOTICE);
     return p;
   }
 
-  private showSource(src: PreviewSource, column?: vscode.ViewColumn): Preview {
+  private showSource(src: PanelSource, column?: vscode.ViewColumn): Panel {
     const existing = this.find(src.uri);
     if (existing) {
       existing.panel.reveal(existing.panel.viewColumn, true);
       this.lastActive = existing;
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'FFN Lens', { viewColumn: column ?? vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'FFN Lens', { viewColumn: column ?? vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       enableFindWidget: true,
     });
@@ -117,15 +117,15 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
     }
   }
 
-  private attach(panel: vscode.WebviewPanel, src: PreviewSource): Preview {
-    const p = new Preview(panel, src, this.client, this.extensionUri, (pv, id, index) => void this.reveal(pv, id, index));
-    this.previews.add(p);
+  private attach(panel: vscode.WebviewPanel, src: PanelSource): Panel {
+    const p = new Panel(panel, src, this.client, this.extensionUri, (pv, id, index) => void this.reveal(pv, id, index));
+    this.panels.add(p);
     this.lastActive = p;
     p.onDidActivate(() => {
       this.lastActive = p;
     });
     p.onDidDispose(() => {
-      this.previews.delete(p);
+      this.panels.delete(p);
       if (this.lastActive === p) this.lastActive = undefined;
       this.release(p.source);
     });
@@ -133,8 +133,8 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
   }
 
   /** A file read from disk that no panel shows any more: the worker lets it go. */
-  private release(src: PreviewSource): void {
-    if (!src.document && ![...this.previews].some((q) => q.source.key === src.key)) this.disk.close(src.key);
+  private release(src: PanelSource): void {
+    if (!src.document && ![...this.panels].some((q) => q.source.key === src.key)) this.disk.close(src.key);
   }
 
   private activeEditorChanged(e: vscode.TextEditor | undefined): void {
@@ -148,7 +148,7 @@ export class PreviewManager extends Disposable implements vscode.WebviewPanelSer
   }
 
   /** A heatmap cell was clicked: select the numbers it comes from in the editor. */
-  private async reveal(p: Preview, stageId: string, index: readonly number[]): Promise<void> {
+  private async reveal(p: Panel, stageId: string, index: readonly number[]): Promise<void> {
     const src = p.source;
     const r = await this.client.query(src.key, { kind: 'locate', stageId, index });
     if (!r || r.kind !== 'locate' || !r.located || r.version !== src.version) {

@@ -4,15 +4,15 @@
 // render so a reloaded webview, or a text that stops parsing, still has something to show.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { FromWorker, WorkerProblem } from '../compute/protocol';
+import type { FromWorker, WorkerProblem } from '../protocol/worker';
 import { readSettings, writePanelSetting } from '../config';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import { panelHtml } from './html';
-import type { FromWebview, ModelSummary, ProblemInfo, ToWebview } from './protocol';
-import { rangeOf, type PreviewSource } from './source';
+import type { FromWebview, ModelSummary, ProblemInfo, ToWebview } from '../protocol/panel';
+import { rangeOf, type PanelSource } from './source';
 
-export const PREVIEW_VIEW_TYPE = 'ffnLens.preview';
+export const PANEL_VIEW_TYPE = 'ffnLens.preview';
 
 /** Floats per piece of a stage sent to the webview (128 KB): each postMessage stays short. */
 const PIECE = 32768;
@@ -26,14 +26,14 @@ interface Render {
 }
 
 /** What tests read to check the pipeline (also handy when debugging). */
-export interface PreviewStats {
+export interface PanelStats {
   posted: { model: number; stage: number; problems: number; done: number };
   droppedStale: number;
   lastRenderedVersion: number;
   lastPostedVersion: number;
 }
 
-export class Preview extends Disposable {
+export class Panel extends Disposable {
   private render: Render | null = null;
   /**
    * The worker's latest numbers of each stage, whatever version they came with (a stale version's
@@ -43,7 +43,7 @@ export class Preview extends Disposable {
   private readonly inWebview = new Map<string, ArrayBuffer>();
   private problems: { version: number; list: ProblemInfo[] } | null = null;
   private webviewReady = false;
-  readonly stats: PreviewStats = { posted: { model: 0, stage: 0, problems: 0, done: 0 }, droppedStale: 0, lastRenderedVersion: -1, lastPostedVersion: -1 };
+  readonly stats: PanelStats = { posted: { model: 0, stage: 0, problems: 0, done: 0 }, droppedStale: 0, lastRenderedVersion: -1, lastPostedVersion: -1 };
 
   private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this._onDidDispose.event;
@@ -58,10 +58,10 @@ export class Preview extends Disposable {
 
   constructor(
     readonly panel: vscode.WebviewPanel,
-    private src: PreviewSource,
+    private src: PanelSource,
     private readonly client: ComputeClient,
     extensionUri: vscode.Uri,
-    private readonly onReveal: (p: Preview, stageId: string, index: readonly number[]) => void,
+    private readonly onReveal: (p: Panel, stageId: string, index: readonly number[]) => void,
   ) {
     super();
     panel.webview.options = {
@@ -83,7 +83,7 @@ export class Preview extends Disposable {
     this.client.send({ type: 'subscribe', doc: src.key, on: true });
   }
 
-  get source(): PreviewSource {
+  get source(): PanelSource {
     return this.src;
   }
 
@@ -97,7 +97,7 @@ export class Preview extends Disposable {
   }
 
   /** Shows another document in this panel (the panel follows the active editor). Returns the source it left. */
-  retarget(src: PreviewSource): PreviewSource | null {
+  retarget(src: PanelSource): PanelSource | null {
     if (src.key === this.src.key) return null;
     const left = this.src;
     this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
@@ -118,7 +118,7 @@ export class Preview extends Disposable {
    * The same file from another source: a new TextDocument (closed and opened again), the file on
    * disk once its editor closed, or the document again when it reopens.
    */
-  rebind(src: PreviewSource): void {
+  rebind(src: PanelSource): void {
     if (this.src.key !== src.key) this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
     this.src = src;
     this.latest.clear();

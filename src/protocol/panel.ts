@@ -15,8 +15,8 @@ export interface PanelSettings {
   readonly maxCols: number;
 }
 
-export type { HighlightTarget, LayerSummary, ModelSummary, ProblemInfo } from '../protocol/stages';
-import type { HighlightTarget, ModelSummary, ProblemInfo } from '../protocol/stages';
+export type { HighlightTarget, LayerSummary, ModelSummary, ProblemInfo } from './stages';
+import type { HighlightTarget, ModelSummary, ProblemInfo } from './stages';
 
 /** Host → webview */
 export type ToWebview =
