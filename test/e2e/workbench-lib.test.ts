@@ -44,8 +44,8 @@ describe('e2e helper library (test/e2e/lib/workbench.ts)', function () {
       await wb!.runCommand('View: Focus First Editor Group').catch(() => undefined);
       await wb!.openFile(f);
       // A locked preview is a panel of its own (the plain one follows the active editor).
-      await wb!.runCommand('Markdown: Open Locked Panel to the Side');
-      const label = wb!.page.locator('.tabs-container .tab .label-name', { hasText: new RegExp(`Panel.*${f.replace('.', '\\.')}`) }).first();
+      await wb!.runCommand('Markdown: Open Locked Preview to the Side');
+      const label = wb!.page.locator('.tabs-container .tab .label-name', { hasText: new RegExp(`Preview.*${f.replace('.', '\\.')}`) }).first();
       await label.waitFor();
       titles.push((await label.innerText()).trim());
     }
