@@ -77,6 +77,7 @@ export function activationColumns(act: Float32Array, up: Float32Array, gate: Flo
 /** Elementwise: after an edit that changed some neurons' columns of up or gate (or their unit scales), only those columns. */
 export const activationOp: StageOp<ActivationArgs> = {
   name: 'activation',
+  append: 'rows',
   run(ctx, a) {
     const { T } = ctx;
     const up = ctx.input(a.up);

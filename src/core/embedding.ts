@@ -33,4 +33,14 @@ export const embeddingOp: StageOp<EmbeddingArgs> = {
     }
     return { data: out, changed: 'all' };
   },
+  // token ids appended: their rows (and positions) alone
+  append(ctx, a, T0, previous) {
+    const e = a.embedding;
+    if (e.kind !== 'tokens') throw new Error('rows are appended only to token inputs');
+    const out = new Float32Array(ctx.T * a.C);
+    out.set(previous.subarray(0, T0 * a.C));
+    const pos = e.positional === 'learned' ? ctx.param('pos')!.data.subarray(T0 * a.C) : null;
+    tokenEmbeddingForward(out.subarray(T0 * a.C), e.ids.slice(T0), ctx.param('embed')!.data, pos, a.C);
+    return out;
+  },
 };

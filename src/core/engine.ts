@@ -19,6 +19,7 @@ import { checkSize } from './tensor';
 interface Computed {
   /** op, shape and arguments: a stage whose key changed is computed afresh. */
   readonly key: string;
+  readonly op: string;
   readonly data: Float32Array;
   readonly kept: Map<string, Float32Array>;
 }
@@ -52,6 +53,7 @@ export class Engine {
    * very ones of the last run.
    */
   run(model: Model, edits: ParamChanges = new Map(), emit?: StageSink): Stage[] {
+    const T0 = this.appendedFrom(model, edits);
     const changes = this.paramChanges(model, edits);
     this.model = model;
     this.planOf(model.spec);
@@ -72,6 +74,11 @@ export class Engine {
         data = prev.data;
         changed = null;
         kept = prev.kept;
+      } else if (T0 > 0 && prev !== undefined && prev.op === def.op.name && def.op.append) {
+        // tokens appended: the first T0 rows are the last run's
+        kept = new Map();
+        data = this.append(model, def, T0, prev.data, out);
+        changed = 'all';
       } else {
         kept = new Map(same ? prev.kept : []);
         const ctx = this.context(model, same ? prev.data : null, !same, kept, out, stageChanged, changes);
@@ -79,7 +86,7 @@ export class Engine {
         checkSize(`stage ${def.id}`, def.shape, data);
         if (!same) changed = 'all';
       }
-      this.computed.set(def.id, { key, data, kept });
+      this.computed.set(def.id, { key, op: def.op.name, data, kept });
       out.set(def.id, data);
       stageChanged.set(def.id, changed);
       const s: Stage = changed === null ? { id: def.id, shape: def.shape as number[], data, kept: true } : { id: def.id, shape: def.shape as number[], data };
@@ -88,6 +95,48 @@ export class Engine {
     }
     for (const id of [...this.computed.keys()]) if (!ids.has(id)) this.computed.delete(id);
     return stages;
+  }
+
+  /**
+   * T0 > 0 when `model` is the last run's with tokens appended to a causal input: the same params
+   * (the same objects, no edits), the same spec but for T and the token ids, which begin with the
+   * last run's T0 ids. Then every stage's first T0 rows are as they were (nothing reads a later
+   * token: every attention is causal), and only the new rows are computed. 0 otherwise.
+   */
+  private appendedFrom(model: Model, edits: ParamChanges): number {
+    const old = this.model;
+    if (!old || old === model || edits.size) return 0;
+    const a = old.spec;
+    const b = model.spec;
+    if (a.embedding.kind !== 'tokens' || b.embedding.kind !== 'tokens' || b.T <= a.T) return 0;
+    if (!b.layers.every((l) => !l.attention || l.attention.causal)) return 0;
+    const ids = b.embedding.ids;
+    if (!a.embedding.ids.every((id, t) => ids[t] === id)) return 0;
+    const rest = (s: ModelSpec): string => JSON.stringify({ ...s, T: 0, embedding: { ...s.embedding, ids: [] }, eps: [...s.eps] });
+    if (rest(a) !== rest(b)) return 0;
+    if (old.params.size !== model.params.size) return 0;
+    for (const [id, p] of model.params) if (old.params.get(id) !== p) return 0;
+    return a.T;
+  }
+
+  /** A stage of T rows whose first T0 are `previous`'s (see StageOp.append). */
+  private append(model: Model, def: StageDef, T0: number, previous: Float32Array, out: Map<string, Float32Array>): Float32Array {
+    const how = def.op.append!;
+    const { T } = model.spec;
+    const ctx = this.context(model, previous, true, new Map(), out, new Map(), new Map());
+    if (how !== 'rows') return how(ctx, def.args, T0, previous);
+    // row by row: the op on rows T0… of each [T, …] input, as if the input had T − T0 tokens
+    const width = (id: string): number => {
+      const shape = this.plan.find((d) => d.id === id)!.shape;
+      return shape.slice(1).reduce((x, y) => x * y, 1);
+    };
+    const rows: StageContext = { ...ctx, T: T - T0, previous: null, kept: () => null, keep: () => undefined, input: (id) => out.get(id)!.subarray(T0 * width(id)) };
+    const fresh = def.op.run(rows, def.args).data;
+    const W = def.shape.slice(1).reduce((x, y) => x * y, 1);
+    const data = new Float32Array(T * W);
+    data.set(previous.subarray(0, T0 * W));
+    data.set(fresh.subarray(0, (T - T0) * W), T0 * W);
+    return data;
   }
 
   /** The stages of a model of this spec (planned once per spec). */

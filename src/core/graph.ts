@@ -50,10 +50,18 @@ export interface StageResult {
 export interface StageOp<A> {
   readonly name: string;
   run(ctx: StageContext, args: A): StageResult;
+  /**
+   * Tokens appended to a causal model's input (every input stage's first T0 rows and every param
+   * as in the last run): how to compute the stage without its first T0 rows again. 'rows': the op
+   * works row by row on [T, …] inputs, so the engine runs it on the new rows alone; a function: the
+   * whole output, its first T0 rows taken from `previous`. Absent: the stage is computed in full.
+   */
+  readonly append?: 'rows' | ((ctx: StageContext, args: A, T0: number, previous: Float32Array) => Float32Array);
 }
 
 /** The op that hands on another stage's numbers as they are (`layers.i.out`, `output`). */
 export const aliasOp: StageOp<{ readonly of: string }> = {
   name: 'alias',
   run: (ctx, a) => ({ data: ctx.input(a.of), changed: ctx.full ? 'all' : ctx.changed(a.of) }),
+  append: (ctx, a) => ctx.input(a.of),
 };

@@ -5,6 +5,7 @@
 //   out  = rope(split(proj))   (H,T,HS)
 
 import type { StageOp } from './graph';
+import { biasAdd } from './bias';
 import { linearStage } from './linear';
 import { ropeForward } from './rope';
 
@@ -49,5 +50,27 @@ export const headsOp: StageOp<HeadsArgs> = {
     splitHeads(out, y, ctx.T, a.H, a.HS);
     if (a.rope) ropeForward(out, a.H, ctx.T, a.HS, a.rope.theta);
     return { data: out, changed: changed === null ? null : 'all' };
+  },
+  // rows T0… projected and rotated at their positions; each head's first T0 rows kept
+  append(ctx, a, T0, previous) {
+    const { T } = ctx;
+    const n = T - T0;
+    const OC = a.H * a.HS;
+    const y = new Float32Array(n * OC);
+    const W = ctx.param(a.W);
+    const x = ctx.input(a.x).subarray(T0 * a.C, T * a.C);
+    if (W === null) y.set(x);
+    else ctx.kernel.matmul(y, x, n, ctx.packed(a.W, a.C, OC));
+    const b = ctx.param(a.b)?.data;
+    if (b) biasAdd(y, b, n, OC);
+    const fresh = new Float32Array(a.H * n * a.HS);
+    splitHeads(fresh, y, n, a.H, a.HS);
+    if (a.rope) ropeForward(fresh, a.H, n, a.HS, a.rope.theta, T0);
+    const out = new Float32Array(a.H * T * a.HS);
+    for (let h = 0; h < a.H; h++) {
+      out.set(previous.subarray(h * T0 * a.HS, (h + 1) * T0 * a.HS), h * T * a.HS);
+      out.set(fresh.subarray(h * n * a.HS, (h + 1) * n * a.HS), (h * T + T0) * a.HS);
+    }
+    return out;
   },
 };

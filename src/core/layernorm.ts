@@ -39,6 +39,7 @@ export interface NormArgs {
 /** Any change of its input or its parameters changes every number (the mean and variance mix them). */
 export const layernormOp: StageOp<NormArgs> = {
   name: 'layernorm',
+  append: 'rows',
   run(ctx, a) {
     const out = new Float32Array(ctx.T * a.C);
     layernormForward(out, ctx.input(a.x), ctx.param(a.gamma)?.data ?? null, a.beta === null ? null : ctx.param(a.beta)?.data ?? null, a.eps, ctx.T, a.C);

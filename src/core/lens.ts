@@ -20,6 +20,7 @@ export interface LensArgs {
 
 export const lensOp: StageOp<LensArgs> = {
   name: 'lens',
+  append: 'rows',
   run(ctx, a) {
     const { T } = ctx;
     let x = ctx.input(a.x);

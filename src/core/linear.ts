@@ -64,6 +64,7 @@ export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y:
 
 export const linearOp: StageOp<LinearArgs> = {
   name: 'linear',
+  append: 'rows',
   run(ctx, a) {
     const { y, changed } = linearStage(ctx, a);
     return { data: y, changed };

@@ -12,6 +12,7 @@ export interface ResidualArgs { readonly a: string; readonly b: string; readonly
 /** Elementwise: after an edit that changed some columns of either side, only those columns. */
 export const residualOp: StageOp<ResidualArgs> = {
   name: 'residual',
+  append: 'rows',
   run(ctx, r) {
     const { T } = ctx;
     const a = ctx.input(r.a);

@@ -18,6 +18,7 @@ export function rmsnormForward(out: Float32Array, inp: Float32Array, gamma: Floa
 
 export const rmsnormOp: StageOp<NormArgs> = {
   name: 'rmsnorm',
+  append: 'rows',
   run(ctx, a) {
     const out = new Float32Array(ctx.T * a.C);
     rmsnormForward(out, ctx.input(a.x), ctx.param(a.gamma)?.data ?? null, a.eps, ctx.T, a.C);

@@ -23,15 +23,16 @@ export function ropeAngles(T: number, HS: number, theta: number): { cos: Float32
 }
 
 // x (H,T,HS) rotated in place, every head alike
-export function ropeForward(x: Float32Array, H: number, T: number, HS: number, theta: number): void {
+export function ropeForward(x: Float32Array, H: number, T: number, HS: number, theta: number, t0 = 0): void {
   const half = HS / 2;
-  const { cos, sin } = ropeAngles(T, HS, theta);
+  const { cos, sin } = ropeAngles(t0 + T, HS, theta);
   for (let h = 0; h < H; h++) {
     for (let t = 0; t < T; t++) {
       const o = (h * T + t) * HS;
+      const p = t0 + t; // (x holds positions t0 … t0 + T - 1)
       for (let i = 0; i < half; i++) {
-        const c = cos[t * half + i];
-        const s = sin[t * half + i];
+        const c = cos[p * half + i];
+        const s = sin[p * half + i];
         const a = x[o + i];
         const b = x[o + i + half];
         x[o + i] = a * c - b * s;

@@ -33,6 +33,7 @@ export interface ProbsArgs { readonly logits: string; readonly V: number; readon
 /** The head's probabilities: softmax(logits / temperature) by row. */
 export const probsOp: StageOp<ProbsArgs> = {
   name: 'probs',
+  append: 'rows',
   run(ctx, a) {
     const out = new Float32Array(ctx.T * a.V);
     softmaxForward(out, ctx.input(a.logits), ctx.T, a.V, 1 / a.temperature);

@@ -1,0 +1,131 @@
+// Tokens appended to a causal model's input: the engine computes only the new rows of every
+// row-by-row stage (embedding, norms, Q/K/V with RoPE at their positions, every linear layer, the
+// activation, residuals, the head, the lens) and the attention stages in full, and gets every
+// stage bit for bit as the reference forward of the longer input does. Every matmul of the
+// appending run multiplies the new rows alone.
+import * as assert from 'node:assert/strict';
+import { Engine } from './engine';
+import { forward } from './forward';
+import { tsKernel, type MatmulKernel, type Packed } from './kernel';
+import type { Model } from './model';
+import type { Param } from './params';
+import type { ModelSpec } from './spec';
+import { createWasmKernel } from './wasm';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Arch = 'gpt2' | 'llama';
+
+function params(arch: Arch, r: () => number, C: number, F: number, NH: number, KVH: number, V: number, L: number): Map<string, Param> {
+  const HS = C / NH;
+  const num = (): number => Math.fround(r() * 2 - 1);
+  const m = new Map<string, Param>();
+  const mat = (id: string, out: number, inp: number): void => {
+    const layout = arch === 'gpt2' ? 'in_out' : 'out_in';
+    m.set(id, { data: Float32Array.from({ length: out * inp }, num), shape: layout === 'out_in' ? [out, inp] : [inp, out], layout });
+  };
+  const vec = (id: string, n: number, base = 0): void => void m.set(id, { data: Float32Array.from({ length: n }, () => base + num() * 0.2), shape: [n] });
+  m.set('embed', { data: Float32Array.from({ length: V * C }, num), shape: [V, C], layout: 'out_in' });
+  if (arch === 'gpt2') m.set('pos', { data: Float32Array.from({ length: 16 * C }, num), shape: [16, C], layout: 'out_in' });
+  for (let i = 0; i < L; i++) {
+    const p = `layers.${i}.`;
+    vec(`${p}ln1.gamma`, C, 1); vec(`${p}ln2.gamma`, C, 1);
+    if (arch === 'gpt2') { vec(`${p}ln1.beta`, C); vec(`${p}ln2.beta`, C); }
+    mat(`${p}attn.Wq`, NH * HS, C); mat(`${p}attn.Wk`, KVH * HS, C); mat(`${p}attn.Wv`, KVH * HS, C); mat(`${p}attn.Wo`, C, NH * HS);
+    vec(`${p}attn.bq`, NH * HS); vec(`${p}attn.bk`, KVH * HS);
+    mat(`${p}ffn.W1`, F, C); mat(`${p}ffn.W2`, C, F);
+    if (arch === 'llama') mat(`${p}ffn.Wg`, F, C);
+    else { vec(`${p}ffn.b1`, F); vec(`${p}ffn.b2`, C); }
+  }
+  vec('ln_f.gamma', C, 1);
+  m.set('head.W', m.get('embed')!); // tied
+  return m;
+}
+
+function spec(arch: Arch, ids: number[], C: number, F: number, NH: number, KVH: number, V: number, L: number): ModelSpec {
+  return {
+    T: ids.length, C, normKind: arch === 'gpt2' ? 'layernorm' : 'rmsnorm', eps: new Map(), residual: true, norm: 'pre', finalNorm: true,
+    embedding: { kind: 'tokens', ids, positional: arch === 'gpt2' ? 'learned' : 'none' },
+    layers: Array.from({ length: L }, () => ({
+      attention: { NH, KVH, HS: C / NH, causal: true, rope: arch === 'llama' ? { theta: 10000 } : null },
+      ffn: { F, activation: arch === 'gpt2' ? 'gelu_tanh' as const : 'swiglu' as const },
+    })),
+    head: { V, temperature: 1 }, lens: true,
+  };
+}
+
+/**
+ * A kernel that records how many rows each matmul of a layer's own weights multiplies (attention's
+ * Q·Kᵀ and weights·V pack their operands for one product and release them at once: left out).
+ */
+function counting(k: MatmulKernel): { kernel: MatmulKernel; rows: number[]; reset(): void } {
+  let calls: Array<{ M: number; p: Packed }> = [];
+  const once = new Set<Packed>();
+  return {
+    get rows() { return calls.filter((c) => !once.has(c.p)).map((c) => c.M); },
+    reset() { calls = []; once.clear(); },
+    kernel: {
+      name: k.name, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k),
+      release: (p) => { once.add(p); k.release(p); },
+      matmul: (out, a, M, p) => { calls.push({ M, p }); k.matmul(out, a, M, p); },
+    },
+  };
+}
+
+describe('engine: tokens appended to a causal input', () => {
+  const kernels: Array<[string, MatmulKernel | null]> = [['ts', tsKernel], ['wasm', createWasmKernel()]];
+  for (const [kname, base] of kernels) {
+    for (const arch of ['gpt2', 'llama'] as const) {
+      it(`${arch}, ${kname} kernel: only the new rows are multiplied; every stage equals the reference forward`, function () {
+        if (!base) this.skip();
+        const r = rng(arch === 'gpt2' ? 7 : 11);
+        const [C, F, NH, KVH, V, L] = arch === 'gpt2' ? [8, 16, 2, 2, 11, 2] : [8, 12, 4, 2, 13, 3];
+        const ps = params(arch, r, C, F, NH, KVH, V, L);
+        const count = counting(base!);
+        const engine = new Engine(count.kernel);
+        let ids = [3, 1, 4];
+        for (const grow of [1, 2, 1, 3]) {
+          const model0: Model = { spec: spec(arch, ids, C, F, NH, KVH, V, L), params: ps };
+          engine.run(model0);
+          const T0 = ids.length;
+          ids = [...ids, ...Array.from({ length: grow }, () => Math.floor(r() * V))];
+          const model: Model = { spec: spec(arch, ids, C, F, NH, KVH, V, L), params: ps };
+          count.reset();
+          const got = engine.run(model);
+          assert.ok(count.rows.length >= 7 * L, `${count.rows.length} products`);
+          assert.deepEqual([...new Set(count.rows)], [ids.length - T0], `every matmul of the appending run multiplies ${ids.length - T0} rows`);
+          const want = forward(model, base!);
+          assert.deepEqual(got.map((s) => s.id), want.map((s) => s.id));
+          got.forEach((s, i) => {
+            assert.deepEqual(s.shape, want[i].shape, s.id);
+            assert.ok(Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength).equals(Buffer.from(want[i].data.buffer, want[i].data.byteOffset, want[i].data.byteLength)), `${s.id} bit for bit (T ${T0} → ${ids.length})`);
+          });
+        }
+        engine.dispose();
+      });
+    }
+  }
+
+  it('computes everything again when the input is not an extension (an id changed, a non-causal layer, other params)', () => {
+    const r = rng(3);
+    const ps = params('llama', r, 8, 12, 4, 2, 13, 1);
+    const count = counting(tsKernel);
+    const engine = new Engine(count.kernel);
+    engine.run({ spec: spec('llama', [1, 2, 3], 8, 12, 4, 2, 13, 1), params: ps });
+    count.reset();
+    engine.run({ spec: spec('llama', [1, 5, 3, 4], 8, 12, 4, 2, 13, 1), params: ps });
+    assert.ok(count.rows.length > 0 && count.rows.every((m) => m === 4), 'an earlier id changed: all rows');
+    const s = spec('llama', [1, 5, 3, 4, 2], 8, 12, 4, 2, 13, 1);
+    count.reset();
+    engine.run({ spec: { ...s, layers: s.layers.map((l) => ({ ...l, attention: { ...l.attention!, causal: false } })) }, params: ps });
+    assert.ok(count.rows.length > 0 && count.rows.every((m) => m === 5), 'not causal: all rows');
+  });
+});
