@@ -1,0 +1,49 @@
+// The random-weight checkpoint presets: a well-formed safetensors file (header offsets in order,
+// the data exactly as long as the header says), the parameter counts of the real models, and
+// bfloat16 rounded to nearest even.
+import * as assert from 'node:assert/strict';
+import { CHECKPOINT_PRESETS, checkpointBytes, checkpointChunks, checkpointModelText, safetensorsHeader, toBf16 } from './presets';
+
+describe('checkpoint presets', () => {
+  it('have the parameter counts of GPT-2 small (124,439,808) and SmolLM2-135M (134,515,008)', () => {
+    const n = (id: string): number => CHECKPOINT_PRESETS.find((p) => p.id === id)!.tensors.reduce((s, t) => s + t.shape.reduce((a, b) => a * b, 1), 0);
+    assert.equal(n('gpt2-small-checkpoint'), 124_439_808);
+    assert.equal(n('smollm2-135m-checkpoint'), 134_515_008);
+  });
+
+  it('write a header whose offsets tile the data, padded to 8 bytes', () => {
+    for (const p of CHECKPOINT_PRESETS) {
+      const h = safetensorsHeader(p);
+      const len = Number(new DataView(h.buffer).getBigUint64(0, true));
+      assert.equal(h.length, 8 + len);
+      assert.equal(h.length % 8, 0);
+      const json = JSON.parse(new TextDecoder().decode(h.subarray(8))) as Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
+      let at = 0;
+      for (const t of p.tensors) {
+        const e = json[t.name];
+        assert.equal(e.dtype, p.dtype);
+        assert.deepEqual(e.data_offsets, [at, at + e.shape.reduce((a, b) => a * b, 1) * (p.dtype === 'F32' ? 4 : 2)]);
+        at = e.data_offsets[1];
+      }
+      assert.equal(checkpointBytes(p), h.length + at);
+    }
+  });
+
+  it('stream exactly the bytes the header promises (a small preset, same seed same bytes)', () => {
+    const base = CHECKPOINT_PRESETS[1];
+    const small = { ...base, tensors: base.tensors.slice(0, 4).map((t) => ({ ...t, shape: t.shape.map((d) => Math.min(d, 37)) })) };
+    const a = [...checkpointChunks(small, 5, 1000)];
+    const total = a.reduce((s, c) => s + c.length, 0);
+    assert.equal(total, checkpointBytes(small));
+    const b = [...checkpointChunks(small, 5, 1000)];
+    assert.deepEqual(Buffer.concat(a), Buffer.concat(b));
+    assert.notDeepEqual(Buffer.concat(a), Buffer.concat([...checkpointChunks(small, 6, 1000)]));
+    assert.match(checkpointModelText(base), /"checkpoint": "\.\/smollm2-135m-random"/);
+  });
+
+  it('round float32 to bfloat16 to nearest, ties to even', () => {
+    const f = new Float32Array([1, -2.5, 1 + 2 ** -8, 1 + 3 * 2 ** -8, 1 + 2 ** -7 + 2 ** -9]);
+    const u = new Uint16Array(toBf16(f).buffer);
+    assert.deepEqual(Array.from(u).map((x) => x.toString(16)), ['3f80', 'c020', '3f80', '3f82', '3f81']);
+  });
+});
