@@ -15,13 +15,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_FILE_LIMIT } from '../editor/diskModels';
 import { describePreset, estimateBytes, formatBytes, modelChunks, PRESETS, type PresetId } from '../model/generate';
+import { CHECKPOINT_PRESETS, checkpointBytes, checkpointChunks, checkpointModelText, configText, type CheckpointPreset } from '../checkpoint/presets';
 
 /** Files estimated above this get a progress notification (with a Cancel button). */
 const PROGRESS_BYTES = 4 * 1000 * 1000;
 
-interface PresetItem extends vscode.QuickPickItem {
-  readonly preset: PresetId;
-}
+type PresetItem = vscode.QuickPickItem & ({ readonly preset: PresetId } | { readonly checkpoint: CheckpointPreset });
 
 /** The file name the save dialog proposes, e.g. gpt2-small-block.ffn.json. */
 export function defaultFileName(preset: PresetId): string {
@@ -38,7 +37,12 @@ class Cancelled extends Error {}
 export async function newModelFile(): Promise<vscode.Uri | undefined> {
   let target: vscode.Uri | undefined;
   try {
-    const items: PresetItem[] = PRESETS.map((p) => ({ label: p.label, description: describePreset(p.id), detail: p.detail, preset: p.id }));
+    const items: PresetItem[] = [
+      { label: 'Model files', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
+      ...PRESETS.map((p) => ({ label: p.label, description: describePreset(p.id), detail: p.detail, preset: p.id })),
+      { label: 'Checkpoints (Hugging Face layout, random weights)', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
+      ...CHECKPOINT_PRESETS.map((c) => ({ label: c.label, description: formatBytes(checkpointBytes(c)), detail: c.detail, checkpoint: c })),
+    ];
     const pick = await vscode.window.showQuickPick(items, {
       title: 'FFN Lens: New Model File',
       placeHolder: 'A transformer block (pre-LN, GELU, causal attention) with seeded random weights',
@@ -46,10 +50,12 @@ export async function newModelFile(): Promise<vscode.Uri | undefined> {
       matchOnDetail: true,
     });
     if (!pick) return undefined;
+    if ('checkpoint' in pick) return await newCheckpoint(pick.checkpoint);
+    const preset = pick.preset;
 
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
     // a name not taken yet: Enter in the dialog never replaces a file the user made earlier
-    const defaultUri = await freeName(folder, defaultFileName(pick.preset));
+    const defaultUri = await freeName(folder, defaultFileName(preset));
     target = await vscode.window.showSaveDialog({
       title: `FFN Lens: save the ${pick.label} model file`,
       defaultUri,
@@ -59,9 +65,9 @@ export async function newModelFile(): Promise<vscode.Uri | undefined> {
     if (!target) return undefined;
     const uri = target;
 
-    const estimate = estimateBytes({ preset: pick.preset });
+    const estimate = estimateBytes({ preset });
     const write = (report: Progress): Promise<number> =>
-      uri.scheme === 'file' ? writeStreaming(uri.fsPath, pick.preset, report) : writeWhole(uri, pick.preset, estimate, report);
+      uri.scheme === 'file' ? writeStreaming(uri.fsPath, preset, report) : writeWhole(uri, preset, estimate, report);
     let bytes: number;
     if (estimate < PROGRESS_BYTES) bytes = await write(() => true);
     else {
@@ -85,6 +91,72 @@ export async function newModelFile(): Promise<vscode.Uri | undefined> {
     const where = target ? ` ${baseName(target)}` : ' the model file';
     void vscode.window.showErrorMessage(`FFN Lens: could not create${where}: ${describeError(e)}`);
     return undefined;
+  }
+}
+
+/**
+ * A checkpoint preset: the model file where the user saves it, the checkpoint's folder beside it
+ * (config.json, model.safetensors streamed with progress and Cancel). Only on disk (file:).
+ */
+async function newCheckpoint(preset: CheckpointPreset): Promise<vscode.Uri | undefined> {
+  let target: vscode.Uri | undefined;
+  try {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+    target = await vscode.window.showSaveDialog({
+      title: `FFN Lens: save the model file of the ${preset.label}`,
+      defaultUri: await freeName(folder, `${preset.folder}.ffn.json`),
+      saveLabel: 'Create',
+      filters: { 'FFN Lens model files': ['json'], 'All files': ['*'] },
+    });
+    if (!target) return undefined;
+    if (target.scheme !== 'file') throw new Error('checkpoints are written to disk only: choose a folder on this machine');
+    const file = target.fsPath;
+    const dir = path.join(path.dirname(file), preset.folder);
+    const total = checkpointBytes(preset);
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `FFN Lens: writing ${preset.folder}/model.safetensors`, cancellable: true },
+      async (progress, token) => {
+        await fsp.mkdir(dir, { recursive: true });
+        await fsp.writeFile(path.join(dir, 'config.json'), configText(preset));
+        let shown = 0;
+        await writeBytes(path.join(dir, 'model.safetensors'), checkpointChunks(preset), (done) => {
+          const pct = Math.min(99, (100 * done) / total);
+          progress.report({ increment: pct - shown, message: `${formatBytes(done)} of ${formatBytes(total)}` });
+          shown = pct;
+          return !token.isCancellationRequested;
+        });
+      });
+    await fsp.writeFile(file, checkpointModelText(preset));
+    await vscode.window.showTextDocument(target, { preview: false });
+    return target;
+  } catch (e) {
+    if (e instanceof Cancelled) return undefined;
+    void vscode.window.showErrorMessage(`FFN Lens: could not create ${target ? baseName(target) : 'the checkpoint'}: ${describeError(e)}`);
+    return undefined;
+  }
+}
+
+/** Bytes to a temporary file beside `file`, renamed into place when complete; yields between chunks. */
+async function writeBytes(file: string, chunks: Iterable<Uint8Array>, progress: Progress): Promise<number> {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const fh = await fsp.open(tmp, 'w');
+  let done = 0;
+  let ok = false;
+  try {
+    for (const chunk of chunks) {
+      await fh.write(chunk); // (each chunk is made between two writes: the host's thread is never held long)
+      done += chunk.length;
+      if (!progress(done)) throw new Cancelled();
+    }
+    await fh.close();
+    await fsp.rename(tmp, file);
+    ok = true;
+    return done;
+  } finally {
+    if (!ok) {
+      await fh.close().catch(() => undefined);
+      await fsp.unlink(tmp).catch(() => undefined);
+    }
   }
 }
 

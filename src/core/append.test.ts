@@ -126,6 +126,7 @@ describe('engine: tokens appended to a causal input', () => {
     const s = spec('llama', [1, 5, 3, 4, 2], 8, 12, 4, 2, 13, 1);
     count.reset();
     engine.run({ spec: { ...s, layers: s.layers.map((l) => ({ ...l, attention: { ...l.attention!, causal: false } })) }, params: ps });
-    assert.ok(count.rows.length > 0 && count.rows.every((m) => m === 5), 'not causal: all rows');
+    const rows: number[] = count.rows;
+    assert.ok(rows.length > 0 && rows.every((m) => m === 5), 'not causal: all rows');
   });
 });
