@@ -10,6 +10,10 @@ import type { Stage } from '../core/stages';
 import { LineIndex } from '../model/lines';
 import { formatPath } from '../model/problems';
 import { readModel, type ModelFile } from '../model/read';
+import type { CheckpointFiles } from '../checkpoint/files';
+import { nodeFiles } from '../checkpoint/nodeFiles';
+import { CheckpointResolver } from '../checkpoint/resolve';
+import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { formatFloat32 } from '../util/float32';
 import { terminalSafe } from '../util/quote';
 
@@ -121,7 +125,7 @@ function jsonSafe(s: string): string {
 }
 
 /** Runs the command line; returns the exit code. */
-export function run(argv: readonly string[], raw: Io, readFile: (f: string) => string = (f) => readFileSync(f, 'utf8')): number {
+export async function run(argv: readonly string[], raw: Io, readFile: (f: string) => string = (f) => readFileSync(f, 'utf8'), files: CheckpointFiles = nodeFiles): Promise<number> {
   // Nothing from the file or the command line reaches the terminal as a control character (a key
   // "\u001b[2J" would clear the screen): messages quote such text visibly already; this is the
   // last guard, for every line written to stderr (and jsonSafe for the model's name on stdout).
@@ -150,7 +154,7 @@ export function run(argv: readonly string[], raw: Io, readFile: (f: string) => s
     io.err(`ffn-lens: cannot read ${opts.file}: ${why}\n`);
     return 1;
   }
-  const res = readModel(text, opts.file);
+  const res = await resolveReadNow(readModel(text, opts.file), opts.file, new CheckpointStore(files), new CheckpointResolver());
   const lines = new LineIndex(text);
   for (const p of res.problems) {
     const { line, col } = lines.position(p.start);
@@ -180,12 +184,14 @@ export function run(argv: readonly string[], raw: Io, readFile: (f: string) => s
 declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
 
-if (require.main === module) {
+if (require.main === module) void main();
+
+async function main(): Promise<void> {
   const chunks: string[] = [];
   const io: Io = { out: (s) => chunks.push(s), err: (s) => process.stderr.write(s) };
   let code: number;
   try {
-    code = run(process.argv.slice(2), io);
+    code = await run(process.argv.slice(2), io);
   } catch (e) {
     process.stderr.write(terminalSafe(`ffn-lens: internal error: ${(e as Error)?.message ?? String(e)}`) + '\n');
     code = 1;

@@ -14,6 +14,7 @@ import {
   FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type NumbersNode, type ObjectNode, type ParsedJson, type PropertyNode,
 } from './jsonc';
 import type { ParamCounts } from './params';
+import type { CheckpointFacts } from '../checkpoint/resolve';
 import { pathAt } from './pathAt';
 import { quote } from '../util/quote';
 import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
@@ -40,6 +41,8 @@ export interface ModelFile {
   readonly layout: Layout;
   readonly dims: ModelDims;
   readonly paramCounts: ParamCounts;
+  /** A file that names a checkpoint: what it asked for and what answered (src/checkpoint/resolve.ts). */
+  readonly checkpoint?: CheckpointFacts;
 }
 
 export interface ReadResult {

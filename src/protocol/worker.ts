@@ -48,6 +48,8 @@ export type ToWorker =
   | { readonly type: 'close'; readonly doc: string }
   /** Stream stages of this document (a panel shows it), or stop. */
   | { readonly type: 'subscribe'; readonly doc: string; readonly on: boolean }
+  /** The stages the panel shows (null: all): only these are sent, and one becoming wanted is sent at once. */
+  | { readonly type: 'want'; readonly doc: string; readonly ids: readonly string[] | null }
   | { readonly type: 'config'; readonly debounceMs: number }
   | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query };
 
@@ -86,6 +88,8 @@ export type FromWorker =
   /** This stage of `version` holds the same numbers as in the version before (not sent again). */
   | { readonly type: 'kept'; readonly doc: string; readonly version: number; readonly id: string }
   | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number } }
+  /** A checkpoint (or tokenizer) the file names is being read: the numbers come when it is in. */
+  | { readonly type: 'loading'; readonly doc: string; readonly version: number; readonly what: string }
   /** A file could not be read from disk. */
   | { readonly type: 'fileError'; readonly doc: string; readonly message: string }
   /** Warnings only the computed stages can give (dead neurons, NaN, empty attention rows). */

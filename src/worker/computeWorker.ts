@@ -5,6 +5,8 @@ import { parentPort } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from '../protocol/worker';
 import { defaultKernel, type MatmulKernel } from '../core/kernel';
 import { DocSession } from './session';
+import { CheckpointStore } from '../checkpoint/store';
+import { nodeFiles } from '../checkpoint/nodeFiles';
 
 const port = parentPort;
 if (!port) throw new Error('computeWorker must run in a worker thread');
@@ -15,6 +17,8 @@ const paths = new Map<string, string>();
 let debounceMs = 150;
 let kernel: MatmulKernel | null = null;
 const getKernel = (): MatmulKernel => (kernel ??= defaultKernel());
+/** Checkpoints, loaded once for every document that names them. */
+const store = new CheckpointStore(nodeFiles);
 const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => port.postMessage(msg, transfer);
 
 port.on('message', (msg: ToWorker) => {
@@ -29,7 +33,7 @@ function handle(msg: ToWorker): void {
   switch (msg.type) {
     case 'open': {
       sessions.get(msg.doc)?.dispose();
-      sessions.set(msg.doc, new DocSession(msg.doc, msg.fileName, msg.text, msg.version, post, getKernel, () => debounceMs, msg.sniffed));
+      sessions.set(msg.doc, new DocSession(msg.doc, msg.fileName, msg.text, msg.version, post, getKernel, () => debounceMs, msg.sniffed, store));
       return;
     }
     case 'openFile':
@@ -51,7 +55,7 @@ function handle(msg: ToWorker): void {
       if (s && msg.type === 'reloadFile') s.replace(msg.version, content);
       else {
         s?.dispose();
-        sessions.set(msg.doc, new DocSession(msg.doc, path, content, msg.version, post, getKernel, () => debounceMs, msg.type === 'openFile' && msg.sniffed));
+        sessions.set(msg.doc, new DocSession(msg.doc, path, content, msg.version, post, getKernel, () => debounceMs, msg.type === 'openFile' && msg.sniffed, store));
       }
       return;
     }
@@ -65,6 +69,9 @@ function handle(msg: ToWorker): void {
       return;
     case 'subscribe':
       sessions.get(msg.doc)?.subscribe(msg.on);
+      return;
+    case 'want':
+      sessions.get(msg.doc)?.want(msg.ids);
       return;
     case 'config':
       debounceMs = msg.debounceMs;

@@ -22,7 +22,9 @@ export function runtimeProblems(c: Computed): RuntimeProblem[] {
   const keyAt = (path: PathSegment[]): { start: number; end: number } => {
     const parent = nodeAt(c.root, path.slice(0, -1));
     const p = parent?.kind === 'object' ? [...parent.props].reverse().find((x) => x.key === path[path.length - 1]) : undefined;
-    return p ? { start: p.keyStart, end: p.keyEnd } : { start: 0, end: 1 };
+    if (p) return { start: p.keyStart, end: p.keyEnd };
+    const folder = m.checkpoint?.request.folderAt; // (a checkpoint file has no inline layers: the checkpoint is what the warning is about)
+    return folder ? { start: folder.start, end: folder.end } : { start: 0, end: 1 };
   };
   // NaN or ±∞: the first stage that has one, and why.
   for (const s of c.stages.values()) {

@@ -16,10 +16,13 @@ import { ReadPatch } from '../model/incremental';
 import { locateStageCell } from '../model/locate';
 import { formatPath } from '../model/problems';
 import { isModelRoot, readModel, type ModelFile, type ReadResult } from '../model/read';
+import { CheckpointResolver } from '../checkpoint/resolve';
+import { resolveRead, type CheckpointStore } from '../checkpoint/store';
 import { lenses } from './codeLenses';
 import type { Computed } from './computed';
 import { cursorTarget } from './cursorTarget';
 import { hoverMarkdown } from './hoverText';
+import { checkpointHover, checkpointLenses } from './checkpointText';
 import { runtimeProblems } from './runtimeProblems';
 import { layoutSignature, summarize } from './summary';
 
@@ -49,6 +52,14 @@ export class DocSession {
   private edits = new Map<string, Cols>();
   /** The panel's layout: its signature, and a number that changes with it (ModelSummary.layoutKey). */
   private layout = { signature: '', key: 0 };
+  /** Overrides of the checkpoint this document names, kept between reads (see resolve.ts). */
+  private readonly resolver = new CheckpointResolver();
+  /** A checkpoint or tokenizer is being loaded: the read waits for it. */
+  private loading: Promise<void> | null = null;
+  /** The stages the panel shows (null: all); the others are computed but not sent. */
+  private wanted: ReadonlySet<string> | null = null;
+  /** The numbers the subscriber holds of each stage (a stage not wanted is not there). */
+  private sent = new Map<string, Float32Array>();
   /** Edits read incrementally so far (tests and the benchmark look). */
   incrementalEdits = 0;
 
@@ -62,6 +73,8 @@ export class DocSession {
     private readonly debounceMs: () => number,
     /** Tracked for its text's look alone, until a parse shows its top level (see ToWorker 'open'). */
     private sniffed = false,
+    /** Where checkpoints are loaded (null: a file that names one cannot be computed here). */
+    private readonly store: CheckpointStore | null = null,
   ) {
     this.text = typeof text === 'string' ? new TextChunks(text) : text;
     this.version = version;
@@ -112,12 +125,24 @@ export class DocSession {
 
   subscribe(on: boolean): void {
     this.subscribed = on;
+    this.sent.clear(); // (a new subscriber holds nothing)
     if (!on) return;
     if (this.read && this.readVersion === this.version && this.stagesVersion === this.version) this.publish();
     else {
       this.fullNext = true; // the subscriber has none of the stages the next run would call unchanged
       this.schedule(true);
     }
+  }
+
+  /** The panel shows these stages now: the ones it lacks of the current run are sent at once. */
+  want(ids: readonly string[] | null): void {
+    this.wanted = ids ? new Set(ids) : null;
+    if (!this.subscribed || !this.stages || this.stagesVersion !== this.version) return; // (the next run sends them)
+    for (const s of this.stages) if (this.isWanted(s.id) && this.sent.get(s.id) !== s.data) this.postStage(s, this.stagesVersion, true);
+  }
+
+  private isWanted(id: string): boolean {
+    return this.wanted === null || this.wanted.has(id);
   }
 
   dispose(): void {
@@ -165,10 +190,30 @@ export class DocSession {
   /** The read of the current text (parsing only: a hover never runs the forward pass). */
   private ensureRead(): ReadResult {
     if (!this.read || this.readVersion !== this.version) {
-      this.read = readModel(this.text, this.fileName);
+      this.read = this.withCheckpoint(readModel(this.text, this.fileName));
       this.readVersion = this.version;
     }
     return this.read;
+  }
+
+  /**
+   * A file that names a checkpoint: its model, once the checkpoint (and tokenizer) are loaded.
+   * While they load the read has no model and no new problems; the run waits (`loading`) and
+   * reads again when they are in.
+   */
+  private withCheckpoint(read: ReadResult): ReadResult {
+    this.loading = null;
+    const r = resolveRead(read, this.fileName, this.store, this.resolver);
+    if ('read' in r) return r.read;
+    const version = this.version;
+    const loading = r.loading.then(() => {
+      if (this.loading !== loading) return;
+      this.loading = null;
+      if (this.version === version) this.readVersion = -1;
+      this.schedule(true);
+    });
+    this.loading = loading;
+    return read;
   }
 
   private engine(): Engine {
@@ -180,6 +225,10 @@ export class DocSession {
     const version = this.version;
     const t0 = performance.now();
     const read = this.ensureRead();
+    if (this.loading) {
+      this.post({ type: 'loading', doc: this.doc, version, what: read.checkpoint?.folder ?? '' });
+      return;
+    }
     const model = read.model;
     const t1 = performance.now();
     if (this.sniffed && read.json.root) {
@@ -250,10 +299,12 @@ export class DocSession {
 
   /** `full`: a new subscriber, who has nothing yet; otherwise an unchanged stage is only named. */
   private postStage(s: Stage, version: number, full: boolean): void {
-    if (s.kept && !full) {
+    if (!this.isWanted(s.id)) return;
+    if (s.kept && !full && this.sent.get(s.id) === s.data) {
       this.post({ type: 'kept', doc: this.doc, version, id: s.id });
       return;
     }
+    this.sent.set(s.id, s.data);
     // A copy of its own, transferred: never a view into memory we keep using.
     const data = s.data.slice().buffer as ArrayBuffer;
     this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data }, [data]);
@@ -291,11 +342,12 @@ export class DocSession {
           };
         }
         const c = this.computed();
+        if (c?.model.checkpoint) return { kind: 'hover', version: this.version, hover: checkpointHover(c, q.offset, this.kernel()) };
         return { kind: 'hover', version: this.version, hover: c ? hoverMarkdown(this.text, c, q.offset) : null };
       }
       case 'lenses': {
         const c = this.computed();
-        return { kind: 'lenses', version: this.version, lenses: c ? lenses(c) : [] };
+        return { kind: 'lenses', version: this.version, lenses: !c ? [] : c.model.checkpoint ? checkpointLenses(c) : lenses(c) };
       }
       case 'cursor': {
         const c = this.computed();

@@ -6,6 +6,9 @@ import { join, resolve } from 'node:path';
 import { forward } from '../../src/core/forward';
 import type { Stage } from '../../src/core/stages';
 import { defaultModelName, readModel, type ModelFile } from '../../src/model/read';
+import { nodeFiles } from '../../src/checkpoint/nodeFiles';
+import { CheckpointResolver } from '../../src/checkpoint/resolve';
+import { CheckpointStore, resolveReadNow } from '../../src/checkpoint/store';
 
 /** The repository root, from the compiled location out/test/unit/. */
 const REPO = resolve(__dirname, '../../..');
@@ -60,7 +63,10 @@ function argmax(v: readonly number[]): number {
 }
 
 describe('samples/', () => {
-  const files = readdirSync(SAMPLES).filter((f) => f.endsWith('.ffn.json')).sort();
+  const all = readdirSync(SAMPLES).filter((f) => f.endsWith('.ffn.json')).sort();
+  /** Samples that name a checkpoint (their numbers come from its folder; tested below). */
+  const isCheckpoint = (f: string): boolean => /"checkpoint"\s*:/.test(sampleText(f));
+  const files = all.filter((f) => !isCheckpoint(f));
 
   it('has the samples', () => {
     for (const f of ['identity-weights', 'attention-then-ffn', 'michael-jordan', 'xor-relu', 'encoder-block']) {
@@ -81,6 +87,27 @@ describe('samples/', () => {
       }
     });
   }
+
+  describe('stories260K.ffn.json (a real trained model, from its checkpoint folder)', () => {
+    it('reads cleanly, names itself, its checkpoint loads and resolves, and the last token predicts "," (id 432) as its comment says', async () => {
+      const file = 'stories260K.ffn.json';
+      assert.ok(all.includes(file));
+      const text = sampleText(file);
+      assert.match(text, /^\s*\/\//);
+      const read = readModel(text, join(SAMPLES, file));
+      assert.deepEqual(read.problems.map((p) => p.message), []);
+      const res = await resolveReadNow(read, join(SAMPLES, file), new CheckpointStore(nodeFiles), new CheckpointResolver());
+      assert.deepEqual(res.problems.map((p) => p.message), []);
+      assert.ok(res.model);
+      assert.notEqual(res.model.name, defaultModelName(file));
+      const stages = forward(res.model.model);
+      for (const s of stages) assert.equal(s.data.findIndex((x) => !Number.isFinite(x)), -1, `stage ${s.id} is finite`);
+      const probs = stages.find((s) => s.id === 'head.probs')!;
+      const last = row(probs, probs.shape[0] - 1);
+      assert.equal(argmax(last), 432);
+      assert.ok(stages.some((s) => s.id === 'layers.4.lens.logits'), 'the logit lens is on');
+    });
+  });
 
   describe('identity-weights.ffn.json (the identity example)', () => {
     const file = 'identity-weights.ffn.json';

@@ -26,9 +26,9 @@ function brokenSample(): string {
 }
 
 /** What the command line writes to stderr for a text. */
-function cliProblems(text: string): string[] {
+async function cliProblems(text: string): Promise<string[]> {
   const err: string[] = [];
-  run(['stages', 'm.ffn.json', '--summary'], { out: () => undefined, err: (s) => err.push(s) }, () => text);
+  await run(['stages', 'm.ffn.json', '--summary'], { out: () => undefined, err: (s) => err.push(s) }, () => text);
   return err.join('').split('\n').filter(Boolean);
 }
 
@@ -74,12 +74,12 @@ describe('line endings: \\n, \\r\\n and a lone \\r each end a line', () => {
     }
   });
 
-  it('the command line prints the same FILE:LINE:COL for a CR-only (and a CRLF) copy of a sample', () => {
-    const lf = cliProblems(brokenSample());
+  it('the command line prints the same FILE:LINE:COL for a CR-only (and a CRLF) copy of a sample', async () => {
+    const lf = await cliProblems(brokenSample());
     assert.ok(lf.length >= 2, lf.join('\n'));
     assert.ok(lf.every((l) => !/^m\.ffn\.json:1:/.test(l)), lf.join('\n'));
-    assert.deepEqual(cliProblems(withEol(brokenSample(), '\r')), lf);
-    assert.deepEqual(cliProblems(withEol(brokenSample(), '\r\n')), lf);
+    assert.deepEqual(await cliProblems(withEol(brokenSample(), '\r')), lf);
+    assert.deepEqual(await cliProblems(withEol(brokenSample(), '\r\n')), lf);
   });
 
   it("the worker's problems have the same lines and columns for a CR-only copy", async () => {

@@ -15,10 +15,10 @@ const messages = (text: string): string[] => readModel(text, 'm.ffn.json').probl
 /** Control characters other than the line break that ends each line. */
 const RAW_CONTROL = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
-function cli(text: string): { err: string; out: string; code: number } {
+async function cli(text: string): Promise<{ err: string; out: string; code: number }> {
   const err: string[] = [];
   const out: string[] = [];
-  const code = run(['stages', 'm.ffn.json', '--summary'], { out: (s) => out.push(s), err: (s) => err.push(s) }, () => text);
+  const code = await run(['stages', 'm.ffn.json', '--summary'], { out: (s) => out.push(s), err: (s) => err.push(s) }, () => text);
   return { err: err.join(''), out: out.join(''), code };
 }
 
@@ -52,17 +52,17 @@ describe('quoting the file\'s text in messages', () => {
     }
   });
 
-  it('the command line writes no raw control character: keys, strings, stray characters, file names', () => {
-    const r = cli(model('"\u001b[2Jkey": 1, "name": 5, "layout": "\u001b]0;title\u0007", '));
+  it('the command line writes no raw control character: keys, strings, stray characters, file names', async () => {
+    const r = await cli(model('"\u001b[2Jkey": 1, "name": 5, "layout": "\u001b]0;title\u0007", '));
     assert.ok(r.err.includes('\\u001b[2Jkey'), r.err);
     assert.ok(r.err.includes('\\u001b]0;title\\u0007'), r.err);
     for (const line of r.err.split('\n')) assert.ok(!RAW_CONTROL.test(line), JSON.stringify(line));
     // a stray control character where a value belongs, and one in a string the parser stops at
-    const r2 = cli('{"version": 1, "input": [[1, \u001b2]], ' + FFN + '}');
+    const r2 = await cli('{"version": 1, "input": [[1, \u001b2]], ' + FFN + '}');
     assert.match(r2.err, /found a control character \(U\+001B\)|found an escape character \(U\+001B\)/);
     for (const line of r2.err.split('\n')) assert.ok(!RAW_CONTROL.test(line), JSON.stringify(line));
     // the model's name goes to stdout as JSON: escaped there too (JSON.stringify leaves C1 controls raw)
-    const r3 = cli(model('"name": "a\u009b2Jb\u202e", '));
+    const r3 = await cli(model('"name": "a\u009b2Jb\u202e", '));
     assert.equal(r3.code, 0, r3.err);
     assert.ok(!RAW_CONTROL.test(r3.out.replace(/\n$/, '')), r3.out.slice(0, 200));
     assert.equal(JSON.parse(r3.out).model.name, 'a\u009b2Jb\u202e');
@@ -121,7 +121,7 @@ describe('"did you mean", bounded', () => {
     assert.equal(calls, 1);
   });
 
-  it('a 5 MB unknown key (or enum value) gives a short message and a short path', () => {
+  it('a 5 MB unknown key (or enum value) gives a short message and a short path', async () => {
     const big = 'x'.repeat(5_000_000);
     for (const text of [model(`"${big}": [[1, 2]], `), model(`"${big}": 1, `), model(`"layout": "${big}", `)]) {
       const ps = readModel(text, 'm.ffn.json').problems;
@@ -130,7 +130,7 @@ describe('"did you mean", bounded', () => {
       assert.ok(ps[0].message.length < 400, `${ps[0].message.length} characters`);
       assert.ok(formatPath(ps[0].path).length < 100, `${formatPath(ps[0].path).length} characters`);
       assert.ok(/"x{60}…" \(5,000,000 characters\)/.test(ps[0].message), ps[0].message.slice(0, 300));
-      const r = cli(text);
+      const r = await cli(text);
       assert.ok(r.err.length < 800, `${r.err.length} characters on stderr`);
     }
   });

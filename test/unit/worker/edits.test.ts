@@ -20,7 +20,8 @@ if (wasm) kernels.push(['wasm', wasm]);
 
 const SAMPLES = join(REPO, 'samples');
 const models: Array<[string, string]> = [
-  ...readdirSync(SAMPLES).filter((f) => f.endsWith('.ffn.json')).sort().map((f): [string, string] => [f, readFileSync(join(SAMPLES, f), 'utf8')]),
+  // (a sample that names a checkpoint holds no inline numbers to edit: src/worker/checkpointSession.test.ts)
+  ...readdirSync(SAMPLES).filter((f) => f.endsWith('.ffn.json')).sort().map((f): [string, string] => [f, readFileSync(join(SAMPLES, f), 'utf8')]).filter(([, t]) => !/"checkpoint"\s*:/.test(t)),
   ...goldenCases().map((c): [string, string] => [`${c.name}.ffn.json`, JSON.stringify(c.model, null, 2)]),
 ];
 

@@ -1,0 +1,33 @@
+// The checkpoint loader's files on a Node file system (the compute worker, the command line): the
+// one module of src/checkpoint that imports Node built-ins.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { CheckpointFiles } from './files';
+
+export const nodeFiles: CheckpointFiles = {
+  async size(p) {
+    try {
+      const st = await fsp.stat(p);
+      return st.isFile() ? st.size : null;
+    } catch {
+      return null;
+    }
+  },
+  async read(p, start = 0, end) {
+    const fh = await fsp.open(p, 'r');
+    try {
+      const stop = end ?? (await fh.stat()).size;
+      const out = new Uint8Array(Math.max(0, stop - start));
+      let at = 0;
+      while (at < out.length) {
+        const { bytesRead } = await fh.read(out, at, out.length - at, start + at);
+        if (bytesRead === 0) throw new Error(`${path.basename(p)} ended at byte ${start + at}, before ${stop}`);
+        at += bytesRead;
+      }
+      return out;
+    } finally {
+      await fh.close();
+    }
+  },
+  join: (folder, name) => path.join(folder, name),
+};

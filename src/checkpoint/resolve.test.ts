@@ -1,0 +1,139 @@
+// resolve: a checkpoint request applied to a checkpoint's params. Overrides are read in out_in
+// terms whatever the checkpoint stores; untouched params stay the checkpoint's objects; an
+// unchanged override keeps its copy between resolves (the engine tells params apart by identity);
+// what does not exist is an error at the key's place.
+import * as assert from 'node:assert/strict';
+import type { Param } from '../core/params';
+import type { ModelSpec } from '../core/spec';
+import { readModel } from '../model/read';
+import type { CheckpointRequest } from '../model/checkpointRequest';
+import { CheckpointResolver, type ResolvableCheckpoint } from './resolve';
+
+const C = 4, F = 6, NH = 2, V = 10, L = 2;
+
+function matrix(rows: number, cols: number, layout: 'out_in' | 'in_out', seed: number): Param {
+  return { data: Float32Array.from({ length: rows * cols }, (_, i) => seed + i), shape: [rows, cols], layout };
+}
+
+/** A gpt2-like checkpoint: W1 stored [in][out] (Conv1D), a tied head. */
+function fakeCheckpoint(): ResolvableCheckpoint {
+  const params = new Map<string, Param>();
+  const embed = matrix(V, C, 'out_in', 0);
+  params.set('embed', embed);
+  params.set('head.W', embed);
+  for (let i = 0; i < L; i++) {
+    params.set(`layers.${i}.ffn.W1`, matrix(C, F, 'in_out', 100 * (i + 1)));
+    params.set(`layers.${i}.ffn.W2`, matrix(F, C, 'in_out', 1000 * (i + 1)));
+    params.set(`layers.${i}.ffn.b1`, { data: new Float32Array(F), shape: [F] });
+    params.set(`layers.${i}.attn.Wq`, matrix(C, C, 'out_in', 5000));
+  }
+  return {
+    params, modelType: 'gpt2', maxPositions: 8, dtypes: ['F32'], paramCount: 0,
+    specFor: ({ ids, temperature, lens }): ModelSpec => ({
+      T: ids.length, C, embedding: { kind: 'tokens', ids: [...ids], positional: 'none' }, norm: 'pre', normKind: 'layernorm',
+      eps: new Map(), residual: true, finalNorm: true, head: { V, temperature }, lens,
+      layers: Array.from({ length: L }, () => ({ attention: { NH, KVH: NH, HS: C / NH, causal: true, rope: null }, ffn: { F, activation: 'gelu_tanh' as const } })),
+    }),
+  };
+}
+
+function request(body: string): { req: CheckpointRequest; text: string } {
+  const text = `{"version": 1, "checkpoint": "./m", ${body}}`;
+  const r = readModel(text, 'm.ffn.json');
+  assert.deepEqual(r.problems.filter((p) => p.severity === 'error').map((p) => p.message), []);
+  assert.ok(r.checkpoint);
+  return { req: r.checkpoint, text };
+}
+
+describe('checkpoint resolve', () => {
+  it('token_ids become the spec\'s ids; untouched params are the checkpoint\'s own objects', () => {
+    const ck = fakeCheckpoint();
+    const { req } = request('"token_ids": [1, 2, 3]');
+    const r = new CheckpointResolver().resolve(req, ck, null);
+    assert.deepEqual(r.problems, []);
+    const m = r.file!.model;
+    assert.deepEqual(m.spec.embedding, { kind: 'tokens', ids: [1, 2, 3], positional: 'none' });
+    for (const [id, p] of ck.params) assert.equal(m.params.get(id), p, id);
+    assert.deepEqual(r.file!.tokens, ['#1', '#2', '#3']);
+  });
+
+  it('a row override is neuron j\'s input weights (out_in) even when the checkpoint stores [in][out]', () => {
+    const ck = fakeCheckpoint();
+    const { req } = request('"token_ids": [1], "weights": {"layers.1.ffn.W1[2]": [9, 8, 7, 6], "layers.0.ffn.W2[1][4]": -1, "layers.0.ffn.b1[5]": 3}');
+    const r = new CheckpointResolver().resolve(req, ck, null);
+    assert.deepEqual(r.problems, []);
+    const W1 = r.file!.model.params.get('layers.1.ffn.W1')!;
+    const base = ck.params.get('layers.1.ffn.W1')!;
+    assert.notEqual(W1, base);
+    // stored [in=C][out=F]: out_in row 2 is column 2
+    for (let k = 0; k < C; k++) assert.equal(W1.data[k * F + 2], [9, 8, 7, 6][k]);
+    let changed = 0;
+    for (let i = 0; i < W1.data.length; i++) if (W1.data[i] !== base.data[i]) changed++;
+    assert.equal(changed, 4, 'only that column');
+    assert.equal(base.data[2], 202, 'the checkpoint is not written');
+    // W2 stored [in=F][out=C]: out_in [1][4] is stored [4][1]
+    assert.equal(r.file!.model.params.get('layers.0.ffn.W2')!.data[4 * C + 1], -1);
+    assert.equal(r.file!.model.params.get('layers.0.ffn.b1')!.data[5], 3);
+  });
+
+  it('an unchanged override keeps its copy; a changed one makes a new copy; the others stay put', () => {
+    const ck = fakeCheckpoint();
+    const res = new CheckpointResolver();
+    const a = res.resolve(request('"token_ids": [1], "weights": {"layers.1.ffn.W1[2][0]": 5, "layers.0.ffn.b1": [1,2,3,4,5,6]}').req, ck, null).file!.model;
+    const b = res.resolve(request('"token_ids": [1], "weights": {"layers.1.ffn.W1[2][0]": 6, "layers.0.ffn.b1": [1,2,3,4,5,6]}').req, ck, null).file!.model;
+    assert.equal(b.params.get('layers.0.ffn.b1'), a.params.get('layers.0.ffn.b1'), 'same overrides, same object');
+    assert.notEqual(b.params.get('layers.1.ffn.W1'), a.params.get('layers.1.ffn.W1'));
+    assert.equal(b.params.get('layers.0.ffn.W1'), ck.params.get('layers.0.ffn.W1'));
+    const c = res.resolve(request('"token_ids": [1]').req, ck, null).file!.model;
+    assert.equal(c.params.get('layers.1.ffn.W1'), ck.params.get('layers.1.ffn.W1'), 'override removed: the checkpoint\'s own again');
+  });
+
+  it('embed[t] changes the input only: a tied head keeps the checkpoint\'s row', () => {
+    const ck = fakeCheckpoint();
+    const r = new CheckpointResolver().resolve(request('"token_ids": [3], "weights": {"embed[3]": [0, 0, 0, 1]}').req, ck, null);
+    const m = r.file!.model;
+    assert.deepEqual(Array.from(m.params.get('embed')!.data.subarray(3 * C, 4 * C)), [0, 0, 0, 1]);
+    assert.equal(m.params.get('head.W'), ck.params.get('embed'));
+  });
+
+  it('ablate and scale make unit-scale vectors; a unit both ablated and scaled is zero', () => {
+    const ck = fakeCheckpoint();
+    const r = new CheckpointResolver().resolve(request('"token_ids": [1], "ablate": ["layers.1.ffn.neuron.2", "layers.0.attn.head.1"], "scale": {"layers.1.ffn.neuron.2": 3, "layers.1.ffn.neuron.4": 2.5}').req, ck, null);
+    const p = r.file!.model.params;
+    assert.deepEqual(Array.from(p.get('layers.1.ffn.units')!.data), [1, 1, 0, 1, 2.5, 1]);
+    assert.deepEqual(Array.from(p.get('layers.0.attn.units')!.data), [1, 0]);
+    assert.equal(p.get('layers.0.ffn.units'), undefined);
+  });
+
+  it('what does not exist is an error at its key, naming what does', () => {
+    const ck = fakeCheckpoint();
+    const cases: Array<[string, RegExp, string]> = [
+      ['"token_ids": [1, 12]', /token_ids\[1\] is 12, outside the vocabulary: ids go from 0 to 9/, '[1, 12]'],
+      ['"token_ids": [1,1,1,1,1,1,1,1,1]', /9 tokens; this gpt2 model has positions for 8/, '[1,1,1,1,1,1,1,1,1]'],
+      ['"token_ids": [1], "ablate": ["layers.2.ffn.neuron.0"]', /layers 0 to 1/, '"layers.2.ffn.neuron.0"'],
+      ['"token_ids": [1], "ablate": ["layers.0.attn.head.2"]', /heads 0 to 1/, '"layers.0.attn.head.2"'],
+      ['"token_ids": [1], "weights": {"layers.0.attn.bq": [1,2,3,4]}', /has no layers\.0\.attn\.bq/, '"layers.0.attn.bq": [1,2,3,4]'],
+      ['"token_ids": [1], "weights": {"layers.0.ffn.W1[6]": [1,2,3,4]}', /row 6 is outside; layers\.0\.ffn\.W1 is \[6, 4\]/, '"layers.0.ffn.W1[6]": [1,2,3,4]'],
+      ['"token_ids": [1], "weights": {"layers.0.ffn.W1[1]": [1,2,3]}', /has 3 numbers; a row of layers\.0\.ffn\.W1 has 4/, '"layers.0.ffn.W1[1]": [1,2,3]'],
+      ['"prompt": "hi"', /"prompt" needs a tokenizer/, '"hi"'],
+    ];
+    for (const [body, re, at] of cases) {
+      const { req, text } = request(body);
+      const r = new CheckpointResolver().resolve(req, ck, null);
+      assert.equal(r.file, null, body);
+      assert.equal(r.problems.length, 1, body);
+      assert.match(r.problems[0].message, re, body);
+      assert.equal(text.slice(r.problems[0].start, r.problems[0].end), at, body);
+    }
+  });
+
+  it('a prompt is tokenized; row labels are the tokenizer\'s, vocabulary labels too', () => {
+    const ck = fakeCheckpoint();
+    const tok = { encode: (s: string) => ({ ids: [...s].map((ch) => ch.charCodeAt(0) - 97) }), label: (id: number) => `·${String.fromCharCode(97 + id)}` };
+    const r = new CheckpointResolver().resolve(request('"prompt": "abc"').req, ck, tok);
+    assert.deepEqual(r.file!.model.spec.embedding, { kind: 'tokens', ids: [0, 1, 2], positional: 'none' });
+    assert.deepEqual(r.file!.tokens, ['·a', '·b', '·c']);
+    assert.equal(r.file!.vocab.length, V);
+    assert.equal(r.file!.vocab[9], '·j');
+  });
+});

@@ -1,0 +1,247 @@
+// A checkpoint model file made concrete: the request the reader found in the text (its input and
+// its overrides, src/model/checkpointRequest.ts) applied to the checkpoint's numbers, giving the
+// core's Model. What only the checkpoint can check is checked here and reported at the key's place
+// in the text: an id outside the vocabulary, a layer or unit that does not exist, a row of the
+// wrong length.
+//
+// Overrides are copy-on-write: a param no override touches is the checkpoint's own object, and an
+// overridden one is a copy made once and kept while its overrides stay the same. The engine tells
+// params apart by identity (core/engine.ts), so an edit of one override recomputes only the stages
+// that read that param and what follows them (an edit in layer 6 leaves layers 0–5 as they were).
+
+import type { Model } from '../core/model';
+import type { Param, Params } from '../core/params';
+import type { ModelSpec } from '../core/spec';
+import type { CheckpointRequest, UnitRef, WeightOverride } from '../model/checkpointRequest';
+import type { ModelFile } from '../model/read';
+import type { Problem, ProblemCode } from '../model/problems';
+import type { ParamCounts } from '../protocol/stages';
+
+/** What the tokenizer gives resolve (src/tokenizer): ids of a prompt, and a label per id. */
+export interface PromptTokenizer {
+  encode(text: string): { readonly ids: readonly number[] };
+  label(id: number): string;
+}
+
+/** What resolve needs of a loaded checkpoint. */
+export interface ResolvableCheckpoint {
+  readonly params: Params;
+  /** The core's spec for these input ids (load.ts's archSpec). */
+  specFor(opts: { readonly ids: readonly number[]; readonly temperature: number; readonly lens: boolean }): ModelSpec;
+  /** Learned positions limit the input's length (gpt2's n_positions); null when nothing does. */
+  readonly maxPositions: number | null;
+  /** `gpt2`, `llama`, `qwen2`: for messages. */
+  readonly modelType: string;
+  /** For the code lens: how the checkpoint stores its numbers and how many there are. */
+  readonly dtypes: readonly string[];
+  readonly paramCount: number;
+}
+
+/** What a checkpoint model file was made of, kept with its ModelFile (hovers and lenses read it). */
+export interface CheckpointFacts {
+  readonly request: CheckpointRequest;
+  readonly source: ResolvableCheckpoint;
+  readonly tokenizer: PromptTokenizer | null;
+  readonly ids: readonly number[];
+}
+
+export interface Resolved {
+  /** null when an error was found. */
+  readonly file: ModelFile | null;
+  readonly problems: Problem[];
+  /** The input's ids (also when the file gives a prompt), if they were found. */
+  readonly ids: readonly number[] | null;
+}
+
+interface Cached { readonly base: Param; readonly sig: string; readonly param: Param }
+
+/**
+ * Resolves requests against one checkpoint, keeping overridden params between calls (one resolver
+ * per document: the params of the last resolve stay the same objects while their overrides do).
+ */
+export class CheckpointResolver {
+  private cache = new Map<string, Cached>();
+  private labels: { tok: PromptTokenizer | null; V: number; vocab: string[] } | null = null;
+
+  resolve(req: CheckpointRequest, ckpt: ResolvableCheckpoint, tok: PromptTokenizer | null): Resolved {
+    const problems: Problem[] = [];
+    const error = (code: ProblemCode, at: { start: number; end: number; path: readonly (string | number)[] }, message: string): void => {
+      problems.push({ severity: 'error', code, message, path: at.path, start: at.start, end: at.end });
+    };
+
+    // the input's ids
+    let ids: readonly number[] | null = null;
+    if (req.tokenIds) ids = req.tokenIds;
+    else if (req.prompt !== null) {
+      if (!tok) {
+        error('value', req.promptAt!, `"prompt" needs a tokenizer, and ${req.tokenizer ? `"${req.tokenizer}" did not load` : `the checkpoint "${req.folder}" has no tokenizer.json`}: give "tokenizer": "path/to/tokenizer.json", or the input as "token_ids": [ … ]`);
+      } else {
+        ids = tok.encode(req.prompt).ids;
+        if (ids.length === 0) error('value', req.promptAt!, 'the prompt gives no tokens: write some text');
+      }
+    }
+    if (!ids || ids.length === 0) return { file: null, problems, ids };
+
+    const probe = ckpt.specFor({ ids, temperature: req.temperature, lens: req.lens });
+    const V = probe.head?.V ?? 0;
+    const bad = ids.findIndex((id) => id >= V);
+    if (bad >= 0) {
+      if (req.tokenIdsAt) error('value', { ...req.tokenIdsAt, path: [...req.tokenIdsAt.path, bad] }, `token_ids[${bad}] is ${ids[bad]}, outside the vocabulary: ids go from 0 to ${V - 1}`);
+      else error('value', req.promptAt!, `the tokenizer gives id ${ids[bad]}, outside this model's vocabulary of ${V}: is the tokenizer the model's own?`);
+    }
+    if (ckpt.maxPositions !== null && ids.length > ckpt.maxPositions) {
+      const at = req.tokenIdsAt ?? req.promptAt!;
+      error('value', at, `the input has ${ids.length} tokens; this ${ckpt.modelType} model has positions for ${ckpt.maxPositions}`);
+    }
+    if (req.tokens && req.tokensAt && req.tokens.length !== ids.length) {
+      error('value', req.tokensAt, `tokens has ${req.tokens.length} labels for ${ids.length} tokens of input`);
+    }
+
+    const spec = probe;
+    const params = new Map(ckpt.params);
+    const used = new Set<string>();
+    this.units(spec, req, params, used, error);
+    this.overrides(spec, req.weights, ckpt, params, used, error);
+    // overrides no longer given are dropped from the cache
+    for (const id of [...this.cache.keys()]) if (!used.has(id)) this.cache.delete(id);
+    if (problems.length) return { file: null, problems, ids };
+
+    const model: Model = { spec, params };
+    const vocab = this.vocab(tok, V);
+    const tokens = req.tokens ?? ids.map((id) => vocab[id]);
+    const first = spec.layers.find((l) => l.ffn)?.ffn;
+    const attn = spec.layers.find((l) => l.attention)?.attention;
+    const file: ModelFile = {
+      name: req.name, tokens, vocab, model, layout: 'out_in',
+      dims: { seq: spec.T, dModel: spec.C, dFf: first?.F ?? 0, heads: attn?.NH ?? 0, layers: spec.layers.length, vocab: V },
+      paramCounts: countParams(ckpt.params),
+      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids },
+    };
+    return { file, problems, ids };
+  }
+
+  /** `ablate` and `scale`: a vector of unit scales per layer and kind, ones where no unit is named. */
+  private units(spec: ModelSpec, req: CheckpointRequest, params: Map<string, Param>, used: Set<string>, error: (c: ProblemCode, at: UnitRef['at'], m: string) => void): void {
+    const byParam = new Map<string, Array<{ index: number; factor: number }>>();
+    const add = (u: UnitRef, factor: number): void => {
+      const L = spec.layers[u.layer];
+      if (!L) {
+        error('value', u.at, `${u.text}: this model has layers 0 to ${spec.layers.length - 1}`);
+        return;
+      }
+      const n = u.kind === 'neuron' ? L.ffn?.F ?? 0 : L.attention?.NH ?? 0;
+      if (u.index >= n) {
+        error('value', u.at, `${u.text}: layer ${u.layer} has ${u.kind === 'neuron' ? `neurons 0 to ${n - 1}` : `heads 0 to ${n - 1}`}`);
+        return;
+      }
+      const id = `layers.${u.layer}.${u.kind === 'neuron' ? 'ffn' : 'attn'}.units`;
+      let list = byParam.get(id);
+      if (!list) byParam.set(id, (list = []));
+      list.push({ index: u.index, factor });
+    };
+    for (const u of req.scale) add(u, u.factor);
+    for (const u of req.ablate) add(u, 0); // (after the scales: a unit both ablated and scaled is zero)
+    for (const [id, list] of byParam) {
+      const n = spec.layers[Number(id.split('.')[1])][id.endsWith('ffn.units') ? 'ffn' : 'attention'] as { F?: number; NH?: number };
+      const size = n.F ?? n.NH ?? 0;
+      const sig = list.map((x) => `${x.index}:${x.factor}`).join(',');
+      const hit = this.cache.get(id);
+      let p = hit && hit.sig === sig && hit.param.shape[0] === size ? hit.param : null;
+      if (!p) {
+        const data = new Float32Array(size).fill(1);
+        for (const x of list) data[x.index] = x.factor;
+        p = { data, shape: [size] };
+        this.cache.set(id, { base: p, sig, param: p });
+      }
+      params.set(id, p);
+      used.add(id);
+    }
+  }
+
+  /** `weights`: each overridden param copied once, with its overrides written in. */
+  private overrides(spec: ModelSpec, list: readonly WeightOverride[], ckpt: ResolvableCheckpoint, params: Map<string, Param>, used: Set<string>, error: (c: ProblemCode, at: WeightOverride['at'], m: string) => void): void {
+    const byParam = new Map<string, WeightOverride[]>();
+    for (const w of list) {
+      const base = ckpt.params.get(w.param);
+      if (!base) {
+        const layer = /^layers\.(\d+)\./.exec(w.param);
+        if (layer && Number(layer[1]) >= spec.layers.length) error('value', w.at, `${w.text}: this model has layers 0 to ${spec.layers.length - 1}`);
+        else error('value', w.at, `${w.text}: this ${ckpt.modelType} checkpoint has no ${w.param}${/\.b[qkvo12g]$|\.beta$/.test(w.param) ? ' (it has no such bias)' : ''}`);
+        continue;
+      }
+      const g = geometry(base);
+      const what = g.rows === null ? `${w.param} has ${g.cols} numbers` : `${w.param} is [${g.rows}, ${g.cols}] (out, in)`;
+      if (g.rows !== null) {
+        if (w.row === null || w.row >= g.rows) { error('value', w.at, `${w.text}: row ${w.row} is outside; ${what}`); continue; }
+        if (w.col !== null ? w.col >= g.cols : w.values.length !== g.cols) {
+          error('value', w.at, w.col !== null ? `${w.text}: column ${w.col} is outside; ${what}` : `${w.text} has ${w.values.length} numbers; a row of ${w.param} has ${g.cols}`);
+          continue;
+        }
+      } else if (w.row !== null ? w.row >= g.cols : w.values.length !== g.cols) {
+        error('value', w.at, w.row !== null ? `${w.text}: index ${w.row} is outside; ${what}` : `${w.text} has ${w.values.length} numbers; ${what}`);
+        continue;
+      }
+      let l = byParam.get(w.param);
+      if (!l) byParam.set(w.param, (l = []));
+      l.push(w);
+    }
+    for (const [id, ws] of byParam) {
+      const base = ckpt.params.get(id)!;
+      const sig = ws.map((w) => `${w.row}|${w.col}|${Array.from(w.values).join(',')}`).join(';');
+      const hit = this.cache.get(id);
+      let p = hit && hit.base === base && hit.sig === sig ? hit.param : null;
+      if (!p) {
+        p = { ...base, data: base.data.slice() };
+        for (const w of ws) write(p, w);
+        this.cache.set(id, { base, sig, param: p });
+      }
+      params.set(id, p); // (a tied head keeps the checkpoint's object: an embed[t] override changes the input only)
+      used.add(id);
+    }
+  }
+
+  /** A label per vocabulary id, made once per tokenizer. */
+  private vocab(tok: PromptTokenizer | null, V: number): string[] {
+    if (this.labels && this.labels.tok === tok && this.labels.V === V) return this.labels.vocab;
+    const vocab = Array.from({ length: V }, (_, id) => (tok ? tok.label(id) : `#${id}`));
+    this.labels = { tok, V, vocab };
+    return vocab;
+  }
+}
+
+/** A param in out_in terms: rows = outputs (null for a vector), cols = inputs. */
+function geometry(p: Param): { rows: number | null; cols: number } {
+  if (p.shape.length === 1) return { rows: null, cols: p.shape[0] };
+  return p.layout === 'in_out' ? { rows: p.shape[1], cols: p.shape[0] } : { rows: p.shape[0], cols: p.shape[1] };
+}
+
+/** Writes one override into `p` (in_out matrices store an out_in row as a column). */
+function write(p: Param, w: WeightOverride): void {
+  if (p.shape.length === 1) {
+    if (w.row !== null) p.data[w.row] = w.values[0];
+    else p.data.set(w.values);
+    return;
+  }
+  const inOut = p.layout === 'in_out';
+  const stride = p.shape[1];
+  const at = (r: number, c: number): number => (inOut ? c * stride + r : r * stride + c);
+  const r = w.row!;
+  if (w.col !== null) p.data[at(r, w.col)] = w.values[0];
+  else for (let c = 0; c < w.values.length; c++) p.data[at(r, c)] = w.values[c];
+}
+
+function countParams(params: Params): ParamCounts {
+  const counts = { attention: 0, ffn: 0, norm: 0, head: 0 };
+  const seen = new Set<Param>();
+  let total = 0;
+  for (const [id, p] of params) {
+    if (seen.has(p)) continue; // (a tied head is counted once, with the embedding)
+    seen.add(p);
+    total += p.data.length;
+    if (id.includes('.attn.')) counts.attention += p.data.length;
+    else if (id.includes('.ffn.')) counts.ffn += p.data.length;
+    else if (/\.(gamma|beta)$/.test(id)) counts.norm += p.data.length;
+    else if (id.startsWith('head.')) counts.head += p.data.length;
+  }
+  return { ...counts, total };
+}

@@ -1,0 +1,131 @@
+// The checkpoints and tokenizers a process has loaded, by absolute path, shared by every document
+// that names them (two model files over one GPT-2 hold its 500 MB once). Loading is asynchronous;
+// a caller that needs the result now peeks (`checkpoint()`/`tokenizer()`), gets 'loading' with a
+// promise the first time, and asks again when it settles. A failure is kept, as a message, until
+// `forget()` (the file may be fixed and saved again).
+
+import type { CheckpointFiles } from './files';
+import { archSpec, loadCheckpoint, type Checkpoint } from './load';
+import type { ReadResult } from '../model/read';
+import type { Problem } from '../model/problems';
+import type { CheckpointResolver, PromptTokenizer, ResolvableCheckpoint } from './resolve';
+import { loadTokenizer, type TextTokenizer } from '../tokenizer/tokenizer';
+
+export type Loading<T> =
+  | { readonly state: 'loading'; readonly done: Promise<void> }
+  | { readonly state: 'ready'; readonly value: T }
+  | { readonly state: 'failed'; readonly message: string };
+
+export interface LoadedCheckpoint extends ResolvableCheckpoint {
+  readonly checkpoint: Checkpoint;
+}
+
+export class CheckpointStore {
+  private readonly checkpoints = new Map<string, Loading<LoadedCheckpoint>>();
+  private readonly tokenizers = new Map<string, Loading<(TextTokenizer & PromptTokenizer) | null>>();
+
+  constructor(readonly files: CheckpointFiles) {}
+
+  /** `folder` of a model file: relative to the file's own folder, or absolute. */
+  resolvePath(modelFile: string, folder: string): string {
+    if (/^([A-Za-z]:[\\/]|[\\/])/.test(folder)) return folder;
+    const slash = Math.max(modelFile.lastIndexOf('/'), modelFile.lastIndexOf('\\'));
+    return this.files.join(slash >= 0 ? modelFile.slice(0, slash) : '.', folder);
+  }
+
+  checkpoint(folder: string): Loading<LoadedCheckpoint> {
+    return this.get(this.checkpoints, folder, async () => {
+      const checkpoint = await loadCheckpoint(this.files, folder);
+      const gpt2 = checkpoint.arch.modelType === 'gpt2';
+      return {
+        checkpoint,
+        params: checkpoint.params,
+        modelType: checkpoint.arch.modelType,
+        maxPositions: gpt2 ? checkpoint.arch.maxPositions : null,
+        dtypes: checkpoint.dtypes,
+        paramCount: checkpoint.paramCount,
+        specFor: (o) => archSpec(checkpoint.arch, o),
+      };
+    });
+  }
+
+  /** A tokenizer.json; `optional`: a missing file is no tokenizer (null), not a failure. */
+  tokenizer(path: string, optional: boolean): Loading<(TextTokenizer & PromptTokenizer) | null> {
+    return this.get(this.tokenizers, `${optional ? '?' : ''}${path}`, async () => {
+      const size = await this.files.size(path);
+      if (size === null) {
+        if (optional) return null;
+        throw new Error(`no such file: ${path}`);
+      }
+      const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+      const configPath = this.files.join(path.slice(0, Math.max(0, slash)), 'tokenizer_config.json');
+      const config = (await this.files.size(configPath)) !== null ? decode(await this.files.read(configPath)) : undefined;
+      return loadTokenizer(decode(await this.files.read(path)), config);
+    });
+  }
+
+  /** Loads again on next use (a file changed). */
+  forget(path?: string): void {
+    if (path === undefined) {
+      this.checkpoints.clear();
+      this.tokenizers.clear();
+      return;
+    }
+    this.checkpoints.delete(path);
+    this.tokenizers.delete(path);
+    this.tokenizers.delete(`?${path}`);
+  }
+
+  private get<T>(map: Map<string, Loading<T>>, key: string, load: () => Promise<T>): Loading<T> {
+    const hit = map.get(key);
+    if (hit) return hit;
+    const done = load().then(
+      (value) => void map.set(key, { state: 'ready', value }),
+      (e: unknown) => void map.set(key, { state: 'failed', message: messageOf(e) }),
+    );
+    const loading: Loading<T> = { state: 'loading', done };
+    map.set(key, loading);
+    return loading;
+  }
+}
+
+const decode = (b: Uint8Array): string => new TextDecoder('utf-8').decode(b);
+
+function messageOf(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.split('\n')[0];
+}
+
+/**
+ * A read of a file that names a checkpoint, with its model (or its problems) once what it names is
+ * loaded; `loading` while it is not (ask again when it settles). Other reads are returned as they are.
+ */
+export function resolveRead(read: ReadResult, modelFile: string, store: CheckpointStore | null, resolver: CheckpointResolver): { read: ReadResult } | { loading: Promise<void> } {
+  const req = read.checkpoint;
+  if (!req) return { read };
+  const problem = (at: { start: number; end: number; path: readonly (string | number)[] }, message: string): { read: ReadResult } => ({
+    read: { ...read, problems: [...read.problems, { severity: 'error', code: 'value', message, path: at.path, start: at.start, end: at.end } satisfies Problem] },
+  });
+  if (!store) return problem(req.folderAt, 'checkpoints cannot be opened here');
+  const folder = store.resolvePath(modelFile, req.folder);
+  const tokPath = req.tokenizer !== null ? store.resolvePath(modelFile, req.tokenizer) : store.files.join(folder, 'tokenizer.json');
+  const c = store.checkpoint(folder);
+  // (without a prompt the tokenizer only labels the rows: a missing default one is no error)
+  const t = store.tokenizer(tokPath, req.tokenizer === null);
+  if (c.state === 'loading' || t.state === 'loading') {
+    return { loading: Promise.all([c, t].map((x) => (x.state === 'loading' ? x.done : undefined))).then(() => undefined) };
+  }
+  if (c.state === 'failed') return problem(req.folderAt, c.message);
+  if (t.state === 'failed') return problem(req.tokenizerAt ?? req.folderAt, t.message);
+  const r = resolver.resolve(req, c.value, t.value);
+  return { read: { ...read, model: r.file, problems: [...read.problems, ...r.problems] } };
+}
+
+/** resolveRead, waiting for what it names to load (the command line). */
+export async function resolveReadNow(read: ReadResult, modelFile: string, store: CheckpointStore, resolver: CheckpointResolver): Promise<ReadResult> {
+  for (;;) {
+    const r = resolveRead(read, modelFile, store, resolver);
+    if ('read' in r) return r.read;
+    await r.loading;
+  }
+}

@@ -1,0 +1,118 @@
+// A document that names a checkpoint, through the worker's session: the checkpoint loads (the
+// session says so while it does), the stages come, and edits recompute what they change only:
+// an `ablate` entry in the last layer leaves every stage before it kept; a token appended to the
+// input leaves the earlier rows as they were; every state bit for bit the reference forward of a
+// fresh read. Errors are reported at their key, and the panel hears nothing stale.
+import * as assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { forward } from '../core/forward';
+import { tsKernel } from '../core/kernel';
+import { nodeFiles } from '../checkpoint/nodeFiles';
+import { CheckpointResolver } from '../checkpoint/resolve';
+import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
+import { readModel } from '../model/read';
+import type { FromWorker } from '../protocol/worker';
+import { DocSession } from './session';
+
+const REPO = resolve(__dirname, '../../..');
+const FILE = join(REPO, 'samples', 'model.ffn.json');
+const TEXT = `{
+  "version": 1,
+  "checkpoint": "./stories260K",
+  "token_ids": [1, 403, 407],
+  "ablate": []
+}`;
+
+class Harness {
+  readonly messages: FromWorker[] = [];
+  private waiters: Array<{ test: (m: FromWorker) => boolean; resolve: (m: FromWorker) => void }> = [];
+  readonly session: DocSession;
+  text = TEXT;
+  version = 1;
+
+  constructor(readonly store = new CheckpointStore(nodeFiles)) {
+    this.session = new DocSession('doc', FILE, TEXT, 1, (m) => {
+      this.messages.push(m);
+      this.waiters = this.waiters.filter((w) => (w.test(m) ? (w.resolve(m), false) : true));
+    }, () => tsKernel, () => 0, false, store);
+    this.session.subscribe(true);
+  }
+
+  next(test: (m: FromWorker) => boolean, ms = 10000): Promise<FromWorker> {
+    const seen = this.messages.find(test);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((res, rej) => {
+      const timer = setTimeout(() => rej(new Error('no such message')), ms);
+      this.waiters.push({ test, resolve: (m) => { clearTimeout(timer); res(m); } });
+    });
+  }
+
+  replace(find: string, by: string): void {
+    const at = this.text.indexOf(find);
+    assert.ok(at >= 0, find);
+    this.text = this.text.slice(0, at) + by + this.text.slice(at + find.length);
+    this.messages.length = 0;
+    this.session.change(++this.version, [{ offset: at, length: find.length, text: by }], this.text.length);
+  }
+
+  /** The stages of `version` as the panel got them (kept ones from before), against a fresh read + forward. */
+  async check(version: number, kept: Map<string, Float32Array>): Promise<{ keptIds: string[]; sentIds: string[] }> {
+    await this.next((m) => m.type === 'done' && m.version === version);
+    const keptIds: string[] = [];
+    const sentIds: string[] = [];
+    for (const m of this.messages) {
+      if (m.type === 'stage' && m.version === version) { kept.set(m.id, new Float32Array(m.data)); sentIds.push(m.id); }
+      if (m.type === 'kept' && m.version === version) keptIds.push(m.id);
+    }
+    const fresh = await resolveReadNow(readModel(this.text, FILE), FILE, this.store, new CheckpointResolver());
+    assert.ok(fresh.model);
+    for (const s of forward(fresh.model.model, tsKernel)) {
+      const got = kept.get(s.id);
+      assert.ok(got, s.id);
+      assert.ok(Buffer.from(got.buffer).equals(Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength)), `${s.id} bit for bit (version ${version})`);
+    }
+    return { keptIds, sentIds };
+  }
+}
+
+describe('a checkpoint document in the worker', () => {
+  it('loads the checkpoint once, then recomputes only what an edit changes, bit for bit', async () => {
+    const h = new Harness();
+    await h.next((m) => m.type === 'loading');
+    const panel = new Map<string, Float32Array>();
+    await h.check(1, panel);
+
+    // ablate a neuron of the last layer: nothing before its FFN activation is computed again
+    h.replace('"ablate": []', '"ablate": ["layers.4.ffn.neuron.17"]');
+    const a = await h.check(2, panel);
+    assert.ok(a.keptIds.includes('layers.3.out') && a.keptIds.includes('layers.4.ffn.up') && a.keptIds.includes('layers.4.attn.weights'), a.keptIds.join(' '));
+    assert.ok(a.sentIds.includes('layers.4.ffn.act') && a.sentIds.includes('head.probs'));
+    assert.ok(!a.sentIds.some((id) => /^layers\.[0-3]\./.test(id)), a.sentIds.join(' '));
+
+    // a token appended: every stage again (new shapes), the earlier rows unchanged
+    const before = panel.get('layers.2.ffn.up')!;
+    h.replace('[1, 403, 407]', '[1, 403, 407, 261]');
+    await h.check(3, panel);
+    const after = panel.get('layers.2.ffn.up')!;
+    assert.equal(after.length, (before.length / 3) * 4);
+    assert.ok(Buffer.from(after.buffer, 0, before.byteLength).equals(Buffer.from(before.buffer)), 'the first three rows as before');
+    h.session.dispose();
+  });
+
+  it('an error of the checkpoint (an id outside the vocabulary, a missing folder) is a problem at its key', async () => {
+    const h = new Harness();
+    await h.next((m) => m.type === 'done' && m.version === 1);
+    h.replace('407]', '4070]');
+    const m = await h.next((x) => x.type === 'model' && x.version === 2);
+    assert.ok(m.type === 'model');
+    assert.equal(m.summary, null);
+    assert.deepEqual(m.problems.map((p) => [p.line, p.col, p.path]), [[4, 16, 'token_ids[2]']]);
+    assert.match(m.problems[0].message, /4070, outside the vocabulary: ids go from 0 to 511/);
+    h.replace('"./stories260K"', '"./nowhere"');
+    const n = await h.next((x) => x.type === 'model' && x.version === 3 && x.problems.length > 0);
+    assert.ok(n.type === 'model');
+    assert.match(n.problems[0].message, /no config\.json in .*nowhere/);
+    assert.deepEqual([n.problems[0].line, n.problems[0].col], [3, 17]);
+    h.session.dispose();
+  });
+});

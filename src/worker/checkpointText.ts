@@ -1,0 +1,117 @@
+// What the editor says about a model file that names a checkpoint: a lens above "checkpoint"
+// (architecture, layers, parameters, dtype) and above the input (its tokens), and hovers over each
+// `ablate`, `scale` and `weights` entry: the unit's values per token, and what the entry changes
+// in the top prediction (the model computed once more without it).
+
+import { forward } from '../core/forward';
+import type { MatmulKernel } from '../core/kernel';
+import type { Stage } from '../core/stages';
+import { CheckpointResolver } from '../checkpoint/resolve';
+import type { At, CheckpointRequest } from '../model/checkpointRequest';
+import type { Lens } from '../protocol/worker';
+import { formatCount, plural } from '../util/numberFormat';
+import { fmt, table, tokenRows, type Computed } from './computed';
+
+export function checkpointLenses(c: Computed): Lens[] {
+  const facts = c.model.checkpoint;
+  if (!facts) return [];
+  const { spec } = c.model.model;
+  const req = facts.request;
+  const src = facts.source;
+  const attn = spec.layers.find((l) => l.attention)?.attention;
+  const ffn = spec.layers.find((l) => l.ffn)?.ffn;
+  const heads = attn ? `${attn.NH} heads${attn.KVH !== attn.NH ? ` (${attn.KVH} key/value)` : ''}` : 'no attention';
+  const parts = [
+    src.modelType, plural(spec.layers.length, 'layer'), `d_model ${spec.C}`, heads, ffn ? `d_ff ${ffn.F}` : 'no FFN',
+    `vocab ${formatCount(spec.head?.V ?? 0)}`, `${formatCount(src.paramCount)} params`, src.dtypes.join('/'),
+  ];
+  const out: Lens[] = [{ start: req.folderAt.start, end: req.folderAt.end, title: parts.join(' · ') }];
+  const inputAt = req.promptAt ?? req.tokenIdsAt;
+  if (inputAt) {
+    const shown = c.model.tokens.slice(0, 12).join(' ');
+    out.push({ start: inputAt.start, end: inputAt.end, title: `${plural(spec.T, 'token')}: ${shown}${spec.T > 12 ? ' …' : ''}` });
+  }
+  return out;
+}
+
+/** A hover over an `ablate`, `scale` or `weights` entry of a checkpoint file, or null. */
+export function checkpointHover(c: Computed, offset: number, kernel: MatmulKernel): { markdown: string; start: number; end: number } | null {
+  const facts = c.model.checkpoint;
+  if (!facts) return null;
+  const req = facts.request;
+  const inside = (at: At): boolean => offset >= at.start && offset <= at.end;
+  const unit = [...req.ablate.map((u) => ({ ...u, what: 'ablate' as const })), ...req.scale.map((u) => ({ ...u, what: 'scale' as const }))].find((u) => inside(u.at));
+  const weight = unit ? null : req.weights.find((w) => inside(w.at));
+  if (!unit && !weight) return null;
+  const at = (unit ?? weight)!.at;
+  const lines: string[] = [];
+  if (unit) {
+    const verb = unit.what === 'ablate' ? 'switched off' : `scaled by ${fmt((unit as { factor: number }).factor)}`;
+    if (unit.kind === 'neuron') {
+      lines.push(`**${unit.text}** · neuron ${unit.index} of layer ${unit.layer}'s FFN, ${verb}`);
+      lines.push('', neuronTable(c, unit.layer, unit.index));
+    } else {
+      lines.push(`**${unit.text}** · head ${unit.index} of layer ${unit.layer}'s attention, ${verb}`);
+      lines.push('', headTable(c, unit.layer, unit.index));
+    }
+  } else {
+    lines.push(`**weights["${weight!.text}"]** · ${weight!.values.length === 1 ? 'one number' : plural(weight!.values.length, 'number')} of ${weight!.param} replaced`);
+  }
+  const change = predictionChange(c, req, at, kernel);
+  if (change) lines.push('', change);
+  if (c.stale) lines.push('', '_Values from the last computation, before your latest edit._');
+  return { markdown: lines.join('\n'), start: at.start, end: at.end };
+}
+
+function neuronTable(c: Computed, layer: number, j: number): string {
+  const p = `layers.${layer}.ffn.`;
+  const gate = c.stages.get(`${p}gate`);
+  const up = c.stages.get(`${p}up`);
+  const act = c.stages.get(`${p}act`);
+  const v = (s: Stage | undefined, t: number): string => (s ? fmt(s.data[t * s.shape[1] + j]) : '–');
+  const { rows, more } = tokenRows(c, (t, tok) => [tok, ...(gate ? [v(gate, t)] : []), v(up, t), v(act, t)]);
+  return table(['token', ...(gate ? ['gate'] : []), 'up', 'act (after the edit)'], rows, more);
+}
+
+function headTable(c: Computed, layer: number, h: number): string {
+  const w = c.stages.get(`layers.${layer}.attn.weights`);
+  if (!w) return '';
+  const T = w.shape[1];
+  const { rows, more } = tokenRows(c, (t, tok) => {
+    let best = 0;
+    for (let k = 1; k < T; k++) if (w.data[(h * T + t) * T + k] > w.data[(h * T + t) * T + best]) best = k;
+    return [tok, c.model.tokens[best] ?? `t${best}`, fmt(w.data[(h * T + t) * T + best])];
+  });
+  return table(['token', 'attends most to', 'weight'], rows, more);
+}
+
+/** The top prediction at the last token with the entry at `at`, and without it. */
+function predictionChange(c: Computed, req: CheckpointRequest, at: At, kernel: MatmulKernel): string | null {
+  const probs = c.stages.get('head.probs');
+  const facts = c.model.checkpoint!;
+  if (!probs || c.stale) return null;
+  const without: CheckpointRequest = {
+    ...req,
+    ablate: req.ablate.filter((u) => u.at !== at),
+    scale: req.scale.filter((u) => u.at !== at),
+    weights: req.weights.filter((w) => w.at !== at),
+  };
+  const r = new CheckpointResolver().resolve(without, facts.source, facts.tokenizer);
+  if (!r.file) return null;
+  const base = forward(r.file.model, kernel).find((s) => s.id === 'head.probs');
+  if (!base) return null;
+  const V = probs.shape[1];
+  const last = probs.shape[0] - 1;
+  const top = (s: Stage): number => {
+    let best = 0;
+    for (let k = 1; k < V; k++) if (s.data[last * V + k] > s.data[last * V + best]) best = k;
+    return best;
+  };
+  const pct = (s: Stage, k: number): string => `${(100 * s.data[last * V + k]).toFixed(1)} %`;
+  const label = (k: number): string => `\`${c.model.vocab[k] ?? `#${k}`}\``;
+  const a = top(probs);
+  const b = top(base);
+  const tok = c.model.tokens[last] ?? `t${last}`;
+  if (a === b) return `Next after ${tok}: ${label(a)} ${pct(probs, a)} with this entry, ${pct(base, a)} without it.`;
+  return `Next after ${tok}: ${label(a)} ${pct(probs, a)} with this entry; without it ${label(b)} ${pct(base, b)} (and ${label(a)} ${pct(base, a)}).`;
+}
