@@ -250,7 +250,7 @@ export interface OpenOptions {
    */
   folder?: string;
   /** Extra files (path relative to the folder → content) written before the window opens. */
-  files?: Record<string, string>;
+  files?: Record<string, string | Uint8Array>;
   /** Extension to load from source; null = none (default env.extensionPath). */
   extensionPath?: string | null;
   /** Wait until the explorer shows this file (default: any row). */
