@@ -306,7 +306,7 @@ async function edits(): Promise<void> {
     const waiters = new Map<number, (stages: number) => void>();
     let stages = 0;
     w.on('message', (m: FromWorker) => {
-      if (m.type === 'stage') stages++;
+      if (m.type === 'stage' && m.offset === 0) stages++;
       if (m.type === 'done') {
         waiters.get(m.version)?.(stages);
         stages = 0;

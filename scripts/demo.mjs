@@ -8,10 +8,11 @@
 //   repository's. Runs until Ctrl+C, then stops the server.
 //
 //   npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--fresh] [--no-build] [--no-setup]
-//   --fresh: copy the samples again (VS Code in the browser saves as you type: the copies keep
-//   every edit across runs until then)
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+//   --fresh: copy the samples again (the copies keep every edit you save across runs until then;
+//   auto save is off, see demoSettings.mjs)
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { demoSettings } from './demoSettings.mjs';
 import { FIXTURE_WORKSPACE, REPO, RESULTS, build, ensureSetup, exit, fail, freePort, isExiting, log, parseArgs, portFree, seconds, setSignalExitCode, setTag, startServer } from './vscode/lib.mjs';
 
 setTag('demo');
@@ -33,7 +34,11 @@ function demoCopy() {
   const dir = join(REPO, '.vscode-test', 'demo-samples');
   if (flags.fresh) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const f of readdirSync(SAMPLES)) if (!existsSync(join(dir, f))) copyFileSync(join(SAMPLES, f), join(dir, f));
+  for (const f of readdirSync(SAMPLES)) {
+    if (existsSync(join(dir, f))) continue;
+    if (statSync(join(SAMPLES, f)).isDirectory()) cpSync(join(SAMPLES, f), join(dir, f), { recursive: true }); // (a checkpoint folder)
+    else copyFileSync(join(SAMPLES, f), join(dir, f));
+  }
   return dir;
 }
 
@@ -62,6 +67,7 @@ async function main() {
     workspace: folder, port, host,
     extDir: REPO, extLink: true,            // installed as ffn-lens.ffn-lens-<version> -> this repo
     env: open ? { FFN_LENS_OPEN: open } : {},
+    settings: demoSettings(),
     logTo: join(RESULTS, 'demo', 'code-server.log'),
   });
   const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;

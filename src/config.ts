@@ -28,13 +28,17 @@ export function readSettings(): Settings {
 /**
  * The panel's own controls write the settings, so controls and settings never disagree: into the
  * most specific scope that already sets the value (a workspace setting would override a user one),
- * else the user's.
+ * else into the workspace (a choice made for one project does not change every other), and only
+ * without a workspace into the user's settings.
  */
 export async function writePanelSetting(key: 'colormap' | 'colorRange', value: string): Promise<void> {
   const c = vscode.workspace.getConfiguration(SECTION);
-  const i = c.inspect(key);
-  const target = i?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder
-    : i?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace
-      : vscode.ConfigurationTarget.Global;
-  await c.update(key, value, target);
+  await c.update(key, value, panelSettingTarget(c.inspect(key), !!vscode.workspace.workspaceFolders?.length || !!vscode.workspace.workspaceFile));
+}
+
+export function panelSettingTarget(i: { workspaceFolderValue?: unknown; workspaceValue?: unknown; globalValue?: unknown } | undefined, hasWorkspace: boolean): vscode.ConfigurationTarget {
+  if (i?.workspaceFolderValue !== undefined) return vscode.ConfigurationTarget.WorkspaceFolder;
+  if (i?.workspaceValue !== undefined) return vscode.ConfigurationTarget.Workspace;
+  if (i?.globalValue !== undefined) return vscode.ConfigurationTarget.Global;
+  return hasWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
 }

@@ -7,6 +7,8 @@ import { ComputeClient } from './compute/computeClient';
 import { readSettings } from './config';
 import { ModelCodeActionProvider } from './editor/codeActions';
 import { ModelCodeLensProvider } from './editor/codeLens';
+import { ModelCompletionProvider } from './editor/completion';
+import { openCheckpoint } from './commands/openCheckpoint';
 import { CursorLink } from './editor/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
 import { activeTabUri, DiskModels, EXTENSION_FILE_LIMIT, fileSize } from './editor/diskModels';
@@ -45,6 +47,7 @@ class FfnLens extends Disposable {
     this._register(new ModelHoverProvider(this.client, this.documents));
     this._register(new ModelCodeLensProvider(this.client, this.documents));
     this._register(new ModelCodeActionProvider(this.client, this.documents));
+    this._register(new ModelCompletionProvider(this.client, this.documents));
     this._register(new ModelStatusBar(this.client, this.documents));
     this._register(new CursorLink(this.client, this.documents, this.panels));
 
@@ -54,6 +57,7 @@ class FfnLens extends Disposable {
       const uri = await newModelFile();
       if (uri) await this.visualize(uri);
     }));
+    this._register(vscode.commands.registerCommand('ffnLens.openCheckpoint', () => openCheckpoint()));
     // (an argument, the sample's file name, skips the list: for links and tests)
     this._register(vscode.commands.registerCommand('ffnLens.openSample', async (file?: unknown) => {
       const known = typeof file === 'string' && SAMPLES.some((x) => x.file === file);

@@ -127,7 +127,7 @@ export class App {
         return;
       case 'notice':
         this.root.querySelector('.notice')?.remove();
-        this.headerEl.after(h('div', { class: 'notice', role: 'status' }, msg.text));
+        if (msg.text) this.headerEl.after(h('div', { class: 'notice', role: 'status' }, msg.text)); // ('' clears it)
         return;
       case 'highlight':
         this.highlight(msg.target, msg.writes);

@@ -7,6 +7,8 @@ export interface SampleInfo {
   readonly file: string;
   readonly label: string;
   readonly detail: string;
+  /** The checkpoint folder the sample names (copied beside it into the workspace). */
+  readonly checkpoint?: string;
 }
 
 export const SAMPLES: readonly SampleInfo[] = [
@@ -17,6 +19,7 @@ export const SAMPLES: readonly SampleInfo[] = [
   { file: 'encoder-block.ffn.json', label: 'Encoder block', detail: '4 heads, causal mask, residual connections, post-LayerNorm.' },
   { file: 'swiglu-gated.ffn.json', label: 'SwiGLU, as in LLaMA', detail: 'A gated FFN: act = SiLU(x·Wgᵀ) ⊙ (x·W1ᵀ).' },
   { file: 'gpt2-two-layers.ffn.json', label: 'Two GPT-2-style layers', detail: 'Pre-LayerNorm, two layers, a final norm and a prediction head.' },
+  { file: 'stories260K.ffn.json', label: 'stories260K: a real trained model', detail: 'Karpathy\'s tiny Llama trained on children\'s stories (checkpoint folder beside it): what does it say after "Once upon a time"?', checkpoint: 'stories260K' },
 ];
 
 export async function pickSample(extensionUri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
@@ -27,29 +30,33 @@ export async function pickSample(extensionUri: vscode.Uri): Promise<vscode.TextD
 }
 
 /**
- * An untitled document holding the sample, named after it in the first workspace folder: the tab
- * reads "xor-relu.ffn.json", the schema applies (it matches *.ffn.json), and Save writes it there
- * (VS Code saves an untitled document with a path to that path). A name already taken on disk
- * gets a number ("xor-relu-2.ffn.json"); a copy already open comes back as the user left it.
- * Without a folder, a plain untitled document.
+ * The sample in the editor. In a workspace folder: the folder's own file when it already holds the
+ * sample (a folder of the samples, or one opened before and saved), else an untitled document named
+ * after it there (the tab reads "xor-relu.ffn.json", Save writes it there) and brought back as the
+ * user left it when asked again. A sample that names a checkpoint gets its folder copied beside it.
+ * Without a folder, a plain untitled document (a checkpoint then named by its absolute path).
  */
 export async function openSample(extensionUri: vscode.Uri, file: string): Promise<vscode.TextDocument> {
-  const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'samples', file)));
+  const sample = SAMPLES.find((x) => x.file === file);
+  let text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'samples', file)));
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  if (!folder) return vscode.workspace.openTextDocument({ language: 'jsonc', content: text });
-  const base = file.replace(/\.ffn\.json$/, '');
-  for (let n = 1; n < 100; n++) {
-    const target = vscode.Uri.joinPath(folder, n === 1 ? file : `${base}-${n}.ffn.json`);
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'untitled' && d.uri.path === target.path);
-    if (open) return open;
-    if (await exists(target)) continue;
-    const doc = await vscode.workspace.openTextDocument(target.with({ scheme: 'untitled' }));
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(doc.uri, new vscode.Position(0, 0), text);
-    await vscode.workspace.applyEdit(edit);
-    return doc;
+  if (!folder) {
+    if (sample?.checkpoint) text = text.replace(`"./${sample.checkpoint}"`, JSON.stringify(vscode.Uri.joinPath(extensionUri, 'samples', sample.checkpoint).fsPath));
+    return vscode.workspace.openTextDocument({ language: 'ffn-json', content: text });
   }
-  return vscode.workspace.openTextDocument({ language: 'jsonc', content: text });
+  const target = vscode.Uri.joinPath(folder, file);
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'untitled' && d.uri.path === target.path);
+  if (open) return open;
+  if (sample?.checkpoint) {
+    const dest = vscode.Uri.joinPath(folder, sample.checkpoint);
+    if (!(await exists(dest))) await vscode.workspace.fs.copy(vscode.Uri.joinPath(extensionUri, 'samples', sample.checkpoint), dest);
+  }
+  if (await exists(target)) return vscode.workspace.openTextDocument(target);
+  const doc = await vscode.workspace.openTextDocument(target.with({ scheme: 'untitled' }));
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(doc.uri, new vscode.Position(0, 0), text);
+  await vscode.workspace.applyEdit(edit);
+  return doc;
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {

@@ -1,5 +1,7 @@
-// The extension host's end of the compute worker: starts it, sends it messages, answers queries,
-// and restarts it if it ever dies (then everything is sent to it again).
+// The extension host's end of the compute worker: starts it when the first model document is
+// opened (any JSON file activates the extension; a user who never opens a model pays for no
+// worker), sends it messages, answers queries, and restarts it if it ever dies (then everything
+// is sent to it again).
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { timed } from '../util/busy';
@@ -11,6 +13,8 @@ export class ComputeClient extends Disposable {
   private nextId = 1;
   private readonly pending = new Map<number, (r: QueryResult | null) => void>();
   private exits: number[] = [];
+  /** Settings sent before the worker runs: given to it when it starts. */
+  private config: ToWorker | null = null;
 
   private readonly _onMessage = this._register(new vscode.EventEmitter<FromWorker>());
   readonly onMessage = this._onMessage.event;
@@ -20,7 +24,11 @@ export class ComputeClient extends Disposable {
 
   constructor(private readonly workerPath: string, private readonly log: vscode.LogOutputChannel) {
     super();
-    this.start();
+  }
+
+  /** The worker has been started (a model document was opened). */
+  get started(): boolean {
+    return this.worker !== null;
   }
 
   private start(): void {
@@ -37,6 +45,7 @@ export class ComputeClient extends Disposable {
       }
     }));
     w.on('error', (e) => this.log.error(`compute worker failed: ${e.message}`));
+    if (this.config) w.postMessage(this.config);
     w.on('exit', (code) => {
       if (this.isDisposed || this.worker !== w) return;
       this.worker = null;
@@ -53,17 +62,24 @@ export class ComputeClient extends Disposable {
       }
       setTimeout(() => {
         if (this.isDisposed) return;
-        this.start();
+        if (!this.worker) this.start(); // (a document opened meanwhile may have started it)
         this._onRestart.fire();
       }, 200);
     });
   }
 
   send(msg: ToWorker): void {
+    if (msg.type === 'config') this.config = msg;
+    if (!this.worker) {
+      // only a document brings the worker up; anything else has nothing to act on yet
+      if (msg.type !== 'open' && msg.type !== 'openFile' || this.isDisposed || this.exits.length > 5) return;
+      this.start();
+    }
     this.worker?.postMessage(msg);
   }
 
   query(doc: string, query: Query, timeoutMs = 3000): Promise<QueryResult | null> {
+    if (!this.worker) return Promise.resolve(null); // (no document was ever sent: nothing to ask)
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {

@@ -1,9 +1,11 @@
 // Model files too large for VS Code to hand to extensions (over 50 MB, as a GPT-2-small block is):
-// the worker reads them from disk, and again each time they change on disk (on save).
+// the worker reads them from disk, and again each time they change on disk (on save), once the
+// write is complete (settle.ts): a save of 83 MB takes a while, and a half-written file is never read.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { PanelSource } from '../panel/source';
 import { Disposable } from '../util/dispose';
+import { Settle } from './settle';
 
 /** VS Code does not synchronize documents above this size with extensions. */
 export const EXTENSION_FILE_LIMIT = 50 * 1024 * 1024;
@@ -13,6 +15,7 @@ export const LARGE_FILE_NOTICE = 'This file is over 50 MB, and VS Code does not 
 class DiskSource implements PanelSource {
   version = 1;
   readonly document = null;
+  settle: Settle | null = null;
   constructor(readonly uri: vscode.Uri, readonly watcher: vscode.Disposable) {}
   /** Its own key in the worker: an editor may have the same file open as a document too. */
   get key(): string {
@@ -40,7 +43,7 @@ export class DiskModels extends Disposable {
 
   constructor(private readonly client: ComputeClient) {
     super();
-    this._register({ dispose: () => this.files.forEach((f) => f.watcher.dispose()) });
+    this._register({ dispose: () => this.files.forEach((f) => { f.watcher.dispose(); f.settle?.dispose(); }) });
     this._register(client.onRestart(() => {
       for (const f of this.files.values()) this.client.send({ type: 'openFile', doc: f.key, path: f.uri.fsPath, version: f.version });
     }));
@@ -55,7 +58,16 @@ export class DiskModels extends Disposable {
     const key = `disk:${uri.toString()}`;
     let f = this.files.get(key);
     if (!f) {
-      f = new DiskSource(uri, watchFile(uri, () => this.reload(key)));
+      const settle = new Settle(async () => {
+        try {
+          const st = await vscode.workspace.fs.stat(uri);
+          return { size: st.size, mtime: st.mtime };
+        } catch {
+          return null;
+        }
+      }, () => this.reload(key));
+      f = new DiskSource(uri, watchFile(uri, () => settle.changed()));
+      f.settle = settle;
       this.files.set(key, f);
       this.client.send({ type: 'openFile', doc: key, path: uri.fsPath, version: f.version });
     }
@@ -71,6 +83,7 @@ export class DiskModels extends Disposable {
     if (!f) return;
     this.files.delete(key);
     f.watcher.dispose();
+    f.settle?.dispose();
     this.client.send({ type: 'close', doc: key });
     this._onDidClose.fire(f.uri);
   }

@@ -6,14 +6,20 @@
 // worker confirms from the parse, or says `notModel` and it is let go. Once a document is
 // confirmed it stays tracked until it closes, so a half-typed edit never makes its diagnostics
 // or its panel vanish.
+//
+// Model files are their own language, ffn-json (JSON with comments): a *.ffn.json is one by its
+// name; a plain .json (or .jsonc) document recognised as a model is switched to it once, so VS
+// Code's JSON service neither reports its comments as errors nor lists our syntax errors a second
+// time, nor parses a 37 MB model on every keystroke. It is never switched back.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { TextChange } from '../protocol/worker';
 import { isModelFileName, looksLikeModelText } from '../model/read';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
+import { MODEL_LANGUAGE } from './selector';
 
-const JSON_LANGUAGES = new Set(['json', 'jsonc']);
+const JSON_LANGUAGES = new Set(['json', 'jsonc', MODEL_LANGUAGE]);
 /** Above this, a saved document's text is read from disk by the worker rather than copied over. */
 const READ_FROM_DISK = 1024 * 1024;
 /** Content sniffing stops here: a bigger non-*.ffn.json file is not scanned on every keystroke. */
@@ -38,6 +44,8 @@ export class ModelDocuments extends Disposable {
   /** Tracked for their text alone, not yet confirmed by the worker. */
   private readonly sniffed = new Set<string>();
   private readonly sniffTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Documents being switched to the model language. */
+  private readonly switching = new Set<string>();
 
   private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.TextDocument>());
   /** A tracked document was opened, changed or tracked for the first time. */
@@ -88,7 +96,18 @@ export class ModelDocuments extends Disposable {
   private consider(doc: vscode.TextDocument): void {
     if (this.tracked.has(doc.uri.toString()) || doc.uri.scheme === 'git' || doc.uri.scheme === 'output') return;
     if (isModelFileName(doc.fileName)) this.open(doc);
-    else if (looksLikeModelDocument(doc)) this.open(doc, false, true);
+    else if (looksLikeModelDocument(doc)) {
+      if (doc.languageId !== MODEL_LANGUAGE && !this.switching.has(doc.uri.toString())) {
+        // reopened by VS Code as an ffn-json document, which is considered (and tracked) then
+        this.switching.add(doc.uri.toString());
+        void vscode.languages.setTextDocumentLanguage(doc, MODEL_LANGUAGE).then(
+          () => this.switching.delete(doc.uri.toString()),
+          () => { this.switching.delete(doc.uri.toString()); if (!doc.isClosed) this.open(doc, false, true); },
+        );
+        return;
+      }
+      this.open(doc, false, true);
+    }
   }
 
   private open(doc: vscode.TextDocument, fromEditor = false, sniffed = false): void {

@@ -1,7 +1,8 @@
 // One panel, showing one model document (the markdown preview's model: one preview per document,
 // opened beside it). It relays the worker's results for its document to the webview, dropping
-// any that are older than the document (a newer result is on its way), and keeps the last good
-// render so a reloaded webview, or a text that stops parsing, still has something to show.
+// any that are older than the document (a newer result is on its way). It holds no numbers: the
+// worker sends each stage in pieces already sized for the webview, forwarded as they come, and a
+// webview that (re)starts asks the worker, which replays its last render (or computes it).
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { FromWorker, WorkerProblem } from '../protocol/worker';
@@ -9,21 +10,10 @@ import { readSettings, writePanelSetting } from '../config';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import { panelHtml } from './html';
-import type { FromWebview, ModelSummary, ProblemInfo, ToWebview } from '../protocol/panel';
+import type { FromWebview, ProblemInfo, ToWebview } from '../protocol/panel';
 import { rangeOf, type PanelSource } from './source';
 
 export const PANEL_VIEW_TYPE = 'ffnLens.preview';
-
-/** Floats per piece of a stage sent to the webview (128 KB): each postMessage stays short. */
-const PIECE = 32768;
-
-interface Render {
-  version: number;
-  summary: ModelSummary;
-  warnings: ProblemInfo[];
-  stages: Map<string, { shape: readonly number[]; data: ArrayBuffer }>;
-  done: boolean;
-}
 
 /** What tests read to check the pipeline (also handy when debugging). */
 export interface PanelStats {
@@ -34,15 +24,13 @@ export interface PanelStats {
 }
 
 export class Panel extends Disposable {
-  private render: Render | null = null;
-  /**
-   * The worker's latest numbers of each stage, whatever version they came with (a stale version's
-   * are not shown, but the next version may keep them), and the buffer the webview has of each.
-   */
-  private readonly latest = new Map<string, { shape: readonly number[]; data: ArrayBuffer }>();
-  private readonly inWebview = new Map<string, ArrayBuffer>();
-  private problems: { version: number; list: ProblemInfo[] } | null = null;
+  /** The version of the render the webview is being sent (its stages and 'done' pass), or -1. */
+  private shown = -1;
+  /** What the webview last asked to be shown (null: everything): told to the worker again on (re)subscribing. */
+  private wanted: readonly string[] | null = null;
   private webviewReady = false;
+  /** The worker said it is reading a checkpoint: the notice goes when the model comes. */
+  private loading = false;
   readonly stats: PanelStats = { posted: { model: 0, stage: 0, problems: 0, done: 0 }, droppedStale: 0, lastRenderedVersion: -1, lastPostedVersion: -1 };
 
   private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
@@ -80,7 +68,7 @@ export class Panel extends Disposable {
     this._register(panel.onDidChangeViewState((e) => {
       if (e.webviewPanel.active) this._onDidActivate.fire();
     }));
-    this.client.send({ type: 'subscribe', doc: src.key, on: true });
+    // (the worker is asked for the numbers when the webview is ready for them: 'ready')
   }
 
   get source(): PanelSource {
@@ -102,15 +90,13 @@ export class Panel extends Disposable {
     const left = this.src;
     this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
     this.src = src;
-    this.render = null;
-    this.problems = null;
-    this.latest.clear();
+    this.shown = -1;
     this.notice = null;
     this.stats.lastPostedVersion = -1;
     this.stats.lastRenderedVersion = -1;
     this.setTitle(null);
     this.sendInit();
-    this.client.send({ type: 'subscribe', doc: src.key, on: true });
+    if (this.webviewReady) this.resubscribe();
     return left;
   }
 
@@ -121,17 +107,18 @@ export class Panel extends Disposable {
   rebind(src: PanelSource): void {
     if (this.src.key !== src.key) this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
     this.src = src;
-    this.latest.clear();
-    // Its versions start again: keep showing the last render, as older than any of them.
-    if (this.render) this.render.version = 0;
-    if (this.problems) this.problems.version = 0;
+    // Its versions start again: the webview keeps the last render until the worker's next one.
+    this.shown = -1;
     this.sendInit();
-    this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
+    if (this.webviewReady) this.resubscribe();
   }
 
-  /** The worker reopened the document after a restart: ask for everything again. */
+  /** Asks the worker for everything again (it restarted, or the webview did): it replays its last render. */
   resubscribe(): void {
+    if (!this.webviewReady) return; // ('ready' asks, when it comes)
+    this.shown = -1;
     this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
+    this.client.send({ type: 'want', doc: this.src.key, ids: this.wanted });
   }
 
   /** A line at the top of the panel (the file is read from disk, or could not be read). */
@@ -149,19 +136,10 @@ export class Panel extends Disposable {
   }
 
   private post(msg: ToWebview): void {
+    if (this.isDisposed) return; // (a late result, or the cursor moving, after the panel closed)
     if (!this.webviewReady && msg.type !== 'init') return; // sent in full on 'ready'
-    void timed(`postMessage ${msg.type}`, () => this.panel.webview.postMessage(msg));
-  }
-
-  /** A stage's numbers to the webview, in pieces of at most PIECE floats. */
-  private postStage(version: number, id: string, shape: readonly number[], data: ArrayBuffer): void {
-    if (this.webviewReady) this.inWebview.set(id, data);
-    const total = data.byteLength / 4;
-    for (let offset = 0; offset < total || offset === 0; offset += PIECE) {
-      const piece = total <= PIECE ? data : data.slice(offset * 4, Math.min(total, offset + PIECE) * 4);
-      this.post({ type: 'stage', version, id, shape, data: piece, offset, total });
-      if (total === 0) break;
-    }
+    // (a webview disposed between the check and the post rejects: nothing to tell anyone)
+    timed(`postMessage ${msg.type}`, () => this.panel.webview.postMessage(msg)).then(undefined, () => undefined);
   }
 
   private isStale(version: number): boolean {
@@ -175,39 +153,40 @@ export class Panel extends Disposable {
         this.stats.droppedStale++;
         return;
       }
+      if (this.loading) {
+        this.loading = false;
+        this.post({ type: 'notice', text: this.notice ?? '' }); // (the checkpoint is in)
+      }
       if (m.summary) {
-        this.problems = null;
-        this.render = { version: m.version, summary: m.summary, warnings: this.infos(m.problems), stages: new Map(), done: false };
+        this.shown = m.version;
         this.setTitle(m.summary.name);
         this.stats.posted.model++;
         this.stats.lastPostedVersion = m.version;
-        this.post({ type: 'model', version: m.version, summary: m.summary, warnings: this.render.warnings });
+        this.post({ type: 'model', version: m.version, summary: m.summary, warnings: this.infos(m.problems) });
       } else {
-        this.problems = { version: m.version, list: this.infos(m.problems) };
         this.stats.posted.problems++;
-        this.post({ type: 'problems', version: m.version, problems: this.problems.list });
+        this.post({ type: 'problems', version: m.version, problems: this.infos(m.problems) });
       }
     } else if (m.type === 'stage' || m.type === 'kept') {
-      // 'kept': the same numbers as the worker's previous run of this stage, which came before
-      const s = m.type === 'stage' ? { shape: m.shape, data: m.data } : this.latest.get(m.id);
-      if (s) this.latest.set(m.id, s);
-      const r = this.render;
-      if (!s || !r || r.version !== m.version || this.isStale(m.version)) {
+      // (a render overtaken by an edit while it streams stops here: the newer one is coming)
+      if (m.version !== this.shown || this.isStale(m.version)) {
         this.stats.droppedStale++;
         return;
       }
-      r.stages.set(m.id, s);
-      this.stats.posted.stage++;
-      if (this.inWebview.get(m.id) === s.data) this.post({ type: 'kept', version: m.version, id: m.id });
-      else this.postStage(m.version, m.id, s.shape, s.data);
+      if (m.type === 'kept') this.post({ type: 'kept', version: m.version, id: m.id });
+      else {
+        if (m.offset === 0) this.stats.posted.stage++;
+        this.post({ type: 'stage', version: m.version, id: m.id, shape: m.shape, data: m.data, offset: m.offset, total: m.total });
+      }
     } else if (m.type === 'done') {
-      const r = this.render;
       // A render overtaken by an edit while it streamed is not shown as complete: its cards that
       // did not get numbers stay marked as older until the newer render comes.
-      if (!r || r.version !== m.version || this.isStale(m.version)) return;
-      r.done = true;
+      if (m.version !== this.shown || this.isStale(m.version)) return;
       this.stats.posted.done++;
       this.post({ type: 'done', version: m.version, ms: m.ms.parse + m.ms.forward });
+    } else if (m.type === 'loading') {
+      this.loading = true;
+      this.post({ type: 'notice', text: `Reading the checkpoint ${m.what} (in the background; the numbers come when it is in)…` });
     }
   }
 
@@ -215,17 +194,10 @@ export class Panel extends Disposable {
     return problems.map((p) => ({ severity: p.severity, code: p.code, message: p.message, path: p.path, line: p.line, col: p.col }));
   }
 
+  /** A (re)started webview: its settings and notice now, the numbers from the worker's replay. */
   private sendInit(): void {
-    this.inWebview.clear(); // a (re)started webview has nothing
     this.post({ type: 'init', settings: readSettings().panel, uri: this.src.uri.toString() });
     if (this.notice) this.post({ type: 'notice', text: this.notice });
-    const r = this.render;
-    if (r) {
-      this.post({ type: 'model', version: r.version, summary: r.summary, warnings: r.warnings });
-      for (const [id, s] of r.stages) this.postStage(r.version, id, s.shape, s.data);
-      if (r.done) this.post({ type: 'done', version: r.version, ms: 0 });
-    }
-    if (this.problems) this.post({ type: 'problems', version: this.problems.version, problems: this.problems.list });
   }
 
   private fromWebview(m: FromWebview): void {
@@ -233,6 +205,7 @@ export class Panel extends Disposable {
       case 'ready':
         this.webviewReady = true;
         this.sendInit();
+        this.resubscribe();
         return;
       case 'reveal':
         this.onReveal(this, m.stageId, m.index);
@@ -281,11 +254,7 @@ export class Panel extends Disposable {
   }
 
   override dispose(): void {
-    // the numbers held for this panel go with it
-    this.render = null;
-    this.problems = null;
-    this.latest.clear();
-    this.inWebview.clear();
+    this.webviewReady = false;
     super.dispose();
   }
 }

@@ -3,6 +3,7 @@
 // result carries the document version it was computed from.
 
 import type { Fix } from '../model/fixes';
+import type { CompletionItemData } from '../model/completion';
 import type { FixHint } from '../model/problems';
 import type { HighlightTarget, ModelSummary, ProblemInfo } from './panel';
 
@@ -59,7 +60,8 @@ export type Query =
   | { readonly kind: 'lenses' }
   | { readonly kind: 'cursor'; readonly offset: number }
   | { readonly kind: 'fixes'; readonly start: number; readonly end: number }
-  | { readonly kind: 'text-length' };
+  | { readonly kind: 'text-length' }
+  | { readonly kind: 'complete'; readonly offset: number };
 
 /** 1-based line and column of the start and end of a range (UTF-16 code units, as VS Code counts). */
 export interface LineCol { readonly line: number; readonly col: number; readonly endLine: number; readonly endCol: number }
@@ -73,7 +75,8 @@ export type QueryResult =
   | { readonly kind: 'lenses'; readonly version: number; readonly lenses: readonly Lens[] }
   | { readonly kind: 'cursor'; readonly version: number; readonly cursor: CursorTarget | null }
   | { readonly kind: 'fixes'; readonly version: number; readonly fixes: readonly Fix[] }
-  | { readonly kind: 'text-length'; readonly version: number; readonly length: number };
+  | { readonly kind: 'text-length'; readonly version: number; readonly length: number }
+  | { readonly kind: 'complete'; readonly version: number; readonly items: readonly CompletionItemData[] };
 
 export interface WorkerProblem extends ProblemInfo, LineCol {
   readonly start: number;
@@ -84,7 +87,11 @@ export interface WorkerProblem extends ProblemInfo, LineCol {
 /** Worker → host */
 export type FromWorker =
   | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: ModelSummary | null }
-  | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer }
+  /**
+   * Numbers of a stage: floats offset … offset + their count of `total`. A large stage comes in
+   * pieces of at most STAGE_PIECE floats, sized for the webview: the host forwards them as they are.
+   */
+  | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number }
   /** This stage of `version` holds the same numbers as in the version before (not sent again). */
   | { readonly type: 'kept'; readonly doc: string; readonly version: number; readonly id: string }
   | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number } }

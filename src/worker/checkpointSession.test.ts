@@ -61,7 +61,10 @@ class Harness {
     const keptIds: string[] = [];
     const sentIds: string[] = [];
     for (const m of this.messages) {
-      if (m.type === 'stage' && m.version === version) { kept.set(m.id, new Float32Array(m.data)); sentIds.push(m.id); }
+      if (m.type === 'stage' && m.version === version) {
+        if (m.offset === 0) { kept.set(m.id, new Float32Array(m.total)); sentIds.push(m.id); }
+        kept.get(m.id)!.set(new Float32Array(m.data), m.offset);
+      }
       if (m.type === 'kept' && m.version === version) keptIds.push(m.id);
     }
     const fresh = await resolveReadNow(readModel(this.text, FILE), FILE, this.store, new CheckpointResolver());

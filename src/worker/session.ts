@@ -12,6 +12,7 @@ import { sourceSlice } from '../model/jsonc';
 import { TextChunks } from '../model/textChunks';
 import { LineIndex } from '../model/lines';
 import { fixesFor } from '../model/fixes';
+import { completionItems, completionPlace } from '../model/completion';
 import { ReadPatch } from '../model/incremental';
 import { locateStageCell } from '../model/locate';
 import { formatPath } from '../model/problems';
@@ -27,6 +28,9 @@ import { runtimeProblems } from './runtimeProblems';
 import { layoutSignature, summarize } from './summary';
 
 export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
+
+/** Floats per piece of a stage (128 KB): each postMessage, here and on to the webview, stays short. */
+export const STAGE_PIECE = 32768;
 
 export class DocSession {
   /** The text of an editor's document (in chunks: see TextChunks), or the bytes of a file read from disk. */
@@ -305,9 +309,14 @@ export class DocSession {
       return;
     }
     this.sent.set(s.id, s.data);
-    // A copy of its own, transferred: never a view into memory we keep using.
-    const data = s.data.slice().buffer as ArrayBuffer;
-    this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data }, [data]);
+    // Pieces of their own, transferred (never a view into memory we keep using), sized for the
+    // webview: the only copy of the numbers on their way to the panel.
+    const total = s.data.length;
+    for (let offset = 0; offset < total || offset === 0; offset += STAGE_PIECE) {
+      const data = s.data.slice(offset, Math.min(total, offset + STAGE_PIECE)).buffer as ArrayBuffer;
+      this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data, offset, total }, [data]);
+      if (total === 0) break;
+    }
   }
 
   /** Line and column of an offset range in the current text (the line index is built once per text). */
@@ -328,6 +337,12 @@ export class DocSession {
 
   query(q: Query): QueryResult | null {
     switch (q.kind) {
+      case 'complete': {
+        // (scanned back from the cursor in the text as it is: completion comes while it does not parse)
+        const place = completionPlace(sourceSlice(this.text, 0, q.offset), q.offset);
+        const checkpoint = /"checkpoint"\s*:/.test(sourceSlice(this.text, 0, Math.min(this.text.length, 1 << 16))) || !!this.read?.checkpoint;
+        return { kind: 'complete', version: this.version, items: place ? completionItems(place, checkpoint) : [] };
+      }
       case 'text-length':
         return { kind: 'text-length', version: this.version, length: this.text.length };
       case 'hover': {

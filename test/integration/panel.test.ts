@@ -65,7 +65,7 @@ describe('Visualize FFN: the panel', function () {
     const dropped = p.stats.droppedStale;
     const posted = p.stats.posted.model;
     p.fromWorker({ type: 'model', doc: ed.document.uri.toString(), version: v0, problems: [], summary: null });
-    p.fromWorker({ type: 'stage', doc: ed.document.uri.toString(), version: v0, id: 'output', shape: [2, 3], data: new Float32Array(6).buffer });
+    p.fromWorker({ type: 'stage', doc: ed.document.uri.toString(), version: v0, id: 'output', shape: [2, 3], data: new Float32Array(6).buffer, offset: 0, total: 6 });
     assert.equal(p.stats.droppedStale, dropped + 2);
     assert.equal(p.stats.posted.model, posted);
     assert.equal(p.stats.lastPostedVersion, v3);
@@ -122,14 +122,14 @@ describe('Visualize FFN: the panel', function () {
     assert.match(p.panel.title, /XOR/);
   });
 
-  it('Open Sample: an untitled copy named after the sample in the workspace folder (a number added, as the name is taken on disk), with its panel', async () => {
+  it('Open Sample: the workspace\'s own file when it holds the sample (no "-2" copy), with its panel; again: the same document, edits kept', async () => {
     const lens = await api();
     const folder = vscode.workspace.workspaceFolders![0].uri;
     await vscode.commands.executeCommand('ffnLens.openSample', 'xor-relu.ffn.json');
-    const doc = await waitFor('the sample in the editor', () => vscode.window.activeTextEditor?.document.isUntitled && vscode.window.activeTextEditor.document);
-    // (the test workspace holds the samples on disk: the copy is not named over one)
-    assert.equal(doc.uri.toString(), vscode.Uri.joinPath(folder, 'xor-relu-2.ffn.json').with({ scheme: 'untitled' }).toString());
-    assert.equal(doc.languageId, 'jsonc');
+    const doc = await waitFor('the sample in the editor', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('xor-relu.ffn.json') && vscode.window.activeTextEditor.document);
+    // (the test workspace holds the samples on disk)
+    assert.equal(doc.uri.toString(), vscode.Uri.joinPath(folder, 'xor-relu.ffn.json').toString());
+    assert.equal(doc.languageId, 'ffn-json');
     assert.equal(doc.getText(), sampleText('xor-relu.ffn.json'));
     const p = await waitFor('its panel', () => lens.panels.find(doc.uri));
     await rendered(p, doc);
@@ -141,7 +141,7 @@ describe('Visualize FFN: the panel', function () {
     assert.ok(doc.getText().startsWith('// mine\n'));
     await vscode.commands.executeCommand('ffnLens.openSample', 'identity-weights.ffn.json');
     const second = await waitFor('the second sample', () => vscode.window.activeTextEditor?.document !== doc && vscode.window.activeTextEditor?.document);
-    assert.equal(second.uri.path, vscode.Uri.joinPath(folder, 'identity-weights-2.ffn.json').path);
+    assert.equal(second.uri.toString(), vscode.Uri.joinPath(folder, 'identity-weights.ffn.json').toString());
     for (const d of [doc, second]) {
       await vscode.window.showTextDocument(d);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

@@ -34,7 +34,7 @@ describe('FFN Lens smoke (real extension host)', () => {
   it(`opens the fixture model ${MODEL_FILE} and visualizes it`, async () => {
     const uri = vscode.Uri.joinPath(workspaceRoot(), MODEL_FILE);
     const doc = await vscode.workspace.openTextDocument(uri);
-    assert.ok(['json', 'jsonc'].includes(doc.languageId), `language ${doc.languageId}`);
+    assert.equal(doc.languageId, 'ffn-json', 'model files are their own language (JSON with comments)');
     assert.match(doc.getText(), /"name":\s*"Identity weights/);   // JSONC: the samples' copy has comments
     const editor = await vscode.window.showTextDocument(doc);
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
