@@ -56,7 +56,7 @@ if (args.has('--tests')) {
   // Unbundled, file by file, so test files import the real modules and mocha sees one file per suite.
   rmSync('out', { recursive: true, force: true });
   await esbuild.build({
-    entryPoints: [...walk('src'), ...walk('test'), ...walk('webview'), ...walk('bench/host')],
+    entryPoints: [...walk('src'), ...walk('test'), ...walk('webview'), ...walk('bench/host'), ...walk('bench/e2e')],
     outdir: 'out', outbase: '.', bundle: false, platform: 'node', format: 'cjs', target: 'node20',
     sourcemap: 'inline', logLevel: 'warning',
   });

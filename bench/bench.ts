@@ -1,8 +1,11 @@
 // `npm run bench`: every speed target of the project, measured here and now, with the peers
-// measured in the same run (ratios hold on a shared, noisy machine; absolute times do not).
+// measured in the same run. Every speed target is a ratio against a peer of the same run (tfjs's
+// kernel, JSON.parse, a full recompute, a plain blit), so it holds on a slower or busier machine
+// as on ours; absolute figures are printed as information. The two budgets a person feels (the
+// editor's thread held, keystroke to pixels) stay absolute.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw] [--out FILE]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,host,keystroke] [--out FILE]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -13,6 +16,8 @@
 //   draw       one 32 × 3072 heatmap drawn in Chromium (Playwright), as the panel draws it
 //   host       the extension host's thread in a real VS Code (code-server) while a d = 512 block
 //              opens and is edited: the longest it is blocked
+//   keystroke  a digit typed into W1 of the d = 512 block in a real VS Code (Playwright + Chromium)
+//              → the panel's new heatmaps drawn
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -88,8 +93,11 @@ async function matmul(): Promise<void> {
     const peer = (name: string): Row | undefined => rows.find((x) => x.kernel === name && x.shape === r.shape);
     const w = peer('tfjs-wasm');
     const c = peer('tfjs-cpu');
-    target(`matmul ${r.shape} wasm-simd`, '≥ 35 GFLOPS', 'GFLOPS', r.gflops as Stat, r.gflops.median >= 35,
-      [w ? `${r2(r.gflops.median / w.gflops.median)}× tfjs-wasm (target ≥ 1.4)` : 'tfjs-wasm n/a', c ? `${r2(r.gflops.median / c.gflops.median)}× tfjs-cpu (target ≥ 40)` : 'tfjs-cpu n/a'].join(', '));
+    // the ratio to tfjs's own WebAssembly SIMD kernel on the same shape, in the same run
+    const ratio = w ? r.gflops.median / w.gflops.median : NaN;
+    const s: Stat = { median: ratio, min: w ? r.gflops.min / w.gflops.max : NaN, max: w ? r.gflops.max / w.gflops.min : NaN, n: 1 };
+    target(`matmul ${r.shape} wasm-simd vs tfjs-wasm`, '≥ 1.2×', '×', s, ratio >= 1.2,
+      [`${r2(r.gflops.median)} GFLOPS`, c ? `${r2(r.gflops.median / c.gflops.median)}× tfjs-cpu` : 'tfjs-cpu n/a'].join(', '));
   }
 }
 
@@ -273,6 +281,8 @@ function recompute(): void {
   if (!kernel) throw new Error('no WebAssembly SIMD here');
   const times: number[] = [];
   const parse: number[] = [];
+  const peer: number[] = [];
+  const plain = text.replace(/^\s*\/\/.*\n/gm, ''); // (JSON.parse reads no comments)
   for (let i = 0; i < (quick ? 3 : 7); i++) {
     const t0 = performance.now();
     const res = readModel(text, 'gpt2.ffn.json');
@@ -282,10 +292,16 @@ function recompute(): void {
     e.dispose();
     times.push(performance.now() - t0);
     parse.push(t1 - t0);
+    // the peer, in turn with ours: JSON.parse of the same text alone (no numbers computed)
+    const p0 = performance.now();
+    JSON.parse(plain);
+    peer.push(performance.now() - p0);
   }
   const s = stat(times);
-  results.recompute = { fileMB: r2(text.length / 1e6), ms: round(s), parseMs: round(stat(parse)) };
-  target(`full recompute from text, d = 768 (${(text.length / 1e6).toFixed(0)} MB)`, '≤ 350 ms', 'ms', s, s.median <= 350, `of which reading ${r2(stat(parse).median)} ms`);
+  const ratio = stat(times.map((t, i) => t / peer[i]));
+  results.recompute = { fileMB: r2(text.length / 1e6), ms: round(s), parseMs: round(stat(parse)), jsonParseMs: round(stat(peer)) };
+  target(`full recompute from text (read + every stage), d = 768 (${(text.length / 1e6).toFixed(0)} MB), vs JSON.parse of the text alone`, '≤ 0.8×', '×', ratio, ratio.median <= 0.8,
+    `${r2(s.median)} ms (of which reading ${r2(stat(parse).median)} ms) vs JSON.parse ${r2(stat(peer).median)} ms`);
 }
 
 // --- one edit through the real worker -----------------------------------------------------------------------
@@ -294,12 +310,25 @@ async function edits(): Promise<void> {
   console.log('\n# one number edited → every stage back from the compute worker (dist/worker.js, a worker thread)');
   const workerJs = join(REPO, 'dist', 'worker.js');
   if (!existsSync(workerJs)) throw new Error('dist/worker.js is missing: run `node esbuild.mjs` first');
-  const cases: Array<[string, GenerateOptions, number]> = [
-    ['d = 768', { preset: 'gpt2-small' }, 33], ['d = 512', { preset: 'd512' }, 25], ['d = 256', { preset: 'd256' }, 16], ['d = 64', { preset: 'd64' }, 5],
+  // [label, model, ratio target vs a full recompute from text of the same file in the same run (null: information only:
+  // at d ≤ 256 a full recompute takes a few ms and message passing dominates either way)]
+  const cases: Array<[string, GenerateOptions, number | null]> = [
+    ['d = 768', { preset: 'gpt2-small' }, 0.25], ['d = 512', { preset: 'd512' }, 0.35], ['d = 256', { preset: 'd256' }, null], ['d = 64', { preset: 'd64' }, null],
   ];
   const out: Record<string, unknown> = {};
+  const kernel = createWasmKernel();
   for (const [label, opts, budget] of quick ? cases.slice(2) : cases) {
     const text = modelTextOf(label, opts);
+    // the peer: a full recompute from the same text (read + every stage), here, in this run
+    const full: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      const e = new Engine(kernel!);
+      e.run(readModel(text, 'model.ffn.json').model!.model);
+      e.dispose();
+      full.push(performance.now() - t0);
+    }
+    const fullMs = stat(full).median;
     const w = new Worker(workerJs);
     const doc = 'bench://model.ffn.json';
     let version = 1;
@@ -346,9 +375,13 @@ async function edits(): Promise<void> {
     }
     await w.terminate();
     const all = stat([...byKind.W1, ...byKind.W2, ...byKind.b1]);
-    out[label] = { W1: round(stat(byKind.W1)), W2: round(stat(byKind.W2)), b1: round(stat(byKind.b1)), stagesPosted: posted, fileMB: r2(text.length / 1e6) };
-    target(`edit one number, ${label} (${(text.length / 1e6).toFixed(1)} MB)`, `≤ ${budget} ms`, 'ms', all, all.median <= budget,
-      `W1 ${r2(stat(byKind.W1).median)}, W2 ${r2(stat(byKind.W2).median)}, b1 ${r2(stat(byKind.b1).median)} ms; ${posted} stages posted each time`);
+    out[label] = { W1: round(stat(byKind.W1)), W2: round(stat(byKind.W2)), b1: round(stat(byKind.b1)), stagesPosted: posted, fileMB: r2(text.length / 1e6), fullRecomputeMs: r2(fullMs) };
+    const note = `${r2(all.median)} ms (W1 ${r2(stat(byKind.W1).median)}, W2 ${r2(stat(byKind.W2).median)}, b1 ${r2(stat(byKind.b1).median)}) vs a full recompute ${r2(fullMs)} ms; ${posted} stages posted each time`;
+    if (budget === null) console.log(`  (information) edit one number, ${label}: ${note}`);
+    else {
+      const ratio: Stat = { median: all.median / fullMs, min: all.min / fullMs, max: all.max / fullMs, n: all.n };
+      target(`edit one number, ${label} (${(text.length / 1e6).toFixed(1)} MB), through the worker, vs a full recompute of the file`, `≤ ${budget}×`, '×', ratio, ratio.median <= budget, note);
+    }
   }
   results.edit = out;
 }
@@ -373,9 +406,12 @@ async function draw(): Promise<void> {
     const r = await page.evaluate(() => (globalThis as unknown as { benchDraw(): Record<string, number[]> }).benchDraw());
     const full = stat(r.full);
     const pooled = stat(r.pooled);
-    results.draw = { full: round(full), pooled: round(pooled) };
-    target('draw 32 × 3072, one pixel per cell', '≤ 10 ms', 'ms', full, full.median <= 10);
-    target('draw 32 × 3072 pooled to 1024 px (max |v| per block)', '≤ 10 ms', 'ms', pooled, pooled.median <= 10);
+    const blit = stat(r.blit);
+    results.draw = { full: round(full), pooled: round(pooled), blit: round(blit) };
+    // the peer: the same canvas given a ready ImageData of the same size (putImageData alone), in the same page
+    const vs = (s: Stat): Stat => ({ median: s.median / blit.median, min: s.min / blit.median, max: s.max / blit.median, n: s.n });
+    target('draw 32 × 3072, one pixel per cell, vs putImageData of a ready image', '≤ 4×', '×', vs(full), full.median / blit.median <= 4, `${r2(full.median)} ms vs ${r2(blit.median)} ms`);
+    target('draw 32 × 3072 pooled to 1024 px (max |v| per block), vs putImageData of a ready image', '≤ 4×', '×', vs(pooled), pooled.median / blit.median <= 4, `${r2(pooled.median)} ms vs ${r2(blit.median)} ms`);
   } finally {
     await browser.close();
   }
@@ -412,6 +448,25 @@ function host(): void {
   results.hostEditToDrawn = round(s);
 }
 
+// --- keystroke to pixels, in a real VS Code ---------------------------------------------------------------
+
+function keystroke(): void {
+  console.log('\n# keystroke → pixels: a digit typed into W1 of the d = 512 block (37 MB) in a real VS Code (code-server + Chromium) → the panel drawn');
+  const out = join(tmpdir(), `ffn-bench-keys-${process.pid}.json`);
+  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/keystroke.js', '--timeout', '900'], {
+    encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
+  });
+  if (!existsSync(out)) {
+    console.log(`  skipped: the VS Code run did not finish (${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ')})`);
+    return;
+  }
+  const k = JSON.parse(readFileSync(out, 'utf8')) as { ms: number[]; fileMB: number };
+  rmSync(out, { force: true });
+  const s = stat(k.ms);
+  results.keystroke = { fileMB: k.fileMB, ms: round(s), all: k.ms };
+  target(`keystroke → changed heatmaps drawn, d = 512 (${k.fileMB} MB) in a real VS Code`, '≤ 100 ms', 'ms', s, s.median <= 100, `${k.ms.length} edits`);
+}
+
 // --- main -------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -430,6 +485,7 @@ async function main(): Promise<void> {
   if (want('edit')) await edits();
   if (want('draw')) await draw();
   if (want('host')) host();
+  if (want('keystroke')) keystroke();
   const summary = {
     date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, quick,
     seconds: Math.round((Date.now() - t0) / 1000), targets, ...results,

@@ -9,7 +9,8 @@
 //      each Workbench.open() works in its own copy of test/fixtures/workspace (under FFN_E2E_TMP)
 //   5. the server is stopped whatever happens; exit status = mocha's.
 //
-//   node scripts/run-e2e.mjs [--grep REGEX] [--no-build] [--no-setup] [--port N] [--timeout SECONDS]
+//   --files GLOB: other mocha files than the e2e suite (the benchmark's keystroke run: bench/e2e/)
+//   node scripts/run-e2e.mjs [--grep REGEX] [--files GLOB] [--no-build] [--no-setup] [--port N] [--timeout SECONDS]
 //                            [--settings FILE.json] [--headed] [-- extra mocha args]
 // Results (screenshots, console logs, code-server.log): test-results/e2e/
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { FIXTURE_WORKSPACE, REPO, RESULTS, build, devExtensionPath, ensureSetup, exit, fail, isExiting, log, makeTempDir, makeWorkspace, parseArgs, run, seconds, setTag, startServer } from './vscode/lib.mjs';
 
 setTag('e2e');
-const { flags, rest } = parseArgs(process.argv.slice(2), ['grep', 'port', 'timeout', 'settings']);
+const { flags, rest } = parseArgs(process.argv.slice(2), ['grep', 'port', 'timeout', 'settings', 'files']);
 if (flags.help || flags.h) {
   console.log('usage: node scripts/run-e2e.mjs [--grep REGEX] [--no-build] [--no-setup] [--port N] [--timeout SECONDS] [--settings FILE.json] [--headed] [-- mocha args]');
   process.exit(0);
@@ -57,7 +58,7 @@ async function main() {
     ...(flags.headed ? { HEADED: '1' } : {}),
   };
   const args = [MOCHA, '--no-config', '--no-package', '--reporter', 'spec', '--timeout', '120000', '--slow', '20000',
-    ...(flags.grep ? ['--grep', String(flags.grep)] : []), ...rest, 'out/test/e2e/**/*.test.js'];
+    ...(flags.grep ? ['--grep', String(flags.grep)] : []), ...rest, String(flags.files ?? 'out/test/e2e/**/*.test.js')];
   log(`mocha out/test/e2e/**/*.test.js against ${server.url} (workspace ${workspace})`);
   const tRun = Date.now();
   const r = await run(process.execPath, args, { env, timeoutMs, label: 'e2e mocha run' });

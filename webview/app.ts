@@ -32,9 +32,11 @@ export class App {
   private readonly content: HTMLElement;
   private readonly header: PanelHeader;
   private readonly ctx: CardContext = this.cardContext();
-  private readonly layout = new PanelLayout(this.ctx, () => this.state, () => this.save(), () => this.drawAll(true));
+  private readonly layout = new PanelLayout(this.ctx, () => this.state, () => this.save(), () => this.drawAll(true), () => this.postWanted());
   private readonly overview = new Overview(this.ctx, (id) => this.scrollToCard(id));
   private highlightTarget: HighlightTarget | null = null;
+  /** The last set of wanted stages told to the worker. */
+  private wantedKey = '';
   /** A stage to scroll to once its card exists (asked for before the model arrived). */
   private pendingFocus: string | null = null;
   private readonly redrawAll = perFrame(() => this.drawAll(false));
@@ -44,7 +46,7 @@ export class App {
     this.headerEl = h('header', { class: 'panel-header' });
     this.banner = h('div', { class: 'banner', role: 'alert', hidden: true });
     const headerMain = h('div', { class: 'header-main' });
-    this.header = new PanelHeader(headerMain, (open) => this.setAllOpen(open));
+    this.header = new PanelHeader(headerMain, (open) => this.setAllOpen(open), (layer) => this.scrollToCard(`layers.${layer}.out`));
     // the banner sits in the sticky header: wherever the user has scrolled, the dimmed view says why
     this.headerEl.append(headerMain, this.banner);
     this.content = h('main', { class: 'content' }, h('p', { class: 'placeholder' }, 'Reading the model file…'));
@@ -86,6 +88,7 @@ export class App {
         }
         this.stream.reset();
         this.layout.dispose();
+        this.wantedKey = ''; // (a new subscriber: told again)
         this.problems = null;
         this.warnings = [];
         this.content.replaceChildren(h('p', { class: 'placeholder' }, 'Reading the model file…'));
@@ -150,7 +153,10 @@ export class App {
     this.showBanner();
     // the same layout: every card keeps its old numbers until the new ones arrive
     if (begun === 'same') for (const c of this.layout.cards.values()) c.setPending();
-    else this.content.replaceChildren(...this.layout.build(summary, this.overview));
+    else {
+      this.content.replaceChildren(...this.layout.build(summary, this.overview));
+      this.postWanted();
+    }
     this.header.model(summary);
     if (this.settings) this.header.settings(this.settings);
     this.renderWarnings(warnings);
@@ -186,6 +192,7 @@ export class App {
     if (!r || r.version !== version) return;
     requestAnimationFrame(() => {
       document.body.dataset.renderedVersion = String(version);
+      document.body.dataset.renderedAt = String(Date.now()); // (the benchmark's keystroke → pixels clock)
       post({ type: 'rendered', version, stages: r.received, ms });
       this.focusPending();
     });
@@ -199,10 +206,35 @@ export class App {
     this.scrollToCard(id);
   }
 
+  /** Tells the worker (through the host) which stages are shown: a deep model's closed layers are not sent. */
+  private postWanted(): void {
+    const s = this.stream.render?.summary;
+    if (!s) return;
+    const always = [...this.overview.ids(), ...s.stages.filter((x) => x.group === 'head' || x.group === 'output' || x.group === 'input').map((x) => x.id)];
+    const ids = this.layout.wanted(s, always);
+    const key = ids ? ids.slice().sort().join(',') : '*';
+    if (key === this.wantedKey) return;
+    this.wantedKey = key;
+    post({ type: 'want', ids });
+  }
+
   private scrollToCard(id: string): void {
     const c = this.layout.cards.get(id);
     if (!c) return;
-    for (let p = c.el.parentElement; p; p = p.parentElement) if (p.tagName === 'VSCODE-COLLAPSIBLE') (p as HTMLElement & { open: boolean }).open = true;
+    let opened = false;
+    for (let p = c.el.parentElement; p; p = p.parentElement) {
+      if (p.tagName !== 'VSCODE-COLLAPSIBLE') continue;
+      const el = p as HTMLElement & { open: boolean; dataset: DOMStringMap };
+      if (!el.open) {
+        el.open = true;
+        opened = true;
+        if (el.dataset.section) this.state.collapsed[el.dataset.section] = false;
+      }
+    }
+    if (opened) {
+      this.save();
+      this.postWanted();
+    }
     requestAnimationFrame(() => c.el.scrollIntoView({ block: 'start', behavior: 'smooth' }));
   }
 
@@ -212,6 +244,7 @@ export class App {
       if (el.dataset.section) this.state.collapsed[el.dataset.section] = !open;
     }
     this.save();
+    this.postWanted();
     if (open) requestAnimationFrame(() => this.drawAll(true));
   }
 

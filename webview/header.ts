@@ -17,8 +17,16 @@ export class PanelHeader {
   private readonly facts = h('span', { class: 'facts' });
   private readonly cmap = h('vscode-single-select', { class: 'colormap-select', 'aria-label': 'colormap' }) as HTMLElement & { value: string };
   private readonly range = h('vscode-single-select', { class: 'range-select', 'aria-label': 'color range' }) as HTMLElement & { value: string };
+  /** Deep models: go to a layer (its section opens). */
+  private readonly layer = h('vscode-single-select', { class: 'layer-select', 'aria-label': 'go to layer' }) as HTMLElement & { value: string };
+  private readonly layerControl = h('label', { class: 'control', hidden: true }, h('span', { class: 'control-label' }, 'Layer'), this.layer);
+  private layers = -1;
 
-  constructor(into: HTMLElement, setAllOpen: (open: boolean) => void) {
+  constructor(into: HTMLElement, setAllOpen: (open: boolean) => void, goToLayer: (layer: number) => void = () => undefined) {
+    this.layer.addEventListener('change', () => {
+      const n = Number(this.layer.value);
+      if (Number.isInteger(n) && n >= 0) goToLayer(n);
+    });
     this.cmap.append(...COLORMAPS.map((v) => h('vscode-option', { value: v }, COLORMAP_LABELS[v])));
     this.cmap.addEventListener('change', () => post({ type: 'setSetting', key: 'colormap', value: this.cmap.value }));
     this.range.append(...Object.entries(RANGE_LABELS).map(([v, l]) => h('vscode-option', { value: v }, l)));
@@ -32,6 +40,7 @@ export class PanelHeader {
       h('div', { class: 'control-row' },
         h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Colors'), this.cmap),
         h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Range'), this.range),
+        this.layerControl,
         h('span', { class: 'spacer' }), h('span', { class: 'control' }, expand, collapse)));
   }
 
@@ -41,6 +50,13 @@ export class PanelHeader {
     const a = s.layers.find((l) => l.attention)?.attention;
     const norm = s.norm === 'none' ? '' : `${s.norm}-${s.normKind === 'rmsnorm' ? 'RMSNorm' : 'LN'}`;
     this.name.textContent = s.name;
+    if (s.layers.length !== this.layers) {
+      // (rebuilt only when the number of layers changes: never while the user holds the control)
+      this.layers = s.layers.length;
+      this.layerControl.hidden = s.layers.length <= 2;
+      this.layer.replaceChildren(h('vscode-option', { value: '-1' }, '—'), ...s.layers.map((_, i) => h('vscode-option', { value: String(i) }, `layer ${i}`)));
+      this.layer.value = '-1';
+    }
     this.facts.textContent = [
       plural(s.seq, 'token'), `d_model ${s.dModel}`, dff ? `d_ff ${dff}` : '',
       a ? `${plural(a.heads, 'head')}${a.kvHeads !== a.heads ? ` (${a.kvHeads} key/value)` : ''}` : '',

@@ -11,6 +11,11 @@ import { ActivationChart } from './views/activationChart';
 import { ProbsChart } from './views/probsChart';
 import { StageCard, type CardContext } from './views/stageCard';
 
+/** Deep models (more layers than the samples have) get the residual-stream overview and closed layers. */
+export function isDeep(s: ModelSummary): boolean {
+  return s.layers.length > 2;
+}
+
 export class PanelLayout {
   readonly cards = new Map<string, StageCard>();
   /** The activation curve of each layer's FFN, drawn after its activation stage. */
@@ -22,6 +27,8 @@ export class PanelLayout {
     private readonly viewState: () => ViewState,
     private readonly save: () => void,
     private readonly redraw: () => void,
+    /** A section opened or closed (the stages shown changed). */
+    private readonly onToggle: () => void = () => undefined,
   ) {}
 
   dispose(): void {
@@ -63,7 +70,8 @@ export class PanelLayout {
       const f = L.ffn;
       if (f) parts.push(this.section(`${p}ffn`, `Feed-forward (${f.activation}, d_ff ${f.dFf})`, box(cards(of('ffn', i))), true, 'sub'));
       parts.push(box(cards(of('layer', i))));
-      sections.push(this.section(`layer${i}`, `Layer ${i}`, h('div', { class: 'layer' }, ...parts), true));
+      // a deep model's layers start closed: the residual-stream overview picks which to open
+      sections.push(this.section(`layer${i}`, `Layer ${i}`, h('div', { class: 'layer' }, ...parts), !isDeep(s)));
     });
     sections.push(this.section('output', 'Output', box(cards(of('output'))), true));
     if (s.head) {
@@ -79,6 +87,21 @@ export class PanelLayout {
     return sections;
   }
 
+  /**
+   * The stages the panel shows: a small model, all of them (null); a deep one, the cards of the
+   * open sections (every enclosing section open), plus what `always` needs (overview, prediction).
+   */
+  wanted(s: ModelSummary, always: readonly string[]): string[] | null {
+    if (!isDeep(s)) return null;
+    const ids = new Set(always);
+    for (const [id, c] of this.cards) {
+      let open = true;
+      for (let p = c.el.parentElement; p && open; p = p.parentElement) if (p.tagName === 'VSCODE-COLLAPSIBLE' && !(p as HTMLElement & { open: boolean }).open) open = false;
+      if (open) ids.add(id);
+    }
+    return [...ids];
+  }
+
   /** A collapsible section whose open state is kept in the view state. */
   private section(id: string, heading: string, body: HTMLElement, openByDefault: boolean, level = 'top'): HTMLElement {
     const collapsed = this.viewState().collapsed;
@@ -89,6 +112,7 @@ export class PanelLayout {
       const isOpen = (e as CustomEvent<{ open: boolean }>).detail.open;
       this.viewState().collapsed[id] = !isOpen;
       this.save();
+      this.onToggle();
       if (isOpen) requestAnimationFrame(() => this.redraw());
     });
     return el;

@@ -7,16 +7,32 @@ import type { HighlightTarget } from '../src/protocol/stages';
 import { axisName } from './views/axes';
 import { exact, HeatmapView } from './views/heatmapView';
 import { causalMask, type CardContext } from './views/stageCard';
+import { isDeep } from './layout';
+import { StreamMap } from './streamMap';
 
 export class Overview {
   private readonly maps = h('div', { class: 'overview' });
   private readonly views = new Map<string, { info: StageView; view: HeatmapView }>();
+  /** Deep models: the residual stream, layer by token, and the stages it reads. */
+  private stream: { map: StreamMap; ids: Set<string> } | null = null;
 
   constructor(private readonly ctx: CardContext, private readonly jump: (id: string) => void) {}
+
+  /** The stages the overview draws. */
+  ids(): string[] {
+    return [...this.views.keys(), ...(this.stream?.ids ?? [])];
+  }
 
   /** The section's content for a model. */
   build(s: ModelSummary): HTMLElement {
     this.views.clear();
+    this.stream = null;
+    if (isDeep(s)) {
+      const map = new StreamMap(this.ctx, (layer) => this.jump(`layers.${layer}.out`));
+      this.stream = { map, ids: new Set(map.ids(s)) };
+      this.maps.replaceChildren(map.el);
+      return h('div', {}, this.maps, h('p', { class: 'overview-note' }, `${s.layers.length} layers: open one from the map, the layer picker above, or its section below.`));
+    }
     const items: HTMLElement[] = [];
     const firstAttn = s.layers.findIndex((l) => l.attention);
     const firstFfn = s.layers.findIndex((l) => l.ffn);
@@ -40,15 +56,20 @@ export class Overview {
   }
 
   has(id: string): boolean {
-    return this.views.has(id);
+    return this.views.has(id) || !!this.stream?.ids.has(id);
   }
 
   /** Draws every map again (and its caption: the head shown may have changed). */
   drawAll(): void {
     for (const id of this.views.keys()) this.draw(id);
+    if (this.stream) this.stream.map.draw(this.maps.clientWidth || 600);
   }
 
   draw(id: string): void {
+    if (this.stream?.ids.has(id)) {
+      this.stream.map.draw(this.maps.clientWidth || 600);
+      return;
+    }
     const v = this.views.get(id);
     const data = this.ctx.stageData(id);
     if (!v || !data) return;

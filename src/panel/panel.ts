@@ -220,6 +220,10 @@ export class Panel extends Disposable {
       case 'setSetting':
         void writePanelSetting(m.key, m.value);
         return;
+      case 'want':
+        this.wanted = m.ids;
+        this.client.send({ type: 'want', doc: this.src.key, ids: m.ids });
+        return;
     }
   }
 

@@ -51,4 +51,6 @@ export type FromWebview =
   /** Sent after each drawn render: which version is on screen (tests read it). */
   | { readonly type: 'rendered'; readonly version: number; readonly stages: number; readonly ms: number }
   /** The panel's colormap / range controls write the user settings. */
-  | { readonly type: 'setSetting'; readonly key: 'colormap' | 'colorRange'; readonly value: string };
+  | { readonly type: 'setSetting'; readonly key: 'colormap' | 'colorRange'; readonly value: string }
+  /** The stages the panel shows now (open sections, the overview, the prediction); null: all. Only these are sent. */
+  | { readonly type: 'want'; readonly ids: readonly string[] | null };

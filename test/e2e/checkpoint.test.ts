@@ -48,6 +48,45 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
     await wb.screenshot('checkpoint-stories260K');
   });
 
+  it('a deep model (5 layers): the residual-stream map draws 5 layers × 5 tokens, the layers start closed, a click on the map opens that layer and its cards are drawn', async () => {
+    const view = await wb.webview(TITLE);
+    const frame = await wb.webviewFrame(TITLE);
+    const map = view.locator('.stream-map canvas');
+    await map.waitFor();
+    const deadline = Date.now() + 20_000;
+    let px = await wb.readCanvas(frame, '.stream-map canvas');
+    while (Date.now() < deadline && px.data.filter((_, i) => i % 4 === 3 && px.data[i] > 0).length < px.width * px.height * 0.9) {
+      await wb.page.waitForTimeout(200);
+      px = await wb.readCanvas(frame, '.stream-map canvas');
+    }
+    // one pixel per cell: 5 tokens wide, 5 layers tall (before the CSS scaling), every cell painted
+    assert.deepEqual([px.width, px.height], [5, 5]);
+    const colors = new Set<string>();
+    for (let i = 0; i < px.data.length; i += 4) { assert.equal(px.data[i + 3], 255, 'every cell painted'); colors.add(px.data.slice(i, i + 3).join(',')); }
+    assert.ok(colors.size >= 5, `the norms differ: ${colors.size} colours`);
+    // layers start closed
+    const layer3 = view.locator('vscode-collapsible[data-section="layer3"]');
+    assert.equal(await layer3.evaluate((el: any) => el.open), false);
+    // click the map's row of layer 3 (the middle of its cell band)
+    const box = (await map.boundingBox())!;
+    await map.click({ position: { x: box.width / 2, y: (3.5 / 5) * box.height } });
+    await wb.page.waitForFunction(() => true);
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && !(await layer3.evaluate((el: any) => el.open))) await wb.page.waitForTimeout(100);
+    assert.equal(await layer3.evaluate((el: any) => el.open), true, 'layer 3 opened');
+    // its FFN activation card gets its numbers (sent when the panel asked for them)
+    const act = view.locator('[data-stage-id="layers.3.ffn.act"] canvas').first();
+    await act.waitFor();
+    let a = await wb.readCanvas(frame, '[data-stage-id="layers.3.ffn.act"] canvas');
+    const until2 = Date.now() + 10_000;
+    while (Date.now() < until2 && !a.data.some((v, i) => i % 4 === 3 && v > 0)) {
+      await wb.page.waitForTimeout(200);
+      a = await wb.readCanvas(frame, '[data-stage-id="layers.3.ffn.act"] canvas');
+    }
+    assert.ok(a.data.some((v, i) => i % 4 === 3 && v > 0), 'the layer\'s activation is drawn');
+    await wb.screenshot('checkpoint-stories260K-stream-map');
+  });
+
   it('follows an edit of token_ids: after appending 432 (",") it predicts 383, as llama2.c continues', async () => {
     const line = TEXT.split('\n').findIndex((l) => l.includes('"token_ids"')) + 1;
     const col = TEXT.split('\n')[line - 1].indexOf('378') + 4;

@@ -1,0 +1,56 @@
+// The residual stream at a glance, for deep models: a layer × token map, each cell the length (L2
+// norm) of that token's vector after that layer (`layers.i.out`). It shows where the stream grows
+// and which tokens carry the most; a click opens that layer. Computed here from the stages the
+// panel receives (the worker sends every layer's output: the panel always wants them).
+import type { ModelSummary } from '../src/protocol/stages';
+import { h } from './dom';
+import { exact, HeatmapView } from './views/heatmapView';
+import type { CardContext } from './views/stageCard';
+
+/** norms (L, T): ‖out_i[t]‖ for each layer i with numbers, NaN where a layer's output has not come yet. */
+export function streamNorms(L: number, T: number, C: number, out: (layer: number) => Float32Array | null): Float32Array {
+  const norms = new Float32Array(L * T).fill(NaN);
+  for (let i = 0; i < L; i++) {
+    const x = out(i);
+    if (!x) continue;
+    for (let t = 0; t < T; t++) {
+      let s = 0;
+      for (let c = 0; c < C; c++) s += x[t * C + c] * x[t * C + c];
+      norms[i * T + t] = Math.sqrt(s);
+    }
+  }
+  return norms;
+}
+
+export class StreamMap {
+  private readonly view = new HeatmapView(false);
+  readonly el: HTMLElement;
+
+  constructor(private readonly ctx: CardContext, private readonly open: (layer: number) => void) {
+    this.el = h('figure', { class: 'overview-item stream-map' },
+      h('figcaption', {}, 'The residual stream: ‖x‖ of each token after each layer (click a cell to open its layer)'), this.view.el);
+  }
+
+  /** The stages it reads. */
+  ids(s: ModelSummary): string[] {
+    return s.layers.map((_, i) => `layers.${i}.out`);
+  }
+
+  draw(width: number): void {
+    const s = this.ctx.summary;
+    const L = s.layers.length;
+    const T = s.seq;
+    const norms = streamNorms(L, T, s.dModel, (i) => this.ctx.stageData(`layers.${i}.out`));
+    let max = 0;
+    for (const v of norms) if (v > max) max = v;
+    const mask = new Uint8Array(L * T);
+    norms.forEach((v, k) => { if (Number.isNaN(v)) mask[k] = 1; });
+    // rows: layers (top: the first), columns: tokens
+    this.view.set({
+      data: norms, rows: L, cols: T, mask, rowLabels: s.layers.map((_, i) => `layer ${i}`), colLabels: s.tokens, colAxis: 'token', ariaLabel: 'Residual stream norms, layer by token',
+      describe: (row, col, val, masked) => [`layer ${row} output`, `token "${s.tokens[col] ?? col}"`, masked ? 'not computed yet' : `‖x‖ = ${exact(val)}`],
+      onClick: (row) => this.open(row),
+    });
+    this.view.paint({ colormap: 'viridis', backdrop: this.ctx.backdrop, range: [0, max || 1], maxRows: this.ctx.maxRows, maxCols: this.ctx.maxCols }, width);
+  }
+}
