@@ -292,16 +292,17 @@ function recompute(): void {
     e.dispose();
     times.push(performance.now() - t0);
     parse.push(t1 - t0);
-    // the peer, in turn with ours: JSON.parse of the same text alone (no numbers computed)
+    // the peer, in turn with ours: what a plain reader does before it can compute anything,
+    // JSON.parse of the same text and its numbers copied into Float32Arrays
     const p0 = performance.now();
-    JSON.parse(plain);
+    jsonParseCopy(plain);
     peer.push(performance.now() - p0);
   }
   const s = stat(times);
   const ratio = stat(times.map((t, i) => t / peer[i]));
   results.recompute = { fileMB: r2(text.length / 1e6), ms: round(s), parseMs: round(stat(parse)), jsonParseMs: round(stat(peer)) };
-  target(`full recompute from text (read + every stage), d = 768 (${(text.length / 1e6).toFixed(0)} MB), vs JSON.parse of the text alone`, '≤ 0.8×', '×', ratio, ratio.median <= 0.8,
-    `${r2(s.median)} ms (of which reading ${r2(stat(parse).median)} ms) vs JSON.parse ${r2(stat(peer).median)} ms`);
+  target(`full recompute from text (read + every stage), d = 768 (${(text.length / 1e6).toFixed(0)} MB), vs JSON.parse + copy of the same text`, '≤ 0.9×', '×', ratio, ratio.median <= 0.9,
+    `${r2(s.median)} ms (of which reading ${r2(stat(parse).median)} ms) vs JSON.parse + copy ${r2(stat(peer).median)} ms`);
 }
 
 // --- one edit through the real worker -----------------------------------------------------------------------
@@ -313,7 +314,7 @@ async function edits(): Promise<void> {
   // [label, model, ratio target vs a full recompute from text of the same file in the same run (null: information only:
   // at d ≤ 256 a full recompute takes a few ms and message passing dominates either way)]
   const cases: Array<[string, GenerateOptions, number | null]> = [
-    ['d = 768', { preset: 'gpt2-small' }, 0.25], ['d = 512', { preset: 'd512' }, 0.35], ['d = 256', { preset: 'd256' }, null], ['d = 64', { preset: 'd64' }, null],
+    ['d = 768', { preset: 'gpt2-small' }, 0.15], ['d = 512', { preset: 'd512' }, 0.15], ['d = 256', { preset: 'd256' }, null], ['d = 64', { preset: 'd64' }, null],
   ];
   const out: Record<string, unknown> = {};
   const kernel = createWasmKernel();
@@ -408,10 +409,10 @@ async function draw(): Promise<void> {
     const pooled = stat(r.pooled);
     const blit = stat(r.blit);
     results.draw = { full: round(full), pooled: round(pooled), blit: round(blit) };
-    // the peer: the same canvas given a ready ImageData of the same size (putImageData alone), in the same page
+    // the peer: one grey-level pass over the same numbers and putImageData, in the same page
     const vs = (s: Stat): Stat => ({ median: s.median / blit.median, min: s.min / blit.median, max: s.max / blit.median, n: s.n });
-    target('draw 32 × 3072, one pixel per cell, vs putImageData of a ready image', '≤ 4×', '×', vs(full), full.median / blit.median <= 4, `${r2(full.median)} ms vs ${r2(blit.median)} ms`);
-    target('draw 32 × 3072 pooled to 1024 px (max |v| per block), vs putImageData of a ready image', '≤ 4×', '×', vs(pooled), pooled.median / blit.median <= 4, `${r2(pooled.median)} ms vs ${r2(blit.median)} ms`);
+    target('draw 32 × 3072, one pixel per cell, vs a grey-level pass + putImageData of the same numbers', '≤ 3×', '×', vs(full), full.median / blit.median <= 3, `${r2(full.median)} ms vs ${r2(blit.median)} ms`);
+    target('draw 32 × 3072 pooled to 1024 px (max |v| per block), vs the same baseline', '≤ 4×', '×', vs(pooled), pooled.median / blit.median <= 4, `${r2(pooled.median)} ms vs ${r2(blit.median)} ms`);
   } finally {
     await browser.close();
   }

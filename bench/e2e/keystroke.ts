@@ -15,10 +15,18 @@ describe('keystroke → pixels (benchmark)', function () {
   this.timeout(600_000);
   it('retypes digits of W1 in the d = 512 block and times each to the drawn panel', async () => {
     const text = generateModelText({ preset: 'd512', seed: 3 });
-    const wb = await Workbench.open({ name: 'keystroke', files: { [FILE]: text }, waitForFile: FILE, viewport: { width: 1600, height: 1000 } });
+    const wb = await Workbench.open({ name: 'keystroke', files: { [FILE]: text }, waitForFile: FILE, viewport: { width: 1600, height: 1000 }, timeoutMs: 180_000 });
     try {
       const title = /FFN Lens: /;
-      await wb.openFile(FILE, { timeoutMs: 120_000 });
+      // (VS Code asks before showing a file this large: "Open Anyway", as a user would)
+      await wb.focusWorkbench();
+      await wb.page.keyboard.press('Control+P');
+      await wb.page.keyboard.type(FILE);
+      await wb.page.waitForTimeout(1500);
+      await wb.page.keyboard.press('Enter');
+      const anyway = wb.page.getByText('Open Anyway').first();
+      await anyway.waitFor({ timeout: 60_000 }).then(() => anyway.click(), () => undefined);
+      await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().waitFor({ timeout: 180_000 });
       await wb.runCommand('FFN Lens: Visualize FFN');
       const titles = await (async () => { for (let i = 0; i < 600; i++) { const t = await wb.webviewTitles(); if (t.some((x) => title.test(x))) return t; await wb.page.waitForTimeout(100); } return []; })();
       const frame = await wb.webviewFrame(titles.find((x) => title.test(x)));

@@ -7,6 +7,7 @@ import { readSettings } from '../config';
 import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE } from '../editor/diskModels';
 import type { ModelDocuments } from '../editor/modelDocuments';
 import { Disposable } from '../util/dispose';
+import { unitActions } from '../editor/unitActions';
 import { Panel, PANEL_VIEW_TYPE } from './panel';
 import { documentSource, rangeOf, type PanelSource } from './source';
 
@@ -150,6 +151,12 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   /** A heatmap cell was clicked: select the numbers it comes from in the editor. */
   private async reveal(p: Panel, stageId: string, index: readonly number[]): Promise<void> {
     const src = p.source;
+    // a checkpoint file: its numbers are not in the text; offer to switch the cell's unit off instead
+    const u = await this.client.query(src.key, { kind: 'unit', stageId, index });
+    if (u && u.kind === 'unit' && u.unit && src.document && u.version === src.version) {
+      await unitActions(src.document, u.unit);
+      return;
+    }
     const r = await this.client.query(src.key, { kind: 'locate', stageId, index });
     if (!r || r.kind !== 'locate' || !r.located || r.version !== src.version) {
       vscode.window.setStatusBarMessage('FFN Lens: nothing in the file to show for this cell', 3000);

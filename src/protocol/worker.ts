@@ -61,7 +61,9 @@ export type Query =
   | { readonly kind: 'cursor'; readonly offset: number }
   | { readonly kind: 'fixes'; readonly start: number; readonly end: number }
   | { readonly kind: 'text-length' }
-  | { readonly kind: 'complete'; readonly offset: number };
+  | { readonly kind: 'complete'; readonly offset: number }
+  /** The unit (a neuron, a head) a cell of a checkpoint file's stage belongs to: what the panel can switch off. */
+  | { readonly kind: 'unit'; readonly stageId: string; readonly index: readonly number[] };
 
 /** 1-based line and column of the start and end of a range (UTF-16 code units, as VS Code counts). */
 export interface LineCol { readonly line: number; readonly col: number; readonly endLine: number; readonly endCol: number }
@@ -76,7 +78,17 @@ export type QueryResult =
   | { readonly kind: 'cursor'; readonly version: number; readonly cursor: CursorTarget | null }
   | { readonly kind: 'fixes'; readonly version: number; readonly fixes: readonly Fix[] }
   | { readonly kind: 'text-length'; readonly version: number; readonly length: number }
-  | { readonly kind: 'complete'; readonly version: number; readonly items: readonly CompletionItemData[] };
+  | { readonly kind: 'complete'; readonly version: number; readonly items: readonly CompletionItemData[] }
+  | { readonly kind: 'unit'; readonly version: number; readonly unit: CellUnit | null };
+
+/** A neuron or head of a checkpoint's model; `w1`: a neuron's input weights (out_in row of W1), to copy and edit. */
+export interface CellUnit {
+  readonly text: string;
+  readonly kind: 'neuron' | 'head';
+  readonly layer: number;
+  readonly index: number;
+  readonly w1: readonly number[] | null;
+}
 
 export interface WorkerProblem extends ProblemInfo, LineCol {
   readonly start: number;

@@ -8,7 +8,9 @@ import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import { CheckpointResolver } from '../checkpoint/resolve';
 import type { At, CheckpointRequest } from '../model/checkpointRequest';
-import type { Lens } from '../protocol/worker';
+import type { CellUnit, Lens } from '../protocol/worker';
+import type { Model } from '../core/model';
+import type { StageView } from '../protocol/stages';
 import { formatCount, plural } from '../util/numberFormat';
 import { fmt, table, tokenRows, type Computed } from './computed';
 
@@ -32,6 +34,34 @@ export function checkpointLenses(c: Computed): Lens[] {
     out.push({ start: inputAt.start, end: inputAt.end, title: `${plural(spec.T, 'token')}: ${shown}${spec.T > 12 ? ' …' : ''}` });
   }
   return out;
+}
+
+/** The neuron or head a cell of a stage belongs to (the panel offers to switch it off), or null. */
+export function cellUnit(model: Model, def: StageView, index: readonly number[]): CellUnit | null {
+  const L = def.layer;
+  const layer = model.spec.layers[L];
+  if (L < 0 || !layer) return null;
+  if (def.cols === 'neuron' && layer.ffn) {
+    const j = index[index.length - 1];
+    const W1 = model.params.get(`layers.${L}.ffn.W1`);
+    let w1: number[] | null = null;
+    if (W1 && W1.shape.length === 2) {
+      const inOut = W1.layout === 'in_out';
+      const [r, c] = W1.shape;
+      const n = inOut ? r : c;
+      w1 = Array.from({ length: n }, (_, k) => W1.data[inOut ? k * c + j : j * c + k]);
+    }
+    return { text: `layers.${L}.ffn.neuron.${j}`, kind: 'neuron', layer: L, index: j, w1 };
+  }
+  const a = layer.attention;
+  if (!a) return null;
+  // query heads: Q, the scores and weights (K and V are key/value heads, shared), and the context's columns
+  if (def.perHead && (def.kind === 'attn.q' || def.kind === 'attn.scores' || def.kind === 'attn.weights')) return { text: `layers.${L}.attn.head.${index[0]}`, kind: 'head', layer: L, index: index[0], w1: null };
+  if (def.kind === 'attn.context') {
+    const h = Math.floor(index[index.length - 1] / a.HS);
+    return { text: `layers.${L}.attn.head.${h}`, kind: 'head', layer: L, index: h, w1: null };
+  }
+  return null;
 }
 
 /** A hover over an `ablate`, `scale` or `weights` entry of a checkpoint file, or null. */

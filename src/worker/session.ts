@@ -23,7 +23,7 @@ import { lenses } from './codeLenses';
 import type { Computed } from './computed';
 import { cursorTarget } from './cursorTarget';
 import { hoverMarkdown } from './hoverText';
-import { checkpointHover, checkpointLenses } from './checkpointText';
+import { cellUnit, checkpointHover, checkpointLenses } from './checkpointText';
 import { runtimeProblems } from './runtimeProblems';
 import { layoutSignature, summarize } from './summary';
 
@@ -342,6 +342,13 @@ export class DocSession {
         const place = completionPlace(sourceSlice(this.text, 0, q.offset), q.offset);
         const checkpoint = /"checkpoint"\s*:/.test(sourceSlice(this.text, 0, Math.min(this.text.length, 1 << 16))) || !!this.read?.checkpoint;
         return { kind: 'complete', version: this.version, items: place ? completionItems(place, checkpoint) : [] };
+      }
+      case 'unit': {
+        const r = this.ensureRead();
+        const m = r.model;
+        if (!m?.checkpoint) return { kind: 'unit', version: this.version, unit: null };
+        const def = this.engine().planOf(m.model.spec).find((s) => s.id === q.stageId);
+        return { kind: 'unit', version: this.version, unit: def ? cellUnit(m.model, def, q.index) : null };
       }
       case 'text-length':
         return { kind: 'text-length', version: this.version, length: this.text.length };

@@ -1,7 +1,7 @@
 // The residual-stream map's numbers: the L2 norm of each token's row of each layer's output,
 // worked out by hand; a layer whose output has not come is NaN (drawn as not yet computed).
 import * as assert from 'node:assert/strict';
-import { streamNorms } from '../../../webview/streamMap';
+import { streamNorms } from '../../../webview/streamNorms';
 
 describe('residual-stream map', () => {
   it('is ‖out_i[t]‖ per layer and token; missing layers are NaN', () => {
