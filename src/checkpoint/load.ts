@@ -78,74 +78,8 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string): Pr
   const has = (n: string): boolean => byName.has(n);
 
   const params = new Map<string, Param>();
-  const { C, F, L, NH, KVH, HS, V } = arch;
-  const mat = (data: Float32Array, shape: [number, number], layout: 'out_in' | 'in_out'): Param => ({ data, shape, layout });
-  const vec = (data: Float32Array): Param => ({ data, shape: [data.length] });
-
-  if (arch.modelType === 'gpt2') {
-    params.set('embed', mat(await get('wte.weight', [V, C], '[vocab_size, n_embd]'), [V, C], 'out_in'));
-    params.set('pos', mat(await get('wpe.weight', [arch.maxPositions, C], '[n_positions, n_embd]'), [arch.maxPositions, C], 'out_in'));
-    for (let i = 0; i < L; i++) {
-      const h = `h.${i}.`;
-      const p = `layers.${i}.`;
-      params.set(`${p}ln1.gamma`, vec(await get(`${h}ln_1.weight`, [C], '[n_embd]')));
-      params.set(`${p}ln1.beta`, vec(await get(`${h}ln_1.bias`, [C], '[n_embd]')));
-      // c_attn: [in][out] with Q, K, V side by side in out
-      const qkv = await get(`${h}attn.c_attn.weight`, [C, 3 * C], '[n_embd, 3·n_embd]');
-      const qkvB = await get(`${h}attn.c_attn.bias`, [3 * C], '[3·n_embd]');
-      (['q', 'k', 'v'] as const).forEach((k, third) => {
-        const w = new Float32Array(C * C);
-        for (let r = 0; r < C; r++) w.set(qkv.subarray(r * 3 * C + third * C, r * 3 * C + (third + 1) * C), r * C);
-        params.set(`${p}attn.W${k}`, mat(w, [C, C], 'in_out'));
-        params.set(`${p}attn.b${k}`, vec(qkvB.slice(third * C, (third + 1) * C)));
-      });
-      params.set(`${p}attn.Wo`, mat(await get(`${h}attn.c_proj.weight`, [C, C], '[n_embd, n_embd]'), [C, C], 'in_out'));
-      params.set(`${p}attn.bo`, vec(await get(`${h}attn.c_proj.bias`, [C], '[n_embd]')));
-      params.set(`${p}ln2.gamma`, vec(await get(`${h}ln_2.weight`, [C], '[n_embd]')));
-      params.set(`${p}ln2.beta`, vec(await get(`${h}ln_2.bias`, [C], '[n_embd]')));
-      params.set(`${p}ffn.W1`, mat(await get(`${h}mlp.c_fc.weight`, [C, F], '[n_embd, n_inner]'), [C, F], 'in_out'));
-      params.set(`${p}ffn.b1`, vec(await get(`${h}mlp.c_fc.bias`, [F], '[n_inner]')));
-      params.set(`${p}ffn.W2`, mat(await get(`${h}mlp.c_proj.weight`, [F, C], '[n_inner, n_embd]'), [F, C], 'in_out'));
-      params.set(`${p}ffn.b2`, vec(await get(`${h}mlp.c_proj.bias`, [C], '[n_embd]')));
-    }
-    params.set('ln_f.gamma', vec(await get('ln_f.weight', [C], '[n_embd]')));
-    params.set('ln_f.beta', vec(await get('ln_f.bias', [C], '[n_embd]')));
-  } else {
-    params.set('embed', mat(await get('embed_tokens.weight', [V, C], '[vocab_size, hidden_size]'), [V, C], 'out_in'));
-    const Q = NH * HS;
-    const KV = KVH * HS;
-    for (let i = 0; i < L; i++) {
-      const h = `layers.${i}.`;
-      const p = `layers.${i}.`;
-      const lin = async (id: string, n: string, out: number, inp: number, what: string): Promise<void> => {
-        params.set(id, mat(await get(`${h}${n}.weight`, [out, inp], what), [out, inp], 'out_in'));
-      };
-      const bias = async (id: string, n: string, size: number, what: string): Promise<void> => {
-        params.set(id, vec(await get(`${h}${n}.bias`, [size], what)));
-      };
-      params.set(`${p}ln1.gamma`, vec(await get(`${h}input_layernorm.weight`, [C], '[hidden_size]')));
-      await lin(`${p}attn.Wq`, 'self_attn.q_proj', Q, C, '[heads·head_dim, hidden_size]');
-      await lin(`${p}attn.Wk`, 'self_attn.k_proj', KV, C, '[kv_heads·head_dim, hidden_size]');
-      await lin(`${p}attn.Wv`, 'self_attn.v_proj', KV, C, '[kv_heads·head_dim, hidden_size]');
-      await lin(`${p}attn.Wo`, 'self_attn.o_proj', C, Q, '[hidden_size, heads·head_dim]');
-      if (arch.qkvBias) {
-        await bias(`${p}attn.bq`, 'self_attn.q_proj', Q, '[heads·head_dim]');
-        await bias(`${p}attn.bk`, 'self_attn.k_proj', KV, '[kv_heads·head_dim]');
-        await bias(`${p}attn.bv`, 'self_attn.v_proj', KV, '[kv_heads·head_dim]');
-      }
-      if (arch.oBias) await bias(`${p}attn.bo`, 'self_attn.o_proj', C, '[hidden_size]');
-      params.set(`${p}ln2.gamma`, vec(await get(`${h}post_attention_layernorm.weight`, [C], '[hidden_size]')));
-      await lin(`${p}ffn.W1`, 'mlp.up_proj', F, C, '[intermediate_size, hidden_size]');
-      await lin(`${p}ffn.Wg`, 'mlp.gate_proj', F, C, '[intermediate_size, hidden_size]');
-      await lin(`${p}ffn.W2`, 'mlp.down_proj', C, F, '[hidden_size, intermediate_size]');
-      if (arch.mlpBias) {
-        await bias(`${p}ffn.b1`, 'mlp.up_proj', F, '[intermediate_size]');
-        await bias(`${p}ffn.bg`, 'mlp.gate_proj', F, '[intermediate_size]');
-        await bias(`${p}ffn.b2`, 'mlp.down_proj', C, '[hidden_size]');
-      }
-    }
-    params.set('ln_f.gamma', vec(await get('norm.weight', [C], '[hidden_size]')));
-  }
+  if (arch.modelType === 'gpt2') await gpt2Params(arch, get, params);
+  else await llamaParams(arch, get, params);
   // the head: tied to the embedding (one Param), or its own matrix
   const headName = 'lm_head.weight';
   if (arch.tied || !has(headName)) {
@@ -153,13 +87,89 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string): Pr
     params.set('head.W', params.get('embed')!);
     if (has(headName)) used.add(headName); // (a tied head saved anyway holds the embedding's numbers)
   } else {
-    params.set('head.W', mat(await get(headName, [V, C], '[vocab_size, hidden_size]'), [V, C], 'out_in'));
+    params.set('head.W', mat(await get(headName, [arch.V, arch.C], '[vocab_size, hidden_size]'), [arch.V, arch.C], 'out_in'));
   }
   const ignored = [...byName.keys()].filter((n) => !used.has(n)).map((n) => byName.get(n)!.shown);
   return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount, ignored };
 }
 
 const shownFile = (p: string): string => p.split(/[\\/]/).pop() ?? p;
+
+type Get = (n: string, shape: readonly number[], what: string) => Promise<Float32Array>;
+const mat = (data: Float32Array, shape: [number, number], layout: 'out_in' | 'in_out'): Param => ({ data, shape, layout });
+const vec = (data: Float32Array): Param => ({ data, shape: [data.length] });
+
+/** GPT-2's tensors (Conv1D weights stored [in][out]; c_attn's Q, K and V side by side, split here). */
+async function gpt2Params(arch: ArchConfig, get: Get, params: Map<string, Param>): Promise<void> {
+  const { C, F, L, V } = arch;
+  params.set('embed', mat(await get('wte.weight', [V, C], '[vocab_size, n_embd]'), [V, C], 'out_in'));
+  params.set('pos', mat(await get('wpe.weight', [arch.maxPositions, C], '[n_positions, n_embd]'), [arch.maxPositions, C], 'out_in'));
+  for (let i = 0; i < L; i++) {
+    const h = `h.${i}.`;
+    const p = `layers.${i}.`;
+    params.set(`${p}ln1.gamma`, vec(await get(`${h}ln_1.weight`, [C], '[n_embd]')));
+    params.set(`${p}ln1.beta`, vec(await get(`${h}ln_1.bias`, [C], '[n_embd]')));
+    // c_attn: [in][out] with Q, K, V side by side in out
+    const qkv = await get(`${h}attn.c_attn.weight`, [C, 3 * C], '[n_embd, 3·n_embd]');
+    const qkvB = await get(`${h}attn.c_attn.bias`, [3 * C], '[3·n_embd]');
+    (['q', 'k', 'v'] as const).forEach((k, third) => {
+      const w = new Float32Array(C * C);
+      for (let r = 0; r < C; r++) w.set(qkv.subarray(r * 3 * C + third * C, r * 3 * C + (third + 1) * C), r * C);
+      params.set(`${p}attn.W${k}`, mat(w, [C, C], 'in_out'));
+      params.set(`${p}attn.b${k}`, vec(qkvB.slice(third * C, (third + 1) * C)));
+    });
+    params.set(`${p}attn.Wo`, mat(await get(`${h}attn.c_proj.weight`, [C, C], '[n_embd, n_embd]'), [C, C], 'in_out'));
+    params.set(`${p}attn.bo`, vec(await get(`${h}attn.c_proj.bias`, [C], '[n_embd]')));
+    params.set(`${p}ln2.gamma`, vec(await get(`${h}ln_2.weight`, [C], '[n_embd]')));
+    params.set(`${p}ln2.beta`, vec(await get(`${h}ln_2.bias`, [C], '[n_embd]')));
+    params.set(`${p}ffn.W1`, mat(await get(`${h}mlp.c_fc.weight`, [C, F], '[n_embd, n_inner]'), [C, F], 'in_out'));
+    params.set(`${p}ffn.b1`, vec(await get(`${h}mlp.c_fc.bias`, [F], '[n_inner]')));
+    params.set(`${p}ffn.W2`, mat(await get(`${h}mlp.c_proj.weight`, [F, C], '[n_inner, n_embd]'), [F, C], 'in_out'));
+    params.set(`${p}ffn.b2`, vec(await get(`${h}mlp.c_proj.bias`, [C], '[n_embd]')));
+  }
+  params.set('ln_f.gamma', vec(await get('ln_f.weight', [C], '[n_embd]')));
+  params.set('ln_f.beta', vec(await get('ln_f.bias', [C], '[n_embd]')));
+}
+
+/** Llama's and Qwen2's tensors (Linear weights stored [out][in]; Qwen2's q/k/v biases). */
+async function llamaParams(arch: ArchConfig, get: Get, params: Map<string, Param>): Promise<void> {
+  const { C, F, L, NH, KVH, HS, V } = arch;
+  params.set('embed', mat(await get('embed_tokens.weight', [V, C], '[vocab_size, hidden_size]'), [V, C], 'out_in'));
+  const Q = NH * HS;
+  const KV = KVH * HS;
+  for (let i = 0; i < L; i++) {
+    const h = `layers.${i}.`;
+    const p = `layers.${i}.`;
+    const lin = async (id: string, n: string, out: number, inp: number, what: string): Promise<void> => {
+      params.set(id, mat(await get(`${h}${n}.weight`, [out, inp], what), [out, inp], 'out_in'));
+    };
+    const bias = async (id: string, n: string, size: number, what: string): Promise<void> => {
+      params.set(id, vec(await get(`${h}${n}.bias`, [size], what)));
+    };
+    params.set(`${p}ln1.gamma`, vec(await get(`${h}input_layernorm.weight`, [C], '[hidden_size]')));
+    await lin(`${p}attn.Wq`, 'self_attn.q_proj', Q, C, '[heads·head_dim, hidden_size]');
+    await lin(`${p}attn.Wk`, 'self_attn.k_proj', KV, C, '[kv_heads·head_dim, hidden_size]');
+    await lin(`${p}attn.Wv`, 'self_attn.v_proj', KV, C, '[kv_heads·head_dim, hidden_size]');
+    await lin(`${p}attn.Wo`, 'self_attn.o_proj', C, Q, '[hidden_size, heads·head_dim]');
+    if (arch.qkvBias) {
+      await bias(`${p}attn.bq`, 'self_attn.q_proj', Q, '[heads·head_dim]');
+      await bias(`${p}attn.bk`, 'self_attn.k_proj', KV, '[kv_heads·head_dim]');
+      await bias(`${p}attn.bv`, 'self_attn.v_proj', KV, '[kv_heads·head_dim]');
+    }
+    if (arch.oBias) await bias(`${p}attn.bo`, 'self_attn.o_proj', C, '[hidden_size]');
+    params.set(`${p}ln2.gamma`, vec(await get(`${h}post_attention_layernorm.weight`, [C], '[hidden_size]')));
+    await lin(`${p}ffn.W1`, 'mlp.up_proj', F, C, '[intermediate_size, hidden_size]');
+    await lin(`${p}ffn.Wg`, 'mlp.gate_proj', F, C, '[intermediate_size, hidden_size]');
+    await lin(`${p}ffn.W2`, 'mlp.down_proj', C, F, '[hidden_size, intermediate_size]');
+    if (arch.mlpBias) {
+      await bias(`${p}ffn.b1`, 'mlp.up_proj', F, '[intermediate_size]');
+      await bias(`${p}ffn.bg`, 'mlp.gate_proj', F, '[intermediate_size]');
+      await bias(`${p}ffn.b2`, 'mlp.down_proj', C, '[hidden_size]');
+    }
+  }
+  params.set('ln_f.gamma', vec(await get('norm.weight', [C], '[hidden_size]')));
+}
+
 
 /** The core's spec of a checkpoint's model for an input: the architecture as checkpoints-v1 says. */
 export function archSpec(arch: ArchConfig, o: { readonly ids: readonly number[]; readonly temperature: number; readonly lens: boolean }): ModelSpec {

@@ -17,7 +17,7 @@ const percentLabels: Plugin<'bar'> = {
     ctx.textBaseline = 'middle';
     meta.data.forEach((bar, i) => {
       const v = values[i];
-      const text = v >= 0.001 ? `${(v * 100).toFixed(v >= 0.1 ? 1 : 2)}%` : `${(v * 100).toExponential(0)}%`;
+      const text = percent(v);
       const { x, y } = bar.getProps(['x', 'y'], true) as { x: number; y: number };
       // just past the bar's end; inside it when no room is left (the top bar, on the accent color)
       const inside = x + ctx.measureText(text).width + 8 > chart.chartArea.right;
@@ -106,11 +106,18 @@ export class ProbsChart {
       });
     }
     const best = top[0];
-    this.canvas.setAttribute('aria-label', `probabilities after "${this.tokens[t]}": ${top.map((r) => `${r.w} ${(r.v * 100).toFixed(1)}%`).join(', ')}`);
-    this.caption.textContent = `After "${this.tokens[t]}", the model predicts "${best.w}" (${(best.v * 100).toFixed(1)}%) — softmax of the logits / temperature ${this.temperature}${V > TOP ? `; the top ${TOP} of ${V} words` : ''}.`;
+    this.canvas.setAttribute('aria-label', `probabilities after "${this.tokens[t]}": ${top.map((r) => `${r.w} ${percent(r.v)}`).join(', ')}`);
+    this.caption.textContent = `After "${this.tokens[t]}", the model predicts "${best.w}" (${percent(best.v)}) — softmax of the logits / temperature ${this.temperature}${V > TOP ? `; the top ${TOP} of ${V} words` : ''}.`;
   }
 
   dispose(): void {
     this.chart?.destroy();
   }
+}
+
+/** A probability as a percentage that still reads when small (a random model's 0.0021%). */
+function percent(v: number): string {
+  if (v >= 0.1) return `${(v * 100).toFixed(1)}%`;
+  if (v >= 0.001) return `${(v * 100).toFixed(2)}%`;
+  return `${(v * 100).toPrecision(2)}%`;
 }

@@ -1,0 +1,108 @@
+// A GPT-2-small-shaped checkpoint in a real VS Code, as a user opens one: the random-weight preset
+// (124M parameters, 498 MB of float32 in model.safetensors, Hugging Face's layout) with GPT-2's
+// tokenizer.json, and a model file with a prompt. The panel computes it (12 layers, the
+// residual-stream map), follows an edit of the prompt (one token more), and an "ablate" entry
+// typed by hand changes the prediction.
+import * as assert from 'node:assert/strict';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkpointChunks, checkpointPreset, configText } from '../../src/checkpoint/presets';
+import { Workbench } from './lib/workbench';
+
+const FILE = 'gpt2-small.ffn.json';
+const TEXT = `{
+  // a GPT-2-small-shaped checkpoint with random weights
+  "version": 1,
+  "name": "GPT-2 small (random weights)",
+  "checkpoint": "./gpt2-small-random",
+  "prompt": "Michael Jordan plays the sport of"
+}
+`;
+const TITLE = 'FFN Lens: GPT-2 small (random weights)';
+
+describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
+  this.timeout(300_000);
+  let wb: Workbench;
+
+  before(async () => {
+    wb = await Workbench.open({ name: 'gpt2-checkpoint', files: { [FILE]: TEXT }, waitForFile: FILE, viewport: { width: 1600, height: 1000 }, timeoutMs: 120_000 });
+    // the checkpoint folder beside the file, written as "New Model File…" writes it
+    const preset = checkpointPreset('gpt2-small-checkpoint');
+    const dir = join(wb.folder, preset.folder);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), configText(preset));
+    writeFileSync(join(dir, 'tokenizer.json'), readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tokenizers', 'gpt2', 'tokenizer.json')));
+    const fd = openSync(join(dir, 'model.safetensors'), 'w');
+    for (const c of checkpointChunks(preset)) writeSync(fd, c);
+    closeSync(fd);
+  });
+  after(async () => wb?.close());
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`gpt2-checkpoint-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+  });
+
+  async function caption(match: RegExp, ms = 90_000): Promise<string> {
+    const view = await wb.webview(TITLE, { timeoutMs: ms });
+    const c = view.locator('.probs-chart .chart-caption');
+    const deadline = Date.now() + ms;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = await c.innerText().catch(() => '');
+      if (match.test(text)) return text;
+      await wb.page.waitForTimeout(200);
+    }
+    assert.fail(`the prediction should match ${match}, it reads: ${text}`);
+  }
+
+  let first = '';
+
+  it('opens: the prompt tokenized with GPT-2\'s tokenizer, 12 layers in the stream map, a prediction over 50,257 words', async () => {
+    await wb.visualize(FILE, TITLE, { timeoutMs: 120_000 });
+    first = await caption(/After "·of", the model predicts/);
+    assert.match(first, /of 50257 words|50,257/);
+    const frame = await wb.webviewFrame(TITLE);
+    const px = await wb.readCanvas(frame, '.stream-map canvas');
+    assert.deepEqual([px.width, px.height], [6, 12], '6 tokens × 12 layers');
+    await wb.screenshot('gpt2-checkpoint-open');
+  });
+
+  it('follows an edit of the prompt: one word more, the prediction is after it', async () => {
+    const lines = TEXT.split('\n');
+    const line = lines.findIndex((l) => l.includes('"prompt"')) + 1;
+    const col = lines[line - 1].indexOf(' of"') + 4;
+    await wb.page.locator('.editor-group-container .view-lines').first().click();
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type(`${line}:${col}`);
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.type(' basketball');
+    await caption(/After "·basketball"/);
+  });
+
+  it('an "ablate" entry typed by hand changes the prediction (the top words\' probabilities)', async () => {
+    await caption(/After "·basketball"/);
+    const frame = await wb.webviewFrame(TITLE);
+    // (random weights: every word near 1/50,257; the chart's label lists the top 12 with two digits each)
+    const logits = async (): Promise<string> => (await frame.locator('.probs-chart canvas').first().getAttribute('aria-label')) ?? '';
+    const version = async (): Promise<number> => frame.evaluate(() => Number((globalThis as unknown as { document: { body: { dataset: Record<string, string> } } }).document.body.dataset.renderedVersion ?? -1));
+    const before = await logits();
+    const v0 = await version();
+    const lines = TEXT.split('\n');
+    const line = lines.findIndex((l) => l.includes('"checkpoint"')) + 1;
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type(`${line}:${lines[line - 1].length + 1}`);
+    await wb.page.keyboard.press('Enter');
+    // (the editor closes brackets and quotes as they are typed: type the entry, then the comma after them)
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.type('"ablate": ["layers.11.attn.head.0", "layers.11.attn.head.1", "layers.11.attn.head.2", "layers.11.attn.head.3"');
+    await wb.page.keyboard.press('End');
+    await wb.page.keyboard.type(',');
+    const deadline = Date.now() + 60_000;
+    let after = before;
+    while (Date.now() < deadline && (after === before || (await version()) <= v0)) {
+      await wb.page.waitForTimeout(300);
+      after = await logits();
+    }
+    assert.notEqual(after, before, 'the top words\' probabilities changed');
+    await wb.screenshot('gpt2-checkpoint-ablate');
+  });
+});
