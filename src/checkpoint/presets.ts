@@ -3,6 +3,8 @@
 // chunks (a 500 MB file is never one buffer), with seeded weights as a freshly initialised model
 // has them (normal, σ 0.02; norms' gains 1, biases 0), and a model file beside them.
 
+import { rng } from '../util/rng';
+
 /** A tensor as it goes into the file: name, shape, how to fill it. */
 interface TensorPlan {
   readonly name: string;
@@ -172,13 +174,8 @@ export function checkpointModelText(preset: CheckpointPreset): string {
 
 /** Standard normal numbers from a seeded generator (Box–Muller over mulberry32). */
 function gaussian(seed: number): () => number {
-  let s = seed >>> 0;
-  const u = (): number => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 1) / 4294967297;
-  };
+  const next = rng(seed);
+  const u = (): number => (next() * 4294967296 + 1) / 4294967297; // (never 0: the log below)
   let spare: number | null = null;
   return () => {
     if (spare !== null) {

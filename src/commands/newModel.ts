@@ -119,7 +119,7 @@ async function newCheckpoint(preset: CheckpointPreset): Promise<vscode.Uri | und
         await fsp.mkdir(dir, { recursive: true });
         await fsp.writeFile(path.join(dir, 'config.json'), configText(preset));
         let shown = 0;
-        await writeBytes(path.join(dir, 'model.safetensors'), checkpointChunks(preset), (done) => {
+        await writeChunks(path.join(dir, 'model.safetensors'), checkpointChunks(preset), (done) => {
           const pct = Math.min(99, (100 * done) / total);
           progress.report({ increment: pct - shown, message: `${formatBytes(done)} of ${formatBytes(total)}` });
           shown = pct;
@@ -136,43 +136,26 @@ async function newCheckpoint(preset: CheckpointPreset): Promise<vscode.Uri | und
   }
 }
 
-/** Bytes to a temporary file beside `file`, renamed into place when complete; yields between chunks. */
-async function writeBytes(file: string, chunks: Iterable<Uint8Array>, progress: Progress): Promise<number> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const fh = await fsp.open(tmp, 'w');
-  let done = 0;
-  let ok = false;
-  try {
-    for (const chunk of chunks) {
-      await fh.write(chunk); // (each chunk is made between two writes: the host's thread is never held long)
-      done += chunk.length;
-      if (!progress(done)) throw new Cancelled();
-    }
-    await fh.close();
-    await fsp.rename(tmp, file);
-    ok = true;
-    return done;
-  } finally {
-    if (!ok) {
-      await fh.close().catch(() => undefined);
-      await fsp.unlink(tmp).catch(() => undefined);
-    }
-  }
-}
-
 /** Called after each chunk with the bytes written so far; false asks to stop (cancel). */
 type Progress = (bytesDone: number) => boolean;
 
-/** Streams the text to a temporary file beside `file`, then renames it into place. */
-async function writeStreaming(file: string, preset: PresetId, progress: Progress): Promise<number> {
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+/** Streams the model's text to a temporary file beside `file`, then renames it into place. */
+function writeStreaming(file: string, preset: PresetId, progress: Progress): Promise<number> {
+  return writeChunks(file, modelChunks({ preset }), progress); // (one chunk is about 1 MB of text)
+}
+
+/**
+ * Chunks (text as UTF-8, or bytes) to a temporary file beside `file`, renamed into place when
+ * complete; the host's thread is free between two chunks, and a cancel or a failure leaves nothing.
+ */
+async function writeChunks(file: string, chunks: Iterable<string | Uint8Array>, progress: Progress): Promise<number> {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   let done = 0;
   const fh = await fsp.open(tmp, 'w');
   let ok = false;
   try {
-    for (const chunk of modelChunks({ preset })) {
-      const { bytesWritten } = await fh.write(chunk); // utf8; one chunk is about 1 MB
+    for (const chunk of chunks) {
+      const { bytesWritten } = typeof chunk === 'string' ? await fh.write(chunk) : await fh.write(chunk);
       done += bytesWritten;
       if (!progress(done)) throw new Cancelled();
     }

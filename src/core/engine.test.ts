@@ -12,16 +12,7 @@ import type { LayerSpec, ModelSpec } from './spec';
 import { Engine } from './engine';
 import type { Stage } from './stages';
 import { createWasmKernel } from './wasm';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../util/rng';
 
 function randomModel(r: () => number): Model {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];

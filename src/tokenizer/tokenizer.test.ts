@@ -5,22 +5,13 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadTokenizer, TokenizerError, visible } from './tokenizer';
+import { rng } from '../util/rng';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const gpt3 = require('gpt-3-encoder') as { encode(s: string): number[] };
 
 const REPO = resolve(__dirname, '../../..');
 const gpt2Json = (): string => readFileSync(join(REPO, 'test/fixtures/tokenizers/gpt2/tokenizer.json'), 'utf8');
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   'the', ' the', 'Michael', ' Jordan', ' plays', ' basketball', 'sport', "'s", "'t", "'re", "'ve", "'ll", "'d", ' it', 'ing',
