@@ -91,18 +91,9 @@ function placeholder(f: FieldSpec): string {
   }
 }
 
-/** The part of a line before a `//` that is outside strings; null when the line's end is inside a comment. */
+/** The line as it is when its end is code; null when its end is inside a `//` comment. */
 function stripLineComment(line: string): string | null {
-  let inStr = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (inStr) {
-      if (c === '\\') i++;
-      else if (c === '"') inStr = false;
-    } else if (c === '"') inStr = true;
-    else if (c === '/' && line[i + 1] === '/') return null;
-  }
-  return line;
+  return stripCode(line, 0, line.length) === line.length ? line : null;
 }
 
 /**
