@@ -102,6 +102,26 @@ describe('a checkpoint document in the worker', () => {
     h.session.dispose();
   });
 
+  it('hovers over an ablate entry say what the unit does per token and what the entry changes; a lens above "checkpoint" describes the model', async () => {
+    const h = new Harness();
+    await h.next((m) => m.type === 'done' && m.version === 1);
+    h.replace('"ablate": []', '"ablate": ["layers.4.ffn.neuron.17", "layers.0.attn.head.3"]');
+    await h.next((m) => m.type === 'done' && m.version === 2);
+    const at = h.text.indexOf('layers.4.ffn.neuron.17') + 3;
+    const r = h.session.query({ kind: 'hover', offset: at });
+    assert.ok(r && r.kind === 'hover' && r.hover);
+    assert.match(r.hover.markdown, /neuron 17 of layer 4's FFN, switched off/);
+    assert.match(r.hover.markdown, /\| token \| gate \| up \| act \(after the edit\) \|/);
+    assert.match(r.hover.markdown, /Next after #407: `#\d+` [\d.]+ % with this entry/);
+    const head = h.session.query({ kind: 'hover', offset: h.text.indexOf('layers.0.attn.head.3') + 3 });
+    assert.ok(head && head.kind === 'hover' && head.hover && /head 3 of layer 0's attention/.test(head.hover.markdown) && /attends most to/.test(head.hover.markdown));
+    const l = h.session.query({ kind: 'lenses' });
+    assert.ok(l && l.kind === 'lenses');
+    assert.match(l.lenses[0].title, /^llama · 5 layers · d_model 64 · 8 heads \(4 key\/value\) · d_ff 172 · vocab 512 · 260,032 params · F32$/);
+    assert.match(l.lenses[1].title, /^3 tokens: #1 #403 #407$/);
+    h.session.dispose();
+  });
+
   it('an error of the checkpoint (an id outside the vocabulary, a missing folder) is a problem at its key', async () => {
     const h = new Harness();
     await h.next((m) => m.type === 'done' && m.version === 1);
