@@ -19,10 +19,11 @@ export class PanelHeader {
   private readonly range = h('vscode-single-select', { class: 'range-select', 'aria-label': 'color range' }) as HTMLElement & { value: string };
   /** Deep models: go to a layer (its section opens). */
   private readonly layer = h('vscode-single-select', { class: 'layer-select', 'aria-label': 'go to layer' }) as HTMLElement & { value: string };
-  private readonly layerControl = h('label', { class: 'control', hidden: true }, h('span', { class: 'control-label' }, 'Layer'), this.layer);
+  private readonly layerControl = h('label', { class: 'control layer-control' }, h('span', { class: 'control-label' }, 'Layer'), this.layer);
   private layers = -1;
 
   constructor(into: HTMLElement, setAllOpen: (open: boolean) => void, goToLayer: (layer: number) => void = () => undefined) {
+    this.layerControl.style.display = 'none'; // (until a deep model comes)
     this.layer.addEventListener('change', () => {
       const n = Number(this.layer.value);
       if (Number.isInteger(n) && n >= 0) goToLayer(n);
@@ -53,7 +54,8 @@ export class PanelHeader {
     if (s.layers.length !== this.layers) {
       // (rebuilt only when the number of layers changes: never while the user holds the control)
       this.layers = s.layers.length;
-      this.layerControl.hidden = s.layers.length <= 2;
+      // (style, not the hidden attribute: the control's class sets its display)
+      this.layerControl.style.display = s.layers.length <= 2 ? 'none' : '';
       this.layer.replaceChildren(h('vscode-option', { value: '-1' }, '—'), ...s.layers.map((_, i) => h('vscode-option', { value: String(i) }, `layer ${i}`)));
       this.layer.value = '-1';
     }

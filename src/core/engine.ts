@@ -89,7 +89,9 @@ export class Engine {
       this.computed.set(def.id, { key, op: def.op.name, data, kept });
       out.set(def.id, data);
       stageChanged.set(def.id, changed);
-      const s: Stage = changed === null ? { id: def.id, shape: def.shape as number[], data, kept: true } : { id: def.id, shape: def.shape as number[], data };
+      const s: Stage = changed === null ? { id: def.id, shape: def.shape as number[], data, kept: true }
+        : changed !== 'all' && prev && prev.data !== data ? { id: def.id, shape: def.shape as number[], data, cols: changed, base: prev.data }
+          : { id: def.id, shape: def.shape as number[], data };
       stages.push(s);
       emit?.(s);
     }

@@ -167,15 +167,18 @@ export class Panel extends Disposable {
         this.stats.posted.problems++;
         this.post({ type: 'problems', version: m.version, problems: this.infos(m.problems) });
       }
-    } else if (m.type === 'stage' || m.type === 'kept') {
+    } else if (m.type === 'stage' || m.type === 'kept' || m.type === 'cols' || m.type === 'same') {
       // (a render overtaken by an edit while it streams stops here: the newer one is coming)
       if (m.version !== this.shown || this.isStale(m.version)) {
         this.stats.droppedStale++;
         return;
       }
+      // (a stage's numbers, as pieces, changed columns or another stage's: each counts once)
+      if (m.type === 'cols' || m.type === 'same' || (m.type === 'stage' && m.offset === 0)) this.stats.posted.stage++;
       if (m.type === 'kept') this.post({ type: 'kept', version: m.version, id: m.id });
+      else if (m.type === 'cols') this.post({ type: 'cols', version: m.version, id: m.id, cols: m.cols, data: m.data });
+      else if (m.type === 'same') this.post({ type: 'same', version: m.version, id: m.id, of: m.of });
       else {
-        if (m.offset === 0) this.stats.posted.stage++;
         this.post({ type: 'stage', version: m.version, id: m.id, shape: m.shape, data: m.data, offset: m.offset, total: m.total });
       }
     } else if (m.type === 'done') {

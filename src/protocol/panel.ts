@@ -30,6 +30,10 @@ export type ToWebview =
    * comes in pieces, so that no single postMessage holds the editor's thread for long).
    */
   | { readonly type: 'stage'; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number }
+  /** Only these columns of a stage changed: `data` holds them row by row; the rest are the render before's. */
+  | { readonly type: 'cols'; readonly version: number; readonly id: string; readonly cols: readonly number[]; readonly data: ArrayBuffer }
+  /** This stage holds the numbers of stage `of` of the same render. */
+  | { readonly type: 'same'; readonly version: number; readonly id: string; readonly of: string }
   /** This stage is unchanged from the render before: keep its numbers, now current. */
   | { readonly type: 'kept'; readonly version: number; readonly id: string }
   | { readonly type: 'done'; readonly version: number; readonly ms: number }

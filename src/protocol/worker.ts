@@ -104,6 +104,13 @@ export type FromWorker =
    * pieces of at most STAGE_PIECE floats, sized for the webview: the host forwards them as they are.
    */
   | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number }
+  /**
+   * Only these columns (last axis) of a stage changed since the numbers the panel holds of it:
+   * `data` holds them, row by row ([rows][cols.length]).
+   */
+  | { readonly type: 'cols'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly cols: readonly number[]; readonly data: ArrayBuffer }
+  /** This stage holds the very numbers of stage `of` of the same version (`layers.i.out`, `output`). */
+  | { readonly type: 'same'; readonly doc: string; readonly version: number; readonly id: string; readonly of: string }
   /** This stage of `version` holds the same numbers as in the version before (not sent again). */
   | { readonly type: 'kept'; readonly doc: string; readonly version: number; readonly id: string }
   | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number } }

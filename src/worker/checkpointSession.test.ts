@@ -13,6 +13,7 @@ import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { readModel } from '../model/read';
 import type { FromWorker } from '../protocol/worker';
 import { DocSession } from './session';
+import { applyStageMessage, type StageView } from '../../test/helpers/stageView';
 
 const REPO = resolve(__dirname, '../../..');
 const FILE = join(REPO, 'samples', 'model.ffn.json');
@@ -60,13 +61,14 @@ class Harness {
     await this.next((m) => m.type === 'done' && m.version === version);
     const keptIds: string[] = [];
     const sentIds: string[] = [];
+    const view: StageView = new Map([...kept].map(([id, data]) => [id, { shape: [], data }]));
     for (const m of this.messages) {
-      if (m.type === 'stage' && m.version === version) {
-        if (m.offset === 0) { kept.set(m.id, new Float32Array(m.total)); sentIds.push(m.id); }
-        kept.get(m.id)!.set(new Float32Array(m.data), m.offset);
-      }
-      if (m.type === 'kept' && m.version === version) keptIds.push(m.id);
+      if (!('version' in m) || m.version !== version) continue;
+      assert.equal(applyStageMessage(view, m), null);
+      if ((m.type === 'stage' && m.offset === 0) || m.type === 'cols' || m.type === 'same') sentIds.push(m.id);
+      if (m.type === 'kept') keptIds.push(m.id);
     }
+    for (const [id, v] of view) kept.set(id, v.data);
     const fresh = await resolveReadNow(readModel(this.text, FILE), FILE, this.store, new CheckpointResolver());
     assert.ok(fresh.model);
     for (const s of forward(fresh.model.model, tsKernel)) {

@@ -64,6 +64,8 @@ export class DocSession {
   private wanted: ReadonlySet<string> | null = null;
   /** The numbers the subscriber holds of each stage (a stage not wanted is not there). */
   private sent = new Map<string, Float32Array>();
+  /** The stages sent in full in the version being posted, by their numbers (to name an alias instead). */
+  private sentNow: { version: number; byData: Map<Float32Array, string> } = { version: -1, byData: new Map() };
   /** Edits read incrementally so far (tests and the benchmark look). */
   incrementalEdits = 0;
 
@@ -130,6 +132,7 @@ export class DocSession {
   subscribe(on: boolean): void {
     this.subscribed = on;
     this.sent.clear(); // (a new subscriber holds nothing)
+    this.sentNow = { version: -1, byData: new Map() };
     if (!on) return;
     if (this.read && this.readVersion === this.version && this.stagesVersion === this.version) this.publish();
     else {
@@ -306,6 +309,25 @@ export class DocSession {
     if (!this.isWanted(s.id)) return;
     if (s.kept && !full && this.sent.get(s.id) === s.data) {
       this.post({ type: 'kept', doc: this.doc, version, id: s.id });
+      return;
+    }
+    // the very numbers of a stage already sent in this version (an alias: `out`, `output`)
+    const of = this.sentNow.version === version ? this.sentNow.byData.get(s.data) : undefined;
+    if (this.sentNow.version !== version) this.sentNow = { version, byData: new Map() };
+    if (of !== undefined) {
+      this.sent.set(s.id, s.data);
+      this.post({ type: 'same', doc: this.doc, version, id: s.id, of });
+      return;
+    }
+    this.sentNow.byData.set(s.data, s.id);
+    // a few columns changed from the numbers the panel holds: those columns alone
+    if (!full && s.cols && s.base && this.sent.get(s.id) === s.base && s.shape.length === 2 && s.cols.size * 4 < s.shape[1]) {
+      this.sent.set(s.id, s.data);
+      const [rows, width] = s.shape;
+      const cols = [...s.cols].sort((a, b) => a - b);
+      const out = new Float32Array(rows * cols.length);
+      for (let r = 0; r < rows; r++) for (let k = 0; k < cols.length; k++) out[r * cols.length + k] = s.data[r * width + cols[k]];
+      this.post({ type: 'cols', doc: this.doc, version, id: s.id, shape: s.shape, cols, data: out.buffer }, [out.buffer]);
       return;
     }
     this.sent.set(s.id, s.data);

@@ -14,6 +14,7 @@ import type { Stage } from '../../src/core/stages';
 import { readModel } from '../../src/model/read';
 import { DocSession } from '../../src/worker/session';
 import { rng } from './random';
+import { applyStageMessage } from './stageView';
 
 // --- formattings -----------------------------------------------------------------------------------
 
@@ -301,12 +302,10 @@ class Probe {
 
   private on(m: FromWorker): void {
     if (m.type === 'log') this.logs.push(m.message);
-    else if (m.type === 'stage') {
-      // (pieces of a large stage arrive in order, the first at offset 0)
-      if (m.offset === 0) this.view.set(m.id, { shape: m.shape, data: new Float32Array(m.total) });
-      this.view.get(m.id)!.data.set(new Float32Array(m.data), m.offset);
+    else {
+      const complaint = applyStageMessage(this.view, m);
+      if (complaint) this.logs.push(complaint);
     }
-    else if (m.type === 'kept' && !this.view.has(m.id)) this.logs.push(`kept ${m.id} before it was ever sent`);
     if (m.type === 'model' || m.type === 'done') this.last = m;
   }
 

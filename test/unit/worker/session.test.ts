@@ -4,6 +4,10 @@ import * as assert from 'node:assert/strict';
 import type { FromWorker, TextChange } from '../../../src/protocol/worker';
 import { tsKernel } from '../../../src/core/kernel';
 import { DocSession } from '../../../src/worker/session';
+import { applyStageMessage, type StageView } from '../../helpers/stageView';
+import { generateModelText } from '../../../src/model/generate';
+import { readModel } from '../../../src/model/read';
+import { forward } from '../../../src/core/forward';
 
 const TEXT = `{
   "version": 1,
@@ -69,8 +73,10 @@ describe('DocSession (the compute worker, per document)', () => {
     await h.done(2);
     const kept = h.messages.filter((m) => m.type === 'kept').map((m) => (m as { id: string }).id);
     const sent = h.messages.filter((m) => m.type === 'stage').map((m) => (m as { id: string }).id);
+    const same = h.messages.filter((m) => m.type === 'same').map((m) => `${(m as { id: string }).id} = ${(m as { of: string }).of}`);
     assert.deepEqual(kept, ['input', 'layers.0.ffn.up', 'layers.0.ffn.act']);
-    assert.deepEqual(sent, ['layers.0.ffn.down', 'layers.0.out', 'output']);
+    assert.deepEqual(sent, ['layers.0.ffn.down'], 'the one stage the edit changed, in full');
+    assert.deepEqual(same, ['layers.0.out = layers.0.ffn.down', 'output = layers.0.ffn.down'], 'its aliases named, not sent again');
     h.session.dispose();
   });
 
@@ -81,8 +87,8 @@ describe('DocSession (the compute worker, per document)', () => {
     h.session.subscribe(true);
     h.messages.length = 0;
     await h.done(2);
-    assert.equal(h.messages.filter((m) => m.type === 'kept').length, 0);
-    assert.equal(h.messages.filter((m) => m.type === 'stage').length, 6);
+    assert.equal(h.messages.filter((m) => m.type === 'kept' || m.type === 'cols').length, 0);
+    assert.equal(h.messages.filter((m) => m.type === 'stage' || m.type === 'same').length, 6, 'every stage, in full or named as the numbers of one sent');
     h.session.dispose();
   });
 
@@ -113,5 +119,30 @@ describe('DocSession (the compute worker, per document)', () => {
     assert.ok(r2?.kind === 'hover' && r2.hover);
     assert.match(r2.hover.markdown, /does not read as a model/);
     h.session.dispose();
+  });
+});
+
+describe('DocSession: an edit that changes a few columns sends those columns', () => {
+  it('an edit of a W1 number of a d = 64 model: ffn.up and ffn.act go as one column each; what the panel holds equals a fresh forward', async () => {
+    const text = generateModelText({ preset: 'd64', seed: 5 });
+    const posted: FromWorker[] = [];
+    const s = new DocSession('doc', 'm.ffn.json', text, 1, (m) => posted.push(m), () => tsKernel, () => 0);
+    s.subscribe(true);
+    s.flush();
+    // a number of the first row of W1 (out_in: one neuron's input weights)
+    const w1 = text.indexOf('"W1"');
+    const m = /-?\d+\.\d+/g;
+    m.lastIndex = w1;
+    const hit = m.exec(text)!;
+    const next = text.slice(0, hit.index) + '9.5' + text.slice(hit.index + hit[0].length);
+    s.change(2, [{ offset: hit.index, length: hit[0].length, text: '9.5' }], next.length);
+    s.flush();
+    const cols = posted.filter((x) => x.type === 'cols' && x.version === 2) as Array<Extract<FromWorker, { type: 'cols' }>>;
+    assert.deepEqual(cols.map((c) => `${c.id} ${c.cols.join(',')}`), ['layers.0.ffn.up 0', 'layers.0.ffn.act 0']);
+    const view: StageView = new Map();
+    for (const x of posted) assert.equal(applyStageMessage(view, x), null);
+    const fresh = forward(readModel(next, 'm.ffn.json').model!.model, tsKernel);
+    for (const st of fresh) assert.ok(Buffer.from(view.get(st.id)!.data.buffer).equals(Buffer.from(st.data.buffer, st.data.byteOffset, st.data.byteLength)), st.id);
+    s.dispose();
   });
 });
