@@ -1,8 +1,8 @@
 // The checkpoints and tokenizers a process has loaded, by absolute path, shared by every document
 // that names them (two model files over one GPT-2 hold its 500 MB once). Loading is asynchronous;
 // a caller that needs the result now peeks (`checkpoint()`/`tokenizer()`), gets 'loading' with a
-// promise the first time, and asks again when it settles. A failure is kept, as a message, until
-// `forget()` (the file may be fixed and saved again).
+// promise the first time, and asks again when it settles. A failure is kept, as a message, for a
+// moment, then tried again on a later read (the folder may have been downloaded meanwhile).
 
 import type { CheckpointFiles } from './files';
 import { archSpec, loadCheckpoint, type Checkpoint } from './load';
@@ -14,7 +14,7 @@ import { loadTokenizer, type TextTokenizer } from '../tokenizer/tokenizer';
 export type Loading<T> =
   | { readonly state: 'loading'; readonly done: Promise<void> }
   | { readonly state: 'ready'; readonly value: T }
-  | { readonly state: 'failed'; readonly message: string };
+  | { readonly state: 'failed'; readonly message: string; readonly at?: number };
 
 export interface LoadedCheckpoint extends ResolvableCheckpoint {
   readonly checkpoint: Checkpoint;
@@ -24,7 +24,8 @@ export class CheckpointStore {
   private readonly checkpoints = new Map<string, Loading<LoadedCheckpoint>>();
   private readonly tokenizers = new Map<string, Loading<(TextTokenizer & PromptTokenizer) | null>>();
 
-  constructor(readonly files: CheckpointFiles) {}
+  /** `retryMs`: how long a failure is reported from the cache before it is tried again. */
+  constructor(readonly files: CheckpointFiles, private readonly retryMs = 2000) {}
 
   /** `folder` of a model file: relative to the file's own folder, or absolute. */
   resolvePath(modelFile: string, folder: string): string {
@@ -78,10 +79,11 @@ export class CheckpointStore {
 
   private get<T>(map: Map<string, Loading<T>>, key: string, load: () => Promise<T>): Loading<T> {
     const hit = map.get(key);
-    if (hit) return hit;
+    // a failure is tried again on a later read (the folder may have been downloaded, a file fixed)
+    if (hit && !(hit.state === 'failed' && Date.now() - (hit.at ?? 0) >= this.retryMs)) return hit;
     const done = load().then(
       (value) => void map.set(key, { state: 'ready', value }),
-      (e: unknown) => void map.set(key, { state: 'failed', message: messageOf(e) }),
+      (e: unknown) => void map.set(key, { state: 'failed', message: messageOf(e), at: Date.now() }),
     );
     const loading: Loading<T> = { state: 'loading', done };
     map.set(key, loading);
