@@ -14,11 +14,13 @@ async function settled<T>(get: () => Loading<T>): Promise<Loading<T>> {
 describe('checkpoint store', () => {
   it('reports a missing folder, then loads it once it is there', async () => {
     const files = new Map<string, Uint8Array>();
-    const store = new CheckpointStore(memoryFiles(files), 0);
+    const store = new CheckpointStore(memoryFiles(files), 30);
     const first = await settled(() => store.checkpoint('/m'));
     assert.equal(first.state, 'failed');
     assert.match((first as { message: string }).message, /no config\.json in \/m/);
     files.set('/m/config.json', new TextEncoder().encode('{"model_type": "bert"}'));
+    assert.equal(store.checkpoint('/m').state, 'failed', 'at once: from the cache');
+    await new Promise((r) => setTimeout(r, 40));
     const second = await settled(() => store.checkpoint('/m'));
     assert.equal(second.state, 'failed');
     assert.match((second as { message: string }).message, /model_type "bert" is not supported/, 'tried again: the new error');
