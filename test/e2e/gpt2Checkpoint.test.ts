@@ -91,11 +91,10 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     await wb.page.keyboard.press('Control+G');
     await wb.page.keyboard.type(`${line}:${lines[line - 1].length + 1}`);
     await wb.page.keyboard.press('Enter');
-    // (the editor closes brackets and quotes as they are typed: type the entry, then the comma after them)
+    // (inserted as a paste is: the editor's auto-closing of brackets, which depends on the typing's
+    // timing, does not come into it)
     await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.type('"ablate": ["layers.11.attn.head.0", "layers.11.attn.head.1", "layers.11.attn.head.2", "layers.11.attn.head.3"');
-    await wb.page.keyboard.press('End');
-    await wb.page.keyboard.type(',');
+    await wb.page.keyboard.insertText('"ablate": ["layers.11.attn.head.0", "layers.11.attn.head.1", "layers.11.attn.head.2", "layers.11.attn.head.3"],');
     const deadline = Date.now() + 60_000;
     let after = before;
     while (Date.now() < deadline && (after === before || (await version()) <= v0)) {
