@@ -3,8 +3,9 @@
 // visibly (GPT-2's byte-level `Ġthe` and SentencePiece's `▁the` are both `·the`). No Node
 // built-ins: the caller reads the files (the worker on desktop, workspace.fs on the web).
 
-import { Tokenizer } from '@huggingface/tokenizers';
+import { BPE, Tokenizer, Unigram, WordPiece } from '@huggingface/tokenizers';
 
+/** What is wrong with a tokenizer (or a call to it), in one plain line. */
 export class TokenizerError extends Error {
   constructor(message: string) {
     super(message);
@@ -15,45 +16,64 @@ export class TokenizerError extends Error {
 export interface TextTokenizer {
   /** The ids of a text, special tokens added as the tokenizer's post-processor says (Llama's BOS). */
   encode(text: string): { readonly ids: readonly number[]; readonly tokens: readonly string[] };
+  /** The text of ids, special tokens included (`<s>`), nothing cleaned up: decode(encode(s)) = s without them. */
   decode(ids: readonly number[]): string;
-  /** A token's string for a row or column label, spaces shown as `·`, line breaks as `↵`. */
+  /** A token's string for a row or column label, spaces shown as `·`, line breaks as `↵` (`#id` outside the vocabulary). */
   label(id: number): string;
-  /** Ids it knows (the model's vocabulary may be larger, padded). */
+  /** 1 + the largest id it knows, added tokens included (the model's vocabulary may be larger, padded). */
   readonly vocabSize: number;
 }
 
+/** The model kinds @huggingface/tokenizers implements (an unknown `type` would quietly give no ids). */
+const MODELS = 'BPE, WordPiece, Unigram';
+
+/** `json`: a tokenizer.json's text; `configJson`: its tokenizer_config.json's, if there is one. */
 export function loadTokenizer(json: string, configJson?: string): TextTokenizer {
-  let spec: { model?: { type?: string; vocab?: unknown }; added_tokens?: Array<{ id: number }> };
-  let config: Record<string, unknown> = {};
-  try {
-    spec = JSON.parse(json) as typeof spec;
-    if (configJson) config = JSON.parse(configJson) as Record<string, unknown>;
-  } catch {
-    throw new TokenizerError('the tokenizer is not JSON (expected a Hugging Face tokenizer.json)');
+  const spec = parse(json, 'the tokenizer');
+  const config = configJson === undefined ? {} : parse(configJson, 'tokenizer_config.json');
+  const model = spec.model as { type?: unknown } | undefined;
+  if (!model || typeof model !== 'object' || Array.isArray(model)) throw new TokenizerError('the tokenizer has no "model": is it a Hugging Face tokenizer.json?');
+  if (model.type !== undefined && !MODELS.split(', ').includes(model.type as string)) {
+    throw new TokenizerError(`the tokenizer's model is ${JSON.stringify(model.type)}, which cannot be read here (supported: ${MODELS})`);
   }
-  if (!spec || typeof spec !== 'object' || !spec.model) throw new TokenizerError('the tokenizer has no "model": is it a Hugging Face tokenizer.json?');
   let tok: Tokenizer;
   try {
-    tok = new Tokenizer(spec, config);
+    // (the keys Hugging Face always writes; a hand-made file may leave them out)
+    tok = new Tokenizer({ added_tokens: [], normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, ...spec }, config);
   } catch (e) {
-    throw new TokenizerError(`the tokenizer cannot be read: ${(e as Error).message.split('\n')[0]}`);
+    throw new TokenizerError(`the tokenizer cannot be read: ${firstLine(e)}`);
+  }
+  // without a type the library guesses from the keys, and may guess a model that does not tokenize
+  if (!(tok.model instanceof BPE || tok.model instanceof WordPiece || tok.model instanceof Unigram)) {
+    throw new TokenizerError(`the tokenizer's model has no "type" and is none of ${MODELS}`);
   }
   const byteLevel = usesByteLevel(spec);
-  let vocabSize = 0;
-  const vocab = spec.model.vocab;
-  if (vocab && typeof vocab === 'object') vocabSize = Array.isArray(vocab) ? vocab.length : Object.keys(vocab).length;
-  for (const a of spec.added_tokens ?? []) vocabSize = Math.max(vocabSize, a.id + 1);
+  const vocabSize = tok.model.vocab.length; // indexed by id, added tokens included
   const labels = new Map<number, string>();
   return {
     encode(text) {
-      const e = tok.encode(text);
+      let e: { ids: number[]; tokens: string[] };
+      try {
+        e = tok.encode(text);
+      } catch (err) {
+        throw new TokenizerError(`the tokenizer failed on this text: ${firstLine(err)}`);
+      }
+      const bad = e.ids.findIndex((id) => !Number.isInteger(id));
+      if (bad >= 0) throw new TokenizerError(`the tokenizer gives the piece ${JSON.stringify(e.tokens[bad])}, which is not in its vocabulary`);
       return { ids: e.ids, tokens: e.tokens };
     },
-    decode: (ids) => tok.decode([...ids], { clean_up_tokenization_spaces: false }), // (the text as it was, spaces before punctuation kept)
+    decode(ids) {
+      if (ids.length === 0) return ''; // (the library refuses an empty list)
+      try {
+        return tok.decode([...ids], { clean_up_tokenization_spaces: false }); // the text as it was, spaces before punctuation kept
+      } catch (err) {
+        throw new TokenizerError(`the ids cannot be decoded: ${firstLine(err)}`);
+      }
+    },
     label(id) {
       let l = labels.get(id);
       if (l === undefined) {
-        const raw = tok.id_to_token(id);
+        const raw = Number.isInteger(id) ? tok.id_to_token(id) : undefined;
         l = raw === undefined ? `#${id}` : visible(raw, byteLevel);
         labels.set(id, l);
       }
@@ -63,13 +83,27 @@ export function loadTokenizer(json: string, configJson?: string): TextTokenizer 
   };
 }
 
-function usesByteLevel(spec: unknown): boolean {
-  const s = JSON.stringify((spec as { pre_tokenizer?: unknown; decoder?: unknown }).pre_tokenizer ?? null) + JSON.stringify((spec as { decoder?: unknown }).decoder ?? null);
-  return s.includes('ByteLevel');
+function parse(text: string, what: string): Record<string, unknown> {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new TokenizerError(`${what} is not JSON (${firstLine(e)})`);
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new TokenizerError(`${what} is not a JSON object`);
+  return v as Record<string, unknown>;
 }
 
-/** GPT-2's byte-to-unicode table, reversed: the printable stand-in of each byte → the byte. */
-const BYTE_OF = ((): Map<string, number> => {
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+}
+
+function usesByteLevel(spec: Record<string, unknown>): boolean {
+  return (JSON.stringify(spec.pre_tokenizer ?? null) + JSON.stringify(spec.decoder ?? null)).includes('"ByteLevel"');
+}
+
+/** GPT-2's byte-to-unicode table, reversed: the char code of each byte's printable stand-in → the byte (-1: none). */
+const BYTE_OF = ((): Int16Array => {
   const bs: number[] = [];
   for (let b = 33; b <= 126; b++) bs.push(b);
   for (let b = 161; b <= 172; b++) bs.push(b);
@@ -82,27 +116,63 @@ const BYTE_OF = ((): Map<string, number> => {
       cs.push(256 + n++);
     }
   }
-  return new Map(bs.map((b, i) => [String.fromCharCode(cs[i]), b]));
+  const table = new Int16Array(256 + n).fill(-1);
+  bs.forEach((b, i) => (table[cs[i]] = b));
+  return table;
 })();
 
-/** A token's text with its whitespace made visible. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const hexByte = (b: number): string => `<${b.toString(16).toUpperCase().padStart(2, '0')}>`;
+
+/**
+ * A token's text with its whitespace made visible: space `·`, line break `↵`, tab `⇥`, carriage
+ * return `␍`, other control characters as their control pictures (`␀`), other invisible
+ * characters as `<U+00A0>`; a byte that is a piece of a character (byte-level BPE, SentencePiece's
+ * `<0xE2>`) as `<E2>`.
+ */
 export function visible(token: string, byteLevel: boolean): string {
   let text = token;
   const byteTok = /^<0x([0-9A-Fa-f]{2})>$/.exec(token); // SentencePiece byte fallback
-  if (byteTok) text = String.fromCharCode(parseInt(byteTok[1], 16));
-  else if (byteLevel) {
-    const bytes: number[] = [];
-    let ok = true;
-    for (const ch of token) {
-      const b = BYTE_OF.get(ch);
-      if (b === undefined) { ok = false; break; }
-      bytes.push(b);
+  if (byteTok) {
+    const b = parseInt(byteTok[1], 16);
+    text = b < 0x80 ? String.fromCharCode(b) : hexByte(b);
+  } else if (byteLevel && !/^[!-~]*$/.test(token)) { // (printable ASCII stands for itself)
+    let ascii = '';
+    let i = 0;
+    for (; i < token.length; i++) {
+      const b = BYTE_OF[token.charCodeAt(i)] ?? -1;
+      if (b < 0 || b >= 0x80) break;
+      ascii += String.fromCharCode(b);
     }
-    if (ok) {
-      const d = new TextDecoder('utf-8', { fatal: false }).decode(new Uint8Array(bytes));
-      // a piece of a multi-byte character shows as its bytes
-      text = d.includes('\ufffd') ? bytes.map((b) => (b < 128 ? String.fromCharCode(b) : `<${b.toString(16).toUpperCase().padStart(2, '0')}>`)).join('') : d;
+    if (i === token.length) text = ascii; // most of a vocabulary ('Ġthe')
+    else {
+      const bytes: number[] = [];
+      for (const ch of token) bytes.push(BYTE_OF[ch.charCodeAt(0)] ?? -1);
+      if (bytes.every((b) => b >= 0)) { // (else not a byte-level piece, an added token: as it is)
+        try {
+          text = utf8.decode(Uint8Array.from(bytes));
+        } catch {
+          // a piece of a multi-byte character: ASCII as itself, the rest as bytes
+          text = bytes.map((b) => (b < 0x80 ? String.fromCharCode(b) : hexByte(b))).join('');
+        }
+      }
     }
   }
-  return text.replace(/▁/g, ' ').replace(/ /g, '·').replace(/\r?\n/g, '↵').replace(/\t/g, '⇥');
+  return ANY_INVISIBLE.test(text) ? text.replace(/▁/g, ' ').replace(INVISIBLE, show) : text;
+}
+
+const INVISIBLE = /\r\n|[\p{Cc}\p{Cf}\p{Z}]/gu; // controls, spaces, format characters (zero-width, BOM…)
+const ANY_INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}▁]/u;
+const SHOWS = /[^\p{Cc}\p{Cf}\p{Z}]/u;
+
+function show(c: string, at: number, text: string): string {
+  if (c === ' ') return '·';
+  if (c === '\n' || c === '\r\n') return '↵';
+  if (c === '\t') return '⇥';
+  const code = c.codePointAt(0)!;
+  if (code < 0x20) return String.fromCodePoint(0x2400 + code); // ␀ … ␟ (␍ for a lone \r)
+  if (code === 0x7f) return '␡';
+  // a zero-width joiner inside an emoji sequence shows as the sequence
+  if (code === 0x200d && SHOWS.test(text[at - 1] ?? '') && SHOWS.test(text[at + 1] ?? '')) return c;
+  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
 }
