@@ -127,6 +127,17 @@ describe('checkpoint resolve', () => {
     }
   });
 
+  it('a tokenizer that fails on the prompt is an error at "prompt", not an exception', () => {
+    const ck = fakeCheckpoint();
+    const tok = { encode: (): never => { throw new Error('bad input\nat line 3'); }, label: (id: number) => `#${id}` };
+    const { req, text } = request('"prompt": "abc"');
+    const r = new CheckpointResolver().resolve(req, ck, tok);
+    assert.equal(r.file, null);
+    assert.equal(r.problems.length, 1);
+    assert.equal(r.problems[0].message, 'the tokenizer cannot encode this prompt: bad input');
+    assert.equal(text.slice(r.problems[0].start, r.problems[0].end), '"abc"');
+  });
+
   it('a prompt is tokenized; row labels are the tokenizer\'s, vocabulary labels too', () => {
     const ck = fakeCheckpoint();
     const tok = { encode: (s: string) => ({ ids: [...s].map((ch) => ch.charCodeAt(0) - 97) }), label: (id: number) => `·${String.fromCharCode(97 + id)}` };

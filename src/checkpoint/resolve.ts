@@ -76,8 +76,13 @@ export class CheckpointResolver {
       if (!tok) {
         error('value', req.promptAt!, `"prompt" needs a tokenizer, and ${req.tokenizer ? `"${req.tokenizer}" did not load` : `the checkpoint "${req.folder}" has no tokenizer.json`}: give "tokenizer": "path/to/tokenizer.json", or the input as "token_ids": [ … ]`);
       } else {
-        ids = tok.encode(req.prompt).ids;
-        if (ids.length === 0) error('value', req.promptAt!, 'the prompt gives no tokens: write some text');
+        try {
+          ids = tok.encode(req.prompt).ids;
+          if (ids.length === 0) error('value', req.promptAt!, 'the prompt gives no tokens: write some text');
+        } catch (e) {
+          // (a tokenizer that fails on this text: said at the prompt, in its own words)
+          error('value', req.promptAt!, `the tokenizer cannot encode this prompt: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        }
       }
     }
     if (!ids || ids.length === 0) return { file: null, problems, ids };
