@@ -1,14 +1,17 @@
 // A checkpoint's config.json, in Hugging Face's field names and defaults, for the architectures
-// FFN Lens computes (checkpoints-v1: gpt2, llama, qwen2), as the core's dimensions.
+// FFN Lens computes (checkpoints-v1: gpt2, llama, qwen2), as the core's dimensions. Settings that
+// would change the computation in a way the core does not follow (scaled RoPE, sliding windows,
+// GPT-2's unscaled attention) are errors rather than silently wrong numbers.
 
-import { CheckpointError } from './safetensors';
+import type { Activation } from '../core/activation';
+import { CheckpointError } from './errors';
 
 export type ModelType = 'gpt2' | 'llama' | 'qwen2';
 export const MODEL_TYPES: readonly ModelType[] = ['gpt2', 'llama', 'qwen2'];
 
 export interface ArchConfig {
   readonly modelType: ModelType;
-  /** d_model, d_ff, layers, heads, key/value heads, head size, vocabulary. */
+  /** d_model, d_ff, layers, heads, key/value heads, head size, vocabulary (the core's dimension key). */
   readonly C: number;
   readonly F: number;
   readonly L: number;
@@ -18,69 +21,110 @@ export interface ArchConfig {
   readonly V: number;
   /** gpt2's learned positions (n_positions); llama/qwen2's max_position_embeddings. */
   readonly maxPositions: number;
+  /** Of every norm (layer_norm_epsilon, rms_norm_eps). */
   readonly eps: number;
+  /** The FFN's activation as the core names it: gpt2's gelu_new is 'gelu_tanh'; llama/qwen2's silu MLP is 'swiglu'. */
+  readonly activation: Activation;
   /** RoPE θ (llama, qwen2), else null. */
   readonly ropeTheta: number | null;
+  /** The head is the embedding (tie_word_embeddings). */
   readonly tied: boolean;
-  /** Biases on q/k/v (qwen2; llama's attention_bias), on o (llama's attention_bias), on the MLP (mlp_bias). */
+  /** Biases on q/k/v (gpt2, qwen2; llama's attention_bias), on o (gpt2; llama's attention_bias), on the MLP (gpt2; llama's mlp_bias). */
   readonly qkvBias: boolean;
   readonly oBias: boolean;
   readonly mlpBias: boolean;
 }
 
+/** GPT-2's activation_function values (Hugging Face's ACT2FN) the core computes exactly. */
+const GPT2_ACTIVATIONS: Readonly<Record<string, Activation>> = { gelu_new: 'gelu_tanh', gelu_pytorch_tanh: 'gelu_tanh', gelu: 'gelu', relu: 'relu' };
+
 export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
+  const fail = (message: string): never => {
+    throw new CheckpointError(`${shown}: ${message}`, { file: shown });
+  };
   let c: Record<string, unknown>;
   try {
     c = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw new CheckpointError(`${shown} is not JSON`, shown);
+    throw new CheckpointError(`${shown} is not JSON`, { file: shown });
   }
-  if (!c || typeof c !== 'object' || Array.isArray(c)) throw new CheckpointError(`${shown} is not a JSON object`, shown);
+  if (!c || typeof c !== 'object' || Array.isArray(c)) fail('expected a JSON object');
   const type = c.model_type;
-  if (typeof type !== 'string') throw new CheckpointError(`${shown} has no "model_type"; FFN Lens reads ${MODEL_TYPES.join(', ')}`, shown);
-  if (!(MODEL_TYPES as readonly string[]).includes(type)) throw new CheckpointError(`${shown}: model_type "${type}" is not supported; FFN Lens reads ${MODEL_TYPES.join(', ')}`, shown);
+  if (type === undefined) fail(`"model_type" is missing; FFN Lens reads ${MODEL_TYPES.join(', ')}`);
+  if (!(MODEL_TYPES as readonly unknown[]).includes(type)) fail(`model_type ${JSON.stringify(type)} is not supported; FFN Lens reads ${MODEL_TYPES.join(', ')}`);
+  const found = (key: string): string => (c[key] === undefined ? ' (it is missing)' : `, found ${JSON.stringify(c[key])}`);
+  // null is absent, as Hugging Face's config classes treat it
   const int = (key: string, dflt?: number): number => {
     const v = c[key] ?? dflt;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new CheckpointError(`${shown}: "${key}" must be a positive whole number${c[key] === undefined ? ' (it is missing)' : `, found ${JSON.stringify(c[key])}`}`, shown);
-    return v;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) fail(`"${key}" must be a positive whole number${found(key)}`);
+    return v as number;
   };
   const num = (key: string, dflt: number): number => {
     const v = c[key] ?? dflt;
-    if (typeof v !== 'number' || !(v > 0)) throw new CheckpointError(`${shown}: "${key}" must be a positive number, found ${JSON.stringify(c[key])}`, shown);
-    return v;
+    if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) fail(`"${key}" must be a positive number${found(key)}`);
+    return v as number;
   };
   const bool = (key: string, dflt: boolean): boolean => {
     const v = c[key] ?? dflt;
-    if (typeof v !== 'boolean') throw new CheckpointError(`${shown}: "${key}" must be true or false, found ${JSON.stringify(c[key])}`, shown);
-    return v;
+    if (typeof v !== 'boolean') fail(`"${key}" must be true or false${found(key)}`);
+    return v as boolean;
   };
+
   if (type === 'gpt2') {
     const C = int('n_embd');
     const NH = int('n_head');
-    if (C % NH) throw new CheckpointError(`${shown}: n_embd ${C} is not a multiple of n_head ${NH}`, shown);
-    const act = c.activation_function ?? 'gelu_new';
-    if (act !== 'gelu_new' && act !== 'gelu_pytorch_tanh') throw new CheckpointError(`${shown}: activation_function "${String(act)}" is not supported; FFN Lens computes GPT-2's "gelu_new"`, shown);
+    if (C % NH) fail(`n_embd ${C} must be a multiple of n_head ${NH}`);
+    const actName = c.activation_function ?? 'gelu_new';
+    const activation = typeof actName === 'string' ? GPT2_ACTIVATIONS[actName] : undefined;
+    if (!activation) fail(`activation_function ${JSON.stringify(actName)} is not supported; FFN Lens computes ${Object.keys(GPT2_ACTIVATIONS).join(', ')}`);
+    if (!bool('scale_attn_weights', true)) fail('"scale_attn_weights": false is not supported (FFN Lens divides attention scores by √head_size, as GPT-2 does)');
+    if (bool('scale_attn_by_inverse_layer_idx', false)) fail('"scale_attn_by_inverse_layer_idx": true is not supported (FFN Lens divides attention scores by √head_size only)');
     return {
-      modelType: 'gpt2', C, F: c.n_inner == null ? 4 * C : int('n_inner'), L: int('n_layer'), NH, KVH: NH, HS: C / NH, V: int('vocab_size'),
-      maxPositions: int('n_positions', 1024), eps: num('layer_norm_epsilon', 1e-5), ropeTheta: null,
+      modelType: 'gpt2', C, F: int('n_inner', 4 * C), L: int('n_layer'), NH, KVH: NH, HS: C / NH, V: int('vocab_size'),
+      maxPositions: int('n_positions', 1024), eps: num('layer_norm_epsilon', 1e-5), activation: activation!, ropeTheta: null,
       tied: bool('tie_word_embeddings', true), qkvBias: true, oBias: true, mlpBias: true,
     };
   }
+
+  const qwen2 = type === 'qwen2';
   const C = int('hidden_size');
   const NH = int('num_attention_heads');
-  const KVH = int('num_key_value_heads', NH);
-  const HS = c.head_dim == null ? C / NH : int('head_dim');
-  if (!Number.isInteger(HS)) throw new CheckpointError(`${shown}: hidden_size ${C} is not a multiple of num_attention_heads ${NH}`, shown);
-  if (NH % KVH) throw new CheckpointError(`${shown}: num_attention_heads ${NH} is not a multiple of num_key_value_heads ${KVH}`, shown);
-  if (HS % 2) throw new CheckpointError(`${shown}: the head size ${HS} is odd; RoPE pairs dimensions`, shown);
+  // Qwen2Config's default is 32 heads (null: as many as the query heads); LlamaConfig's is the query heads
+  const KVH = c.num_key_value_heads === undefined && qwen2 ? 32 : int('num_key_value_heads', NH);
+  if (NH % KVH) fail(`num_attention_heads ${NH} must be a multiple of num_key_value_heads ${KVH}${c.num_key_value_heads === undefined ? ' (its default)' : ''}`);
+  const HS = c.head_dim == null ? Math.floor(C / NH) : int('head_dim');
+  if (HS === 0) fail(`hidden_size ${C} is smaller than num_attention_heads ${NH}`);
+  if (HS % 2) fail(`the head size ${HS} is odd; RoPE rotates pairs of dimensions`);
   const act = c.hidden_act ?? 'silu';
-  if (act !== 'silu') throw new CheckpointError(`${shown}: hidden_act "${String(act)}" is not supported; FFN Lens computes the SwiGLU MLP ("silu")`, shown);
-  if (c.rope_scaling != null) throw new CheckpointError(`${shown}: "rope_scaling" is not supported yet (FFN Lens computes plain RoPE)`, shown);
+  if (act !== 'silu') fail(`hidden_act ${JSON.stringify(act)} is not supported; FFN Lens computes the SwiGLU MLP ("silu")`);
+  const ropeTheta = ropeThetaOf(c, num, fail);
+  if (qwen2 && bool('use_sliding_window', false)) fail('"use_sliding_window": true is not supported (FFN Lens computes full causal attention)');
   const attentionBias = bool('attention_bias', false);
   return {
     modelType: type as ModelType, C, F: int('intermediate_size'), L: int('num_hidden_layers'), NH, KVH, HS, V: int('vocab_size'),
-    maxPositions: int('max_position_embeddings', 2048), eps: num('rms_norm_eps', 1e-6), ropeTheta: num('rope_theta', 10000),
+    maxPositions: int('max_position_embeddings', qwen2 ? 32768 : 2048), eps: num('rms_norm_eps', 1e-6), activation: 'swiglu', ropeTheta,
     tied: bool('tie_word_embeddings', false),
-    qkvBias: type === 'qwen2' ? true : attentionBias, oBias: type === 'qwen2' ? false : attentionBias, mlpBias: bool('mlp_bias', false),
+    qkvBias: qwen2 ? true : attentionBias, oBias: qwen2 ? false : attentionBias, mlpBias: qwen2 ? false : bool('mlp_bias', false),
   };
+}
+
+/**
+ * θ of plain RoPE: `rope_theta` (default 10000), or in `rope_parameters` (transformers 5). A RoPE
+ * of another type (llama3, linear, dynamic, yarn… in `rope_scaling` or `rope_parameters`) would
+ * give other positions than the core's: an error.
+ */
+function ropeThetaOf(c: Record<string, unknown>, num: (key: string, dflt: number) => number, fail: (m: string) => never): number {
+  for (const key of ['rope_scaling', 'rope_parameters']) {
+    const r = c[key];
+    if (r == null) continue;
+    if (typeof r !== 'object' || Array.isArray(r)) fail(`"${key}" must be an object or null, found ${JSON.stringify(r)}`);
+    const o = r as Record<string, unknown>;
+    const kind = o.rope_type ?? o.type ?? 'default';
+    if (kind !== 'default') fail(`"${key}" of type ${JSON.stringify(kind)} is not supported; FFN Lens computes plain RoPE ("rope_theta")`);
+    if (o.rope_theta != null) {
+      if (typeof o.rope_theta !== 'number' || !(o.rope_theta > 0) || !Number.isFinite(o.rope_theta)) fail(`"${key}.rope_theta" must be a positive number, found ${JSON.stringify(o.rope_theta)}`);
+      return o.rope_theta as number;
+    }
+  }
+  return num('rope_theta', 10000);
 }

@@ -1,110 +1,92 @@
-// The checkpoint loader: the real stories260K (greedy decoding from BOS gives the continuation
-// llama2.c gives), checkpoints written here in every dtype, with and without the model's prefix,
-// sharded, and one clear error for each way a folder can be wrong.
+// The checkpoint loader end to end: tiny GPT-2, Llama and Qwen2 checkpoints written here (every
+// dtype, with and without the model's prefix, sharded) load into the core's params and run through
+// the core's forward with every stage of the contract in its shape, the projections computed from
+// the raw tensors by hand; the real stories260K decodes greedily as llama2.c does; one clear error
+// for each way a folder can be wrong.
 import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { forward } from '../core/forward';
-import { tsKernel } from '../core/kernel';
-import { memoryFiles } from './files';
-import { archSpec, CheckpointError, loadCheckpoint } from './load';
+import type { Stage } from '../core/stages';
+import { archSpec, CheckpointError, loadCheckpoint, type Checkpoint } from './load';
 import { nodeFiles } from './nodeFiles';
-import { f16 } from './safetensors';
+import {
+  checkpointFolder, dataOf, folderOf, recordingFiles, safetensorsBytes, TINY_GPT2, TINY_LLAMA, tinyGpt2, tinyLlama,
+  type TestTensors,
+} from './testing';
 
 const REPO = resolve(__dirname, '../../..');
 
-/** A safetensors file of these tensors (F32 values, stored as `dtype`). */
-function safetensors(tensors: Record<string, { shape: number[]; data: number[] }>, dtype: 'F32' | 'F16' | 'BF16' = 'F32'): Uint8Array {
-  const per = dtype === 'F32' ? 4 : 2;
-  const header: Record<string, unknown> = { __metadata__: { format: 'pt' } };
-  let at = 0;
-  for (const [name, t] of Object.entries(tensors)) {
-    header[name] = { dtype, shape: t.shape, data_offsets: [at, at + t.data.length * per] };
-    at += t.data.length * per;
+const stagesOf = (ck: Checkpoint, ids: number[], lens = true): Map<string, Stage> =>
+  new Map(forward({ spec: archSpec(ck.arch, { ids, temperature: 1, lens }), params: ck.params }).map((s) => [s.id, s]));
+
+/** The contract's stage shapes (checkpoints-v1, Stages), for T tokens. */
+function contractShapes(d: { C: number; NH: number; KVH: number; HS: number; F: number; V: number; L: number }, T: number, gated: boolean): Map<string, number[]> {
+  const m = new Map<string, number[]>([['input', [T, d.C]]]);
+  for (let i = 0; i < d.L; i++) {
+    const p = `layers.${i}.`;
+    m.set(`${p}ln1`, [T, d.C]).set(`${p}attn.q`, [d.NH, T, d.HS]).set(`${p}attn.k`, [d.KVH, T, d.HS]).set(`${p}attn.v`, [d.KVH, T, d.HS]);
+    m.set(`${p}attn.scores`, [d.NH, T, T]).set(`${p}attn.weights`, [d.NH, T, T]).set(`${p}attn.context`, [T, d.NH * d.HS]);
+    m.set(`${p}attn.out`, [T, d.C]).set(`${p}attn.residual`, [T, d.C]).set(`${p}ln2`, [T, d.C]);
+    if (gated) m.set(`${p}ffn.gate`, [T, d.F]);
+    m.set(`${p}ffn.up`, [T, d.F]).set(`${p}ffn.act`, [T, d.F]).set(`${p}ffn.down`, [T, d.C]).set(`${p}ffn.residual`, [T, d.C]).set(`${p}out`, [T, d.C]);
+    m.set(`${p}lens.logits`, [T, d.V]);
   }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - ((8 + json.length) % 8)) % 8);
-  const out = new Uint8Array(8 + json.length + at);
-  const dv = new DataView(out.buffer);
-  dv.setBigUint64(0, BigInt(json.length), true);
-  out.set(new TextEncoder().encode(json), 8);
-  let p = 8 + json.length;
-  for (const t of Object.values(tensors)) {
-    for (const v of t.data) {
-      if (dtype === 'F32') dv.setFloat32(p, v, true);
-      else if (dtype === 'BF16') { const f = new Float32Array([v]); dv.setUint16(p, new Uint32Array(f.buffer)[0] >>> 16, true); }
-      else dv.setUint16(p, toF16(v), true);
-      p += per;
-    }
+  return m.set('ln_f', [T, d.C]).set('output', [T, d.C]).set('head.logits', [T, d.V]).set('head.probs', [T, d.V]);
+}
+
+function assertShapes(stages: Map<string, Stage>, want: Map<string, number[]>): void {
+  assert.deepEqual([...stages.keys()].sort(), [...want.keys()].sort());
+  for (const [id, shape] of want) assert.deepEqual(stages.get(id)!.shape, shape, id);
+  for (const [id, s] of stages) assert.ok(s.data.every(Number.isFinite), `${id} is finite`);
+}
+
+/** x [T][K] times a raw weight: [K][N] (in_out, Conv1D) or [N][K] (out_in, Linear), plus a bias slice. */
+function project(x: Float32Array, T: number, K: number, w: ArrayLike<number>, N: number, layout: 'in_out' | 'out_in', cols: [number, number], bias?: ArrayLike<number>): number[][] {
+  const [c0, c1] = cols;
+  return Array.from({ length: T }, (_, t) => Array.from({ length: c1 - c0 }, (_, j) => {
+    let s = bias ? bias[c0 + j] : 0;
+    for (let k = 0; k < K; k++) s += x[t * K + k] * (layout === 'in_out' ? w[k * N + c0 + j] : w[(c0 + j) * K + k]);
+    return s;
+  }));
+}
+
+/** A [H, T, HS] stage as [T][H·HS] rows (head h's numbers in columns h·HS…). */
+function headsToRows(s: Stage): number[][] {
+  const [H, T, HS] = s.shape;
+  return Array.from({ length: T }, (_, t) => Array.from({ length: H * HS }, (_, c) => s.data[(Math.floor(c / HS) * T + t) * HS + (c % HS)]));
+}
+
+function close(got: number[][], want: number[][], what: string): void {
+  assert.equal(got.length, want.length, what);
+  got.forEach((r, t) => r.forEach((v, j) => assert.ok(Math.abs(v - want[t][j]) <= 1e-5 + 1e-5 * Math.abs(want[t][j]), `${what}[${t}][${j}]: ${v} vs ${want[t][j]}`)));
+}
+
+const rows = (s: Stage): number[][] => Array.from({ length: s.shape[0] }, (_, t) => Array.from(s.data.subarray(t * s.shape[1], (t + 1) * s.shape[1])));
+
+async function loadError(entries: Record<string, Uint8Array | string | object>): Promise<CheckpointError> {
+  const { files, folder } = folderOf(entries);
+  try {
+    await loadCheckpoint(files, folder);
+  } catch (e) {
+    assert.ok(e instanceof CheckpointError, String(e));
+    assert.ok(!e.message.includes('\n'), 'one line');
+    return e;
   }
-  return out;
+  assert.fail('no error');
 }
-
-/** Numbers exactly representable in every dtype used here (small multiples of 1/8). */
-function toF16(v: number): number {
-  if (v === 0) return 0;
-  const s = v < 0 ? 0x8000 : 0;
-  const a = Math.abs(v);
-  const e = Math.floor(Math.log2(a));
-  const m = Math.round((a / 2 ** e - 1) * 1024);
-  return s | ((e + 15) << 10) | m;
-}
-
-function numbers(n: number, seed: number): number[] {
-  return Array.from({ length: n }, (_, i) => (((i * 7 + seed * 13) % 17) - 8) / 8);
-}
-
-function tinyGpt2(prefix: string): Record<string, { shape: number[]; data: number[] }> {
-  const C = 4, F = 8, V = 6, P = 5;
-  const t: Record<string, { shape: number[]; data: number[] }> = {};
-  const add = (n: string, shape: number[], seed: number): void => void (t[prefix + n] = { shape, data: numbers(shape.reduce((a, b) => a * b, 1), seed) });
-  add('wte.weight', [V, C], 1); add('wpe.weight', [P, C], 2);
-  add('h.0.ln_1.weight', [C], 3); add('h.0.ln_1.bias', [C], 4);
-  add('h.0.attn.c_attn.weight', [C, 3 * C], 5); add('h.0.attn.c_attn.bias', [3 * C], 6);
-  add('h.0.attn.c_proj.weight', [C, C], 7); add('h.0.attn.c_proj.bias', [C], 8);
-  add('h.0.attn.bias', [1, 1, P, P], 9); // a buffer, not a weight
-  add('h.0.ln_2.weight', [C], 10); add('h.0.ln_2.bias', [C], 11);
-  add('h.0.mlp.c_fc.weight', [C, F], 12); add('h.0.mlp.c_fc.bias', [F], 13);
-  add('h.0.mlp.c_proj.weight', [F, C], 14); add('h.0.mlp.c_proj.bias', [C], 15);
-  add('ln_f.weight', [C], 16); add('ln_f.bias', [C], 17);
-  return t;
-}
-const GPT2_CONFIG = JSON.stringify({ model_type: 'gpt2', n_embd: 4, n_layer: 1, n_head: 2, n_inner: 8, n_positions: 5, vocab_size: 6, layer_norm_epsilon: 1e-5 });
-
-function tinyLlama(qwen: boolean): Record<string, { shape: number[]; data: number[] }> {
-  const C = 8, F = 6, V = 7, NH = 4, KVH = 2, HS = 2;
-  const t: Record<string, { shape: number[]; data: number[] }> = {};
-  const add = (n: string, shape: number[], seed: number): void => void (t[n] = { shape, data: numbers(shape.reduce((a, b) => a * b, 1), seed) });
-  add('model.embed_tokens.weight', [V, C], 1);
-  add('model.layers.0.input_layernorm.weight', [C], 2);
-  add('model.layers.0.self_attn.q_proj.weight', [NH * HS, C], 3);
-  add('model.layers.0.self_attn.k_proj.weight', [KVH * HS, C], 4);
-  add('model.layers.0.self_attn.v_proj.weight', [KVH * HS, C], 5);
-  if (qwen) { add('model.layers.0.self_attn.q_proj.bias', [NH * HS], 6); add('model.layers.0.self_attn.k_proj.bias', [KVH * HS], 7); add('model.layers.0.self_attn.v_proj.bias', [KVH * HS], 8); }
-  add('model.layers.0.self_attn.o_proj.weight', [C, NH * HS], 9);
-  add('model.layers.0.post_attention_layernorm.weight', [C], 10);
-  add('model.layers.0.mlp.gate_proj.weight', [F, C], 11);
-  add('model.layers.0.mlp.up_proj.weight', [F, C], 12);
-  add('model.layers.0.mlp.down_proj.weight', [C, F], 13);
-  add('model.norm.weight', [C], 14);
-  add('lm_head.weight', [V, C], 15);
-  return t;
-}
-const llamaConfig = (qwen: boolean): string => JSON.stringify({ model_type: qwen ? 'qwen2' : 'llama', hidden_size: 8, intermediate_size: 6, num_hidden_layers: 1, num_attention_heads: 4, num_key_value_heads: 2, vocab_size: 7, rms_norm_eps: 1e-6, tie_word_embeddings: false });
-
-const files = (entries: Record<string, Uint8Array | string>) => memoryFiles(new Map(Object.entries(entries).map(([k, v]) => [`/m/${k}`, typeof v === 'string' ? new TextEncoder().encode(v) : v])));
 
 describe('checkpoint loader', () => {
-  it('stories260K: greedy decoding from BOS gives 403 407 261 378 432 383 286 261 376, as llama2.c', async () => {
+  it('stories260K (samples/): greedy decoding from BOS gives 403 407 261 378 432 383 286 261 376, as llama2.c', async () => {
     const ck = await loadCheckpoint(nodeFiles, join(REPO, 'samples', 'stories260K'));
     assert.equal(ck.arch.modelType, 'llama');
     assert.deepEqual([ck.arch.C, ck.arch.L, ck.arch.NH, ck.arch.KVH, ck.arch.HS, ck.arch.F, ck.arch.V], [64, 5, 8, 4, 8, 172, 512]);
     assert.equal(ck.paramCount, 260_032);
     assert.deepEqual(ck.dtypes, ['F32']);
+    assert.deepEqual(ck.ignored, []);
     assert.equal(ck.params.get('head.W'), ck.params.get('embed'), 'tied: one Param');
     const ids = [1];
     for (let step = 0; step < 9; step++) {
-      const stages = forward({ spec: archSpec(ck.arch, { ids, temperature: 1, lens: false }), params: ck.params }, tsKernel);
-      const logits = stages.find((s) => s.id === 'head.logits')!;
+      const logits = stagesOf(ck, ids, false).get('head.logits')!;
       const V = logits.shape[1];
       const last = logits.data.subarray((ids.length - 1) * V, ids.length * V);
       ids.push(last.indexOf(Math.max(...last)));
@@ -112,74 +94,146 @@ describe('checkpoint loader', () => {
     assert.deepEqual(ids.slice(1), [403, 407, 261, 378, 432, 383, 286, 261, 376]);
   });
 
-  it('gpt2 with and without the "transformer." prefix, F32 and F16: c_attn split into Q, K, V (in_out); buffers ignored', async () => {
-    for (const [prefix, dtype] of [['transformer.', 'F32'], ['', 'F16']] as const) {
-      const t = tinyGpt2(prefix);
-      const ck = await loadCheckpoint(files({ 'config.json': GPT2_CONFIG, 'model.safetensors': safetensors(t, dtype) }), '/m');
+  it('gpt2 (F32 with "transformer.", F16 and BF16 without): the same params, every stage in shape, Q|K|V and the MLP from the raw Conv1D tensors', async () => {
+    const loaded: Checkpoint[] = [];
+    for (const [prefix, dtype] of [['transformer.', 'F32'], ['', 'F16'], ['', 'BF16']] as const) {
+      const raw = tinyGpt2({ prefix });
+      const { files, folder } = checkpointFolder(raw, dtype);
+      const ck = await loadCheckpoint(files, folder);
+      loaded.push(ck);
       assert.deepEqual(ck.dtypes, [dtype]);
-      assert.deepEqual(ck.ignored, [`${prefix}h.0.attn.bias`]);
-      const qkv = t[`${prefix}h.0.attn.c_attn.weight`].data;
-      const Wk = ck.params.get('layers.0.attn.Wk')!;
-      assert.equal(Wk.layout, 'in_out');
-      assert.deepEqual(Wk.shape, [4, 4]);
-      for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) assert.equal(Wk.data[r * 4 + c], qkv[r * 12 + 4 + c]);
-      assert.deepEqual(Array.from(ck.params.get('layers.0.attn.bv')!.data), t[`${prefix}h.0.attn.c_attn.bias`].data.slice(8, 12));
-      assert.equal(ck.params.get('head.W'), ck.params.get('embed'));
-      const stages = forward({ spec: archSpec(ck.arch, { ids: [1, 2, 3], temperature: 1, lens: true }), params: ck.params });
-      assert.deepEqual(stages.find((s) => s.id === 'head.probs')!.shape, [3, 6]);
+      assert.deepEqual(ck.ignored, [`${prefix}h.0.attn.bias`, `${prefix}h.1.attn.bias`], 'the mask buffers');
+      assert.equal(ck.params.get('head.W'), ck.params.get('embed'), 'tied: one Param');
+      const { C, F, V, P, L } = TINY_GPT2;
+      assert.equal(ck.paramCount, V * C + P * C + L * (4 * C + 3 * C * C + 3 * C + C * C + C + C * F + F + F * C + C) + 2 * C);
+      const T = 4;
+      const s = stagesOf(ck, [3, 0, 10, 3]);
+      assertShapes(s, contractShapes({ ...TINY_GPT2, KVH: TINY_GPT2.NH, HS: C / TINY_GPT2.NH }, T, false));
+      // layer 1's projections from its own raw tensors: c_attn's thirds (in_out) and c_fc
+      const t = (n: string) => dataOf(raw.tensors[`${prefix}h.1.${n}`]);
+      const ln1 = s.get('layers.1.ln1')!.data;
+      const third = (k: number) => project(ln1, T, C, t('attn.c_attn.weight'), 3 * C, 'in_out', [k * C, (k + 1) * C], t('attn.c_attn.bias'));
+      close(headsToRows(s.get('layers.1.attn.q')!), third(0), 'q');
+      close(headsToRows(s.get('layers.1.attn.k')!), third(1), 'k');
+      close(headsToRows(s.get('layers.1.attn.v')!), third(2), 'v');
+      close(rows(s.get('layers.1.ffn.up')!), project(s.get('layers.1.ln2')!.data, T, C, t('mlp.c_fc.weight'), F, 'in_out', [0, F], t('mlp.c_fc.bias')), 'ffn.up');
+      close(rows(s.get('layers.1.attn.out')!), project(s.get('layers.1.attn.context')!.data, T, C, t('attn.c_proj.weight'), C, 'in_out', [0, C], t('attn.c_proj.bias')), 'attn.out');
+    }
+    // the numbers are exact in every dtype: the three load the same params
+    for (const ck of loaded.slice(1)) {
+      for (const [id, p] of loaded[0].params) assert.deepEqual(Array.from(ck.params.get(id)!.data), Array.from(p.data), id);
     }
   });
 
-  it('llama (BF16, sharded with an index) and qwen2 (q/k/v biases): every param in out_in, GQA shapes', async () => {
-    const t = tinyLlama(false);
-    const names = Object.keys(t);
-    const a = Object.fromEntries(names.slice(0, 6).map((n) => [n, t[n]]));
-    const b = Object.fromEntries(names.slice(6).map((n) => [n, t[n]]));
-    const index = JSON.stringify({ metadata: {}, weight_map: Object.fromEntries(names.map((n, i) => [n, i < 6 ? 'model-00001-of-00002.safetensors' : 'model-00002-of-00002.safetensors'])) });
-    const ck = await loadCheckpoint(files({ 'config.json': llamaConfig(false), 'model.safetensors.index.json': index, 'model-00001-of-00002.safetensors': safetensors(a, 'BF16'), 'model-00002-of-00002.safetensors': safetensors(b, 'BF16') }), '/m');
+  it('llama: BF16 in two shards with an index, GQA, untied head; gate and up from the raw Linear tensors', async () => {
+    const raw = tinyLlama();
+    const names = Object.keys(raw.tensors);
+    const half = (k: 0 | 1): TestTensors => Object.fromEntries(names.filter((_, i) => (i < names.length / 2 ? 0 : 1) === k).map((n) => [n, raw.tensors[n]]));
+    const shard = (k: number) => `model-0000${k + 1}-of-00002.safetensors`;
+    const index = { metadata: {}, weight_map: Object.fromEntries(names.map((n, i) => [n, shard(i < names.length / 2 ? 0 : 1)])) };
+    const { files, folder } = folderOf({ 'config.json': raw.config, 'model.safetensors.index.json': index, [shard(0)]: safetensorsBytes(half(0), 'BF16'), [shard(1)]: safetensorsBytes(half(1), 'BF16') });
+    const ck = await loadCheckpoint(files, folder);
     assert.deepEqual(ck.dtypes, ['BF16']);
-    assert.deepEqual(ck.params.get('layers.0.attn.Wk')!.shape, [4, 8]);
-    assert.deepEqual(Array.from(ck.params.get('layers.0.ffn.Wg')!.data), t['model.layers.0.mlp.gate_proj.weight'].data);
+    assert.deepEqual(ck.ignored, []);
     assert.notEqual(ck.params.get('head.W'), ck.params.get('embed'), 'untied');
-    const q = await loadCheckpoint(files({ 'config.json': llamaConfig(true), 'model.safetensors': safetensors(tinyLlama(true)) }), '/m');
-    assert.deepEqual(Array.from(q.params.get('layers.0.attn.bk')!.data), tinyLlama(true)['model.layers.0.self_attn.k_proj.bias'].data);
-    const s = forward({ spec: archSpec(q.arch, { ids: [0, 6, 2], temperature: 0.5, lens: false }), params: q.params });
-    assert.deepEqual(s.find((x) => x.id === 'layers.0.attn.k')!.shape, [2, 3, 2]);
+    assert.deepEqual(Array.from(ck.params.get('head.W')!.data), Array.from(dataOf(raw.tensors['lm_head.weight'])));
+    const { C, F, KVH, HS } = TINY_LLAMA;
+    assert.deepEqual(ck.params.get('layers.0.attn.Wk')!.shape, [KVH * HS, C]);
+    assert.equal(ck.params.get('layers.0.attn.Wk')!.layout, 'out_in');
+    const T = 5;
+    const s = stagesOf(ck, [1, 12, 0, 7, 7]);
+    assertShapes(s, contractShapes(TINY_LLAMA, T, true));
+    const t = (n: string) => dataOf(raw.tensors[`model.layers.1.${n}`]);
+    const ln2 = s.get('layers.1.ln2')!.data;
+    close(rows(s.get('layers.1.ffn.gate')!), project(ln2, T, C, t('mlp.gate_proj.weight'), F, 'out_in', [0, F]), 'ffn.gate');
+    close(rows(s.get('layers.1.ffn.up')!), project(ln2, T, C, t('mlp.up_proj.weight'), F, 'out_in', [0, F]), 'ffn.up');
+    close(headsToRows(s.get('layers.1.attn.v')!), project(s.get('layers.1.ln1')!.data, T, C, t('self_attn.v_proj.weight'), KVH * HS, 'out_in', [0, KVH * HS]), 'v (no RoPE)');
+    close(rows(s.get('layers.1.ffn.down')!), project(s.get('layers.1.ffn.act')!.data, T, F, t('mlp.down_proj.weight'), C, 'out_in', [0, C]), 'ffn.down');
   });
 
-  it('f16: exact, subnormals, infinities and NaN', () => {
-    assert.equal(f16(0x3c00), 1);
-    assert.equal(f16(0xc000), -2);
-    assert.equal(f16(0x0001), 2 ** -24);
-    assert.equal(f16(0x7bff), 65504);
-    assert.equal(f16(0x7c00), Infinity);
-    assert.equal(f16(0xfc00), -Infinity);
-    assert.ok(Number.isNaN(f16(0x7e00)));
+  it('qwen2: q/k/v biases; tied without lm_head, or with it saved anyway (used, not ignored); names without "model."', async () => {
+    for (const pre of ['model.', '']) {
+      const raw = tinyLlama({ qwen2: true, tied: true, prefix: pre });
+      const ck = await loadCheckpoint(checkpointFolder(raw).files, '/m');
+      assert.equal(ck.params.get('head.W'), ck.params.get('embed'));
+      assert.deepEqual(Array.from(ck.params.get('layers.1.attn.bv')!.data), Array.from(dataOf(raw.tensors[`${pre}layers.1.self_attn.v_proj.bias`])));
+      assert.equal(ck.params.has('layers.0.attn.bo'), false, 'no o_proj bias in qwen2');
+      const T = 3;
+      const s = stagesOf(ck, [2, 4, 6]);
+      assertShapes(s, contractShapes(TINY_LLAMA, T, true));
+      const { C, KVH, HS } = TINY_LLAMA;
+      const t = (n: string) => dataOf(raw.tensors[`${pre}layers.0.${n}`]);
+      close(headsToRows(s.get('layers.0.attn.v')!), project(s.get('layers.0.ln1')!.data, T, C, t('self_attn.v_proj.weight'), KVH * HS, 'out_in', [0, KVH * HS], t('self_attn.v_proj.bias')), 'v with its bias');
+    }
+    const saved = tinyLlama({ qwen2: true, tied: true });
+    const withHead = { ...saved, tensors: { ...saved.tensors, 'lm_head.weight': saved.tensors['model.embed_tokens.weight'] } };
+    const ck = await loadCheckpoint(checkpointFolder(withHead).files, '/m');
+    assert.equal(ck.params.get('head.W'), ck.params.get('embed'));
+    assert.deepEqual(ck.ignored, []);
+  });
+
+  it('reads each tensor once with a ranged read, and F32 params are views of the bytes read (never held twice)', async () => {
+    const raw = tinyGpt2();
+    const bytes = safetensorsBytes(raw.tensors);
+    const { files, reads } = recordingFiles(folderOf({ 'config.json': raw.config, 'model.safetensors': bytes }).files);
+    const ck = await loadCheckpoint(files, '/m');
+    const st = reads.filter((r) => r.path === '/m/model.safetensors');
+    assert.ok(st.every((r) => r.end !== undefined), 'no whole-file read');
+    const total = st.reduce((a, r) => a + (r.end! - r.start), 0);
+    assert.ok(total <= bytes.length, `${total} bytes read of ${bytes.length}`);
+    assert.equal(ck.params.get('embed')!.data.buffer, bytes.buffer, 'a view');
+    assert.equal(ck.params.get('layers.0.ffn.W1')!.data.buffer, bytes.buffer, 'a view');
+  });
+
+  it('archSpec: gpt2 (learned positions, LayerNorm, gelu_tanh, no RoPE) and llama (RMSNorm, SwiGLU, RoPE, GQA), eps per norm', async () => {
+    const g = await loadCheckpoint(checkpointFolder(tinyGpt2()).files, '/m');
+    const gs = archSpec(g.arch, { ids: [1, 2], temperature: 0.7, lens: true });
+    assert.deepEqual({ ...gs, eps: [...gs.eps] }, {
+      T: 2, C: 8, embedding: { kind: 'tokens', ids: [1, 2], positional: 'learned' }, norm: 'pre', normKind: 'layernorm', residual: true,
+      eps: [['ln_f', 1e-5], ['layers.0.ln1', 1e-5], ['layers.0.ln2', 1e-5], ['layers.1.ln1', 1e-5], ['layers.1.ln2', 1e-5]],
+      layers: [0, 1].map(() => ({ attention: { NH: 2, KVH: 2, HS: 4, causal: true, rope: null }, ffn: { F: 16, activation: 'gelu_tanh' } })),
+      finalNorm: true, head: { V: 11, temperature: 0.7 }, lens: true,
+    });
+    const l = await loadCheckpoint(checkpointFolder(tinyLlama()).files, '/m');
+    const ls = archSpec(l.arch, { ids: [5], temperature: 1, lens: false });
+    assert.deepEqual({ ...ls, eps: [...ls.eps] }, {
+      T: 1, C: 16, embedding: { kind: 'tokens', ids: [5], positional: 'none' }, norm: 'pre', normKind: 'rmsnorm', residual: true,
+      eps: [['ln_f', 1e-6], ['layers.0.ln1', 1e-6], ['layers.0.ln2', 1e-6], ['layers.1.ln1', 1e-6], ['layers.1.ln2', 1e-6]],
+      layers: [0, 1].map(() => ({ attention: { NH: 4, KVH: 2, HS: 4, causal: true, rope: { theta: 10000 } }, ffn: { F: 12, activation: 'swiglu' } })),
+      finalNorm: true, head: { V: 13, temperature: 1 }, lens: false,
+    });
   });
 
   it('one clear error for each way a folder can be wrong', async () => {
-    const good = safetensors(tinyGpt2(''));
-    const truncated = good.subarray(0, good.length - 10);
-    const longHeader = good.slice();
-    new DataView(longHeader.buffer).setBigUint64(0, BigInt(good.length), true);
-    const wrongShape = tinyGpt2('');
-    wrongShape['h.0.mlp.c_fc.weight'] = { shape: [8, 4], data: numbers(32, 1) };
-    const missing = tinyGpt2('');
-    delete missing['ln_f.bias'];
-    const cases: Array<[Record<string, Uint8Array | string>, RegExp]> = [
-      [{}, /no config\.json in \/m/],
-      [{ 'config.json': '{"model_type": "bert"}' }, /model_type "bert" is not supported; FFN Lens reads gpt2, llama, qwen2/],
-      [{ 'config.json': '{"model_type": "gpt2", "n_embd": 4}' }, /"n_head" must be a positive whole number \(it is missing\)/],
-      [{ 'config.json': GPT2_CONFIG }, /no model\.safetensors \(nor model\.safetensors\.index\.json with its shards\)/],
-      [{ 'config.json': GPT2_CONFIG, 'model.safetensors': truncated }, /past the end of the file .*truncated/],
-      [{ 'config.json': GPT2_CONFIG, 'model.safetensors': longHeader }, /truncated or not a safetensors file: its header says/],
-      [{ 'config.json': GPT2_CONFIG, 'model.safetensors': new Uint8Array([1, 2, 3]) }, /not a safetensors file: 3 bytes/],
-      [{ 'config.json': GPT2_CONFIG, 'model.safetensors': safetensors(wrongShape) }, /h\.0\.mlp\.c_fc\.weight is \[8, 4\], expected \[n_embd, n_inner\] = \[4, 8\]/],
-      [{ 'config.json': GPT2_CONFIG, 'model.safetensors': safetensors(missing) }, /has no tensor ln_f\.bias/],
-      [{ 'config.json': llamaConfig(false), 'model.safetensors.index.json': '{"weight_map": {"a": "model-00001-of-00002.safetensors"}}' }, /model-00001-of-00002\.safetensors, a shard .* is missing/],
-    ];
-    for (const [entries, re] of cases) {
-      await assert.rejects(loadCheckpoint(files(entries), '/m'), (e: unknown) => e instanceof CheckpointError && re.test(e.message) && !e.message.includes('\n'), String(re));
-    }
+    const gpt2 = tinyGpt2();
+    const llama = tinyLlama();
+    const st = (t: TestTensors) => safetensorsBytes(t);
+    assert.equal((await loadError({})).message, 'no config.json in /m (is it the folder of a Hugging Face model?)');
+    assert.equal((await loadError({ 'config.json': { model_type: 'bert' } })).message, 'config.json: model_type "bert" is not supported; FFN Lens reads gpt2, llama, qwen2');
+    assert.equal((await loadError({ 'config.json': gpt2.config })).message, 'no model.safetensors (nor model.safetensors.index.json with its shards) in /m');
+
+    const kWrong = { ...llama.tensors, 'model.layers.0.self_attn.k_proj.weight': { shape: [16, 16], data: new Float32Array(256) } };
+    const e1 = await loadError({ 'config.json': llama.config, 'model.safetensors': st(kWrong) });
+    assert.equal(e1.message, 'model.layers.0.self_attn.k_proj.weight is [16, 16], expected [kv_heads·head_dim, hidden_size] = [8, 16]');
+    assert.deepEqual([e1.file, e1.tensor], ['model.safetensors', 'model.layers.0.self_attn.k_proj.weight']);
+
+    const fcWrong = { ...gpt2.tensors, 'h.1.mlp.c_fc.weight': { shape: [16, 8], data: new Float32Array(128) } };
+    assert.equal((await loadError({ 'config.json': gpt2.config, 'model.safetensors': st(fcWrong) })).message, 'h.1.mlp.c_fc.weight is [16, 8], expected [n_embd, n_inner] = [8, 16]');
+
+    const { ['ln_f.bias']: _gone, ...noLnF } = gpt2.tensors;
+    const e2 = await loadError({ 'config.json': gpt2.config, 'model.safetensors': st(noLnF) });
+    assert.equal(e2.message, 'the checkpoint has no tensor transformer.ln_f.bias (nor ln_f.bias), expected [n_embd] = [8]');
+    assert.equal(e2.tensor, 'ln_f.bias');
+
+    const { ['lm_head.weight']: _head, ...noHead } = llama.tensors;
+    assert.equal((await loadError({ 'config.json': llama.config, 'model.safetensors': st(noHead) })).message,
+      'the checkpoint has no tensor lm_head.weight, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected [vocab_size, hidden_size] = [13, 16]');
+
+    const ints = { ...llama.tensors, 'model.norm.weight': { shape: [16], dtype: 'I32', raw: new Uint8Array(64) } };
+    assert.equal((await loadError({ 'config.json': llama.config, 'model.safetensors': st(ints) })).message, 'model.safetensors: tensor model.norm.weight is I32; FFN Lens reads F32, F16, BF16');
+
+    const cut = st(gpt2.tensors);
+    assert.match((await loadError({ 'config.json': gpt2.config, 'model.safetensors': cut.subarray(0, cut.length - 3) })).message,
+      /^model\.safetensors is corrupt: tensor ln_f\.bias ends at byte \d+, past the end of the file \(\d+ bytes\): the file is truncated$/);
   });
 });

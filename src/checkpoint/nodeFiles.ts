@@ -2,6 +2,7 @@
 // one module of src/checkpoint that imports Node built-ins.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
 
 export const nodeFiles: CheckpointFiles = {
@@ -14,14 +15,21 @@ export const nodeFiles: CheckpointFiles = {
     }
   },
   async read(p, start = 0, end) {
-    const fh = await fsp.open(p, 'r');
+    let fh: fsp.FileHandle;
+    try {
+      fh = await fsp.open(p, 'r');
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      throw new CheckpointError(code === 'ENOENT' ? `${p} is missing` : `${p} cannot be read (${code ?? String(e)})`, { file: p });
+    }
     try {
       const stop = end ?? (await fh.stat()).size;
+      // a fresh buffer per read: byteOffset 0, so an F32 tensor can be a view of it
       const out = new Uint8Array(Math.max(0, stop - start));
       let at = 0;
       while (at < out.length) {
         const { bytesRead } = await fh.read(out, at, out.length - at, start + at);
-        if (bytesRead === 0) throw new Error(`${path.basename(p)} ended at byte ${start + at}, before ${stop}`);
+        if (bytesRead === 0) throw new CheckpointError(`${path.basename(p)} ended at byte ${start + at}, before ${stop} (was it truncated while being read?)`, { file: p });
         at += bytesRead;
       }
       return out;

@@ -1,7 +1,7 @@
 // The store of loaded checkpoints: loaded once while it is being asked for; a failure is reported,
 // then tried again (a folder downloaded after the error opens without reloading the window).
 import * as assert from 'node:assert/strict';
-import { memoryFiles } from './files';
+import { memoryFiles } from './memoryFiles';
 import { CheckpointStore, type Loading } from './store';
 
 async function settled<T>(get: () => Loading<T>): Promise<Loading<T>> {

@@ -1,0 +1,158 @@
+// The safetensors reader: F32, F16 and BF16 decoded against values worked out by hand (half
+// precision's subnormals, infinities and NaN included), F32 as a view when aligned, one ranged
+// read per tensor, and one clear error, naming the file and the tensor, for each way a header can
+// be wrong.
+import * as assert from 'node:assert/strict';
+import { CheckpointError } from './errors';
+import { memoryFiles } from './memoryFiles';
+import { bf16, decodeTensor, f16, readHeader, readTensor } from './safetensors';
+import { recordingFiles, safetensorsBytes } from './testing';
+
+const one = (path: string, bytes: Uint8Array) => memoryFiles(new Map([[path, bytes]]));
+
+/** A file of this header (object or raw text) and `data` bytes after it. */
+function rawFile(header: object | string | Uint8Array, data = 0): Uint8Array {
+  const json = header instanceof Uint8Array ? header : new TextEncoder().encode(typeof header === 'string' ? header : JSON.stringify(header));
+  const out = new Uint8Array(8 + json.length + data);
+  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
+  out.set(json, 8);
+  return out;
+}
+
+async function headerError(bytes: Uint8Array): Promise<CheckpointError> {
+  try {
+    await readHeader(one('/m/model.safetensors', bytes), '/m/model.safetensors', 'model.safetensors');
+  } catch (e) {
+    assert.ok(e instanceof CheckpointError, String(e));
+    assert.ok(!e.message.includes('\n'), 'one line');
+    assert.equal(e.file, 'model.safetensors');
+    return e;
+  }
+  assert.fail('no error');
+}
+
+const u16le = (bits: number[]): Uint8Array => {
+  const b = new Uint8Array(bits.length * 2);
+  bits.forEach((h, i) => new DataView(b.buffer).setUint16(i * 2, h, true));
+  return b;
+};
+
+describe('safetensors', () => {
+  it('F16 bits → numbers, by hand: normals, the largest, subnormals, signed zero, infinities, NaN', () => {
+    const cases: Array<[number, number]> = [
+      [0x0000, 0], [0x3c00, 1], [0xc000, -2], [0x5640, 100],
+      [0x3555, 0.333251953125], // (1 + 341/1024) · 2^-2
+      [0x7bff, 65504], // (2 - 2^-10) · 2^15, the largest
+      [0x0400, 2 ** -14], // the smallest normal
+      [0x03ff, 1023 * 2 ** -24], // the largest subnormal
+      [0x0001, 2 ** -24], [0x8001, -(2 ** -24)], // the smallest subnormals
+      [0x7c00, Infinity], [0xfc00, -Infinity],
+    ];
+    for (const [h, v] of cases) assert.equal(f16(h), v, h.toString(16));
+    assert.ok(Object.is(f16(0x8000), -0));
+    for (const h of [0x7e00, 0x7c01, 0xfe00, 0x7fff]) assert.ok(Number.isNaN(f16(h)), h.toString(16));
+    const d = decodeTensor(u16le([0x3c00, 0x0001, 0x7c00, 0x7e00]), 'F16');
+    assert.deepEqual([d[0], d[1], d[2]], [1, 2 ** -24, Infinity]);
+    assert.ok(Number.isNaN(d[3]));
+  });
+
+  it('BF16 bits → numbers, by hand: the top half of a float32', () => {
+    const cases: Array<[number, number]> = [
+      [0x3f80, 1], [0xc000, -2], [0x4049, 3.140625], // (1 + 73/128) · 2
+      [0x3eab, 0.333984375], // (1 + 43/128) · 2^-2
+      [0x0001, 2 ** -133], // a float32 subnormal: 2^16 · 2^-149
+      [0x7f7f, (2 - 2 ** -7) * 2 ** 127], // the largest
+      [0x7f80, Infinity], [0xff80, -Infinity],
+    ];
+    for (const [h, v] of cases) assert.equal(bf16(h), v, h.toString(16));
+    assert.ok(Object.is(bf16(0x8000), -0));
+    assert.ok(Number.isNaN(bf16(0x7fc0)));
+    const d = decodeTensor(u16le(cases.map((c) => c[0])), 'BF16');
+    assert.deepEqual(Array.from(d), cases.map((c) => c[1]));
+  });
+
+  it('reads each tensor with one ranged read of its bytes, F32 as a view when aligned, else a copy', async () => {
+    const file = safetensorsBytes({
+      a: { shape: [2, 2], data: [1, -2.5, 1e-30, 3.4e38], dtype: 'F32' },
+      h: { shape: [3], data: [1, 2 ** -24, -65504], dtype: 'F16' }, // 6 bytes: what follows is not 4-byte aligned
+      b: { shape: [2], data: [0.333984375, -1e30], dtype: 'F32' },
+      g: { shape: [2], data: [3.140625, -2], dtype: 'BF16' },
+    });
+    const { files, reads } = recordingFiles(one('/f', file));
+    const st = await readHeader(files, '/f');
+    assert.deepEqual([...st.tensors.keys()], ['a', 'h', 'b', 'g']);
+    const headerEnd = reads[1].end!;
+    assert.deepEqual(reads, [{ path: '/f', start: 0, end: 8 }, { path: '/f', start: 8, end: headerEnd }]);
+    const t = (n: string) => st.tensors.get(n)!;
+    assert.deepEqual(t('a'), { name: 'a', dtype: 'F32', shape: [2, 2], begin: headerEnd, end: headerEnd + 16 });
+
+    const a = await readTensor(files, st, t('a'));
+    assert.deepEqual(Array.from(a), [1, -2.5, Math.fround(1e-30), Math.fround(3.4e38)]);
+    assert.equal(a.buffer, file.buffer, 'aligned F32: a view of the bytes read');
+    assert.deepEqual(Array.from(await readTensor(files, st, t('h'))), [1, 2 ** -24, -65504]);
+    const b = await readTensor(files, st, t('b'));
+    assert.equal(t('b').begin % 4, 2);
+    assert.deepEqual(Array.from(b), [0.333984375, Math.fround(-1e30)]);
+    assert.notEqual(b.buffer, file.buffer, 'unaligned: a copy');
+    assert.deepEqual(Array.from(await readTensor(files, st, t('g'))), [3.140625, -2]);
+    // after the header, one read per tensor, of exactly its bytes: never the whole file
+    assert.deepEqual(reads.slice(2).map((r) => [r.start, r.end]), ['a', 'h', 'b', 'g'].map((n) => [t(n).begin, t(n).end]));
+  });
+
+  it('a header longer than the file, a file shorter than 8 bytes', async () => {
+    const good = safetensorsBytes({ a: { shape: [2], data: [1, 2] } });
+    const long = good.slice();
+    new DataView(long.buffer).setBigUint64(0, BigInt(good.length), true);
+    assert.match((await headerError(long)).message, /^model\.safetensors is truncated or not a safetensors file: its header says \d+ bytes, the file has \d+ after the length$/);
+    assert.match((await headerError(new Uint8Array(5))).message, /^model\.safetensors is not a safetensors file: 5 bytes, less than its 8-byte header length$/);
+    const huge = new Uint8Array(16);
+    new DataView(huge.buffer).setBigUint64(0, 2n ** 63n, true);
+    assert.match((await headerError(huge)).message, /truncated or not a safetensors file/);
+  });
+
+  it('a header that is not JSON, or not an object; __metadata__ is not a tensor', async () => {
+    assert.equal((await headerError(rawFile('{"a": {"dtype": "F32",'))).message, 'model.safetensors is corrupt: its header is not JSON');
+    assert.equal((await headerError(rawFile('[1, 2]'))).message, 'model.safetensors is corrupt: its header is not a JSON object');
+    const notUtf8 = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]);
+    assert.equal((await headerError(rawFile(notUtf8))).message, 'model.safetensors is corrupt: its header is not JSON');
+    const st = await readHeader(one('/f', rawFile({ __metadata__: { format: 'pt' }, x: { dtype: 'F32', shape: [], data_offsets: [0, 4] } }, 4)), '/f');
+    assert.deepEqual([...st.tensors.keys()], ['x']);
+  });
+
+  it('each bad tensor entry names the file and the tensor', async () => {
+    const cases: Array<[object, number, RegExp]> = [
+      [{ w: { dtype: 'F128', shape: [1], data_offsets: [0, 16] } }, 16, /tensor w has an unknown dtype "F128" \(safetensors defines F64, F32, F16, BF16/],
+      [{ w: { shape: [1], data_offsets: [0, 4] } }, 4, /tensor w has no "dtype"$/],
+      [{ w: { dtype: 'F32', shape: [2, -1], data_offsets: [0, 4] } }, 4, /tensor w has no valid "shape" \(a list of whole numbers\): \[2,-1\]$/],
+      [{ w: { dtype: 'F32', shape: [1], data_offsets: [0] } }, 4, /tensor w has no valid "data_offsets" \(\[begin, end\]\): \[0\]$/],
+      [{ w: { dtype: 'F32', shape: [2, 2], data_offsets: [0, 12] } }, 16, /tensor w holds 12 bytes; \[2, 2\] of F32 needs 16$/],
+      [{ w: { dtype: 'BF16', shape: [3], data_offsets: [0, 8] } }, 8, /tensor w holds 8 bytes; \[3\] of BF16 needs 6$/],
+      [{ w: { dtype: 'F32', shape: [1], data_offsets: [8, 4] } }, 8, /tensor w has data_offsets \[8, 4\] that end before they begin$/],
+      [{ w: { dtype: 'F32', shape: [4], data_offsets: [0, 16] } }, 8, /tensor w ends at byte \d+, past the end of the file \(\d+ bytes\): the file is truncated$/],
+      [{ v: { dtype: 'F32', shape: [2], data_offsets: [0, 8] }, w: { dtype: 'F32', shape: [2], data_offsets: [4, 12] } }, 12, /tensors v and w overlap$/],
+      [{ w: 7 }, 0, /tensor w is not described by an object$/],
+    ];
+    for (const [header, data, re] of cases) {
+      const e = await headerError(rawFile(header, data));
+      assert.match(e.message, re);
+      assert.match(e.message, /^model\.safetensors is corrupt: tensors? /);
+      assert.equal(e.tensor, 'w');
+    }
+  });
+
+  it('a dtype safetensors knows but FFN Lens does not read: the header is fine, reading the tensor says so', async () => {
+    const files = one('/f', rawFile({ steps: { dtype: 'I64', shape: [1], data_offsets: [0, 8] } }, 8));
+    const st = await readHeader(files, '/f', 'model.safetensors');
+    await assert.rejects(readTensor(files, st, st.tensors.get('steps')!), (e: unknown) =>
+      e instanceof CheckpointError && e.message === 'model.safetensors: tensor steps is I64; FFN Lens reads F32, F16, BF16' && e.tensor === 'steps');
+  });
+
+  it('a file cut after its header was read: reading the tensor fails clearly', async () => {
+    const bytes = safetensorsBytes({ a: { shape: [4], data: [1, 2, 3, 4] } });
+    const map = new Map([['/f', bytes]]);
+    const files = memoryFiles(map);
+    const st = await readHeader(files, '/f', 'model.safetensors');
+    map.set('/f', bytes.subarray(0, bytes.length - 4));
+    await assert.rejects(readTensor(files, st, st.tensors.get('a')!), (e: unknown) => e instanceof CheckpointError && /ended at byte/.test(e.message));
+  });
+});

@@ -1,0 +1,84 @@
+// Where a checkpoint's tensors are: model.safetensors, or the shards of
+// model.safetensors.index.json; a missing shard, a name its shard does not hold, or a bad index is
+// one clear error naming the file (and the tensor).
+import * as assert from 'node:assert/strict';
+import { CheckpointError } from './errors';
+import { openTensors } from './shards';
+import { folderOf, safetensorsBytes } from './testing';
+
+const t = (n: number) => ({ shape: [n], data: Array.from({ length: n }, (_, i) => i) });
+const A = 'model-00001-of-00002.safetensors';
+const B = 'model-00002-of-00002.safetensors';
+
+async function error(entries: Record<string, Uint8Array | string | object>): Promise<CheckpointError> {
+  const { files, folder } = folderOf(entries);
+  try {
+    await openTensors(files, folder);
+  } catch (e) {
+    assert.ok(e instanceof CheckpointError, String(e));
+    assert.ok(!e.message.includes('\n'));
+    return e;
+  }
+  assert.fail('no error');
+}
+
+describe('checkpoint shards', () => {
+  it('one model.safetensors: its tensors by their stored names', async () => {
+    const { files, folder } = folderOf({ 'model.safetensors': safetensorsBytes({ 'transformer.wte.weight': t(4), 'h.0.attn.bias': t(1) }) });
+    const ck = await openTensors(files, folder);
+    assert.equal(ck.files.length, 1);
+    assert.equal(ck.files[0].shown, 'model.safetensors');
+    assert.deepEqual([...ck.tensors.keys()], ['transformer.wte.weight', 'h.0.attn.bias']);
+    assert.deepEqual(ck.tensors.get('h.0.attn.bias')!.info.shape, [1]);
+  });
+
+  it('shards: each name in the shard the index gives; a shard tensor the index forgot is kept', async () => {
+    const index = { metadata: { total_size: 40 }, weight_map: { x: A, y: B, z: A } };
+    const { files, folder } = folderOf({
+      'model.safetensors.index.json': index,
+      [A]: safetensorsBytes({ x: t(2), z: t(3) }),
+      [B]: safetensorsBytes({ y: t(5), extra: t(1) }),
+    });
+    const ck = await openTensors(files, folder);
+    assert.deepEqual(ck.files.map((f) => f.shown), [A, B]);
+    assert.deepEqual([...ck.tensors].map(([n, l]) => [n, l.file.shown, l.info.shape[0]]), [['x', A, 2], ['y', B, 5], ['z', A, 3], ['extra', B, 1]]);
+  });
+
+  it('model.safetensors is read when both it and an index are there', async () => {
+    const { files, folder } = folderOf({ 'model.safetensors': safetensorsBytes({ x: t(2) }), 'model.safetensors.index.json': '{"weight_map": {"x": "gone.safetensors"}}' });
+    assert.deepEqual([...(await openTensors(files, folder)).tensors.keys()], ['x']);
+  });
+
+  it('neither file: says what it looks for (and that pytorch_model.bin is not read)', async () => {
+    assert.equal((await error({ 'config.json': '{}' })).message, 'no model.safetensors (nor model.safetensors.index.json with its shards) in /m');
+    assert.equal((await error({ 'pytorch_model.bin': new Uint8Array(4) })).message,
+      'no model.safetensors (nor model.safetensors.index.json with its shards) in /m: pytorch_model.bin is not read, FFN Lens reads safetensors');
+  });
+
+  it('a missing shard names it and a tensor it should hold', async () => {
+    const e = await error({ 'model.safetensors.index.json': { weight_map: { x: A, y: B } }, [A]: safetensorsBytes({ x: t(2) }) });
+    assert.equal(e.message, `${B}, the shard model.safetensors.index.json gives for y, is missing from /m`);
+    assert.equal(e.file, B);
+    assert.equal(e.tensor, 'y');
+  });
+
+  it('a name its shard does not hold', async () => {
+    const e = await error({ 'model.safetensors.index.json': { weight_map: { x: A, w: A } }, [A]: safetensorsBytes({ x: t(2) }) });
+    assert.equal(e.message, `model.safetensors.index.json puts w in ${A}, which has no such tensor`);
+    assert.equal(e.tensor, 'w');
+  });
+
+  it('a bad index: not JSON, no weight_map, a shard that is not a file name, nothing in it', async () => {
+    assert.equal((await error({ 'model.safetensors.index.json': '{"weight_map": ' })).message, 'model.safetensors.index.json is not JSON');
+    assert.equal((await error({ 'model.safetensors.index.json': { metadata: {} } })).message, 'model.safetensors.index.json has no "weight_map" object (tensor name → shard file)');
+    assert.equal((await error({ 'model.safetensors.index.json': { weight_map: [A] } })).message, 'model.safetensors.index.json has no "weight_map" object (tensor name → shard file)');
+    assert.equal((await error({ 'model.safetensors.index.json': { weight_map: { x: 3 } } })).message, 'model.safetensors.index.json: weight_map gives x the shard 3, expected a file name');
+    assert.equal((await error({ 'model.safetensors.index.json': { weight_map: {} } })).message, 'model.safetensors.index.json: weight_map is empty');
+  });
+
+  it('a corrupt shard is named in the error', async () => {
+    const e = await error({ 'model.safetensors.index.json': { weight_map: { x: A } }, [A]: new Uint8Array(3) });
+    assert.equal(e.message, `${A} is not a safetensors file: 3 bytes, less than its 8-byte header length`);
+    assert.equal(e.file, A);
+  });
+});

@@ -1,0 +1,85 @@
+// A checkpoint folder's tensors, wherever they are: `model.safetensors`, or the shards that
+// `model.safetensors.index.json` lists (its `weight_map`: tensor name → shard file). Only headers
+// are read here; each tensor is read later, on its own.
+
+import { CheckpointError } from './errors';
+import type { CheckpointFiles } from './files';
+import { readHeader, type SafetensorsFile, type TensorInfo } from './safetensors';
+
+export const SINGLE_FILE = 'model.safetensors';
+export const INDEX_FILE = 'model.safetensors.index.json';
+
+export interface TensorLocation {
+  readonly file: SafetensorsFile;
+  readonly info: TensorInfo;
+}
+
+export interface CheckpointTensors {
+  /** The safetensors files, in the order they were read. */
+  readonly files: readonly SafetensorsFile[];
+  /** Every tensor by its name as stored (with the model's prefix if the files have one). */
+  readonly tensors: ReadonlyMap<string, TensorLocation>;
+}
+
+export async function openTensors(files: CheckpointFiles, folder: string): Promise<CheckpointTensors> {
+  const single = files.join(folder, SINGLE_FILE);
+  if ((await files.size(single)) !== null) {
+    const file = await readHeader(files, single, SINGLE_FILE);
+    return { files: [file], tensors: new Map([...file.tensors].map(([n, info]) => [n, { file, info }])) };
+  }
+  const indexPath = files.join(folder, INDEX_FILE);
+  if ((await files.size(indexPath)) === null) {
+    const bin = (await files.size(files.join(folder, 'pytorch_model.bin'))) !== null;
+    throw new CheckpointError(
+      `no ${SINGLE_FILE} (nor ${INDEX_FILE} with its shards) in ${folder}${bin ? ': pytorch_model.bin is not read, FFN Lens reads safetensors' : ''}`,
+      { file: SINGLE_FILE },
+    );
+  }
+  const weightMap = parseIndex(await files.read(indexPath));
+
+  // each shard's header once, in the order the index first names them
+  const byShard = new Map<string, SafetensorsFile>();
+  for (const [tensor, shard] of weightMap) {
+    if (byShard.has(shard)) continue;
+    const path = files.join(folder, shard);
+    if ((await files.size(path)) === null) {
+      throw new CheckpointError(`${shard}, the shard ${INDEX_FILE} gives for ${tensor}, is missing from ${folder}`, { file: shard, tensor });
+    }
+    byShard.set(shard, await readHeader(files, path, shard));
+  }
+  const tensors = new Map<string, TensorLocation>();
+  for (const [tensor, shard] of weightMap) {
+    const file = byShard.get(shard)!;
+    const info = file.tensors.get(tensor);
+    if (!info) throw new CheckpointError(`${INDEX_FILE} puts ${tensor} in ${shard}, which has no such tensor`, { file: shard, tensor });
+    tensors.set(tensor, { file, info });
+  }
+  // a shard's tensors the index forgot are still the checkpoint's (the index decides only where a name is)
+  for (const file of byShard.values()) {
+    for (const [n, info] of file.tensors) if (!tensors.has(n)) tensors.set(n, { file, info });
+  }
+  return { files: [...byShard.values()], tensors };
+}
+
+/** The index's weight_map, checked: tensor name → shard file name. */
+export function parseIndex(bytes: Uint8Array): Map<string, string> {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new CheckpointError(`${INDEX_FILE} is not JSON`, { file: INDEX_FILE });
+  }
+  const map = (json as { weight_map?: unknown } | null)?.weight_map;
+  if (!map || typeof map !== 'object' || Array.isArray(map)) {
+    throw new CheckpointError(`${INDEX_FILE} has no "weight_map" object (tensor name → shard file)`, { file: INDEX_FILE });
+  }
+  const out = new Map<string, string>();
+  for (const [tensor, shard] of Object.entries(map as Record<string, unknown>)) {
+    if (typeof shard !== 'string' || shard === '') {
+      throw new CheckpointError(`${INDEX_FILE}: weight_map gives ${tensor} the shard ${JSON.stringify(shard)}, expected a file name`, { file: INDEX_FILE, tensor });
+    }
+    out.set(tensor, shard);
+  }
+  if (out.size === 0) throw new CheckpointError(`${INDEX_FILE}: weight_map is empty`, { file: INDEX_FILE });
+  return out;
+}

@@ -1,0 +1,152 @@
+// Hugging Face's tensor names → the core's param ids (src/core/params.ts), with the shape each must
+// have and the layout it is stored in. GPT-2's Conv1D weights are [in][out] ('in_out') and its
+// c_attn holds Q, K and V side by side (split here into three [C, C] matrices); Llama's and
+// Qwen2's Linear weights are [out][in] ('out_in'). Names are given without the model's prefix
+// (`transformer.` for gpt2, `model.` for llama/qwen2), which the Hub's files have or not.
+
+import type { Param } from '../core/params';
+import type { Layout } from '../core/spec';
+import type { ArchConfig, ModelType } from './config';
+
+/** What a tensor becomes. */
+export type TensorRole =
+  | { readonly kind: 'matrix'; readonly id: string; readonly layout: Layout }
+  | { readonly kind: 'vector'; readonly id: string }
+  /** GPT-2's c_attn weight [C][3C]: Wq, Wk, Wv of the layer, each [C, C] in_out. */
+  | { readonly kind: 'qkv'; readonly layer: number }
+  /** GPT-2's c_attn bias [3C]: bq, bk, bv. */
+  | { readonly kind: 'qkvBias'; readonly layer: number };
+
+export interface ExpectedTensor {
+  /** Hugging Face's name without the model's prefix. */
+  readonly name: string;
+  readonly shape: readonly number[];
+  /** The shape in config.json's words, for messages: `[kv_heads·head_dim, hidden_size]`. */
+  readonly what: string;
+  readonly role: TensorRole;
+}
+
+export const HEAD_TENSOR = 'lm_head.weight';
+
+export function modelPrefix(type: ModelType): string {
+  return type === 'gpt2' ? 'transformer.' : 'model.';
+}
+
+/** Every tensor the model reads but the head's (see headTensor), in the order of the model. */
+export function expectedTensors(arch: ArchConfig): ExpectedTensor[] {
+  return arch.modelType === 'gpt2' ? gpt2Tensors(arch) : llamaTensors(arch);
+}
+
+/** The untied head: lm_head.weight [V][C] as a Linear. */
+export function headTensor(arch: ArchConfig): ExpectedTensor {
+  const what = arch.modelType === 'gpt2' ? '[vocab_size, n_embd]' : '[vocab_size, hidden_size]';
+  return { name: HEAD_TENSOR, shape: [arch.V, arch.C], what, role: { kind: 'matrix', id: 'head.W', layout: 'out_in' } };
+}
+
+const mat = (name: string, shape: [number, number], what: string, id: string, layout: Layout): ExpectedTensor => ({ name, shape, what, role: { kind: 'matrix', id, layout } });
+const vec = (name: string, n: number, what: string, id: string): ExpectedTensor => ({ name, shape: [n], what, role: { kind: 'vector', id } });
+
+function gpt2Tensors(arch: ArchConfig): ExpectedTensor[] {
+  const { C, F, L, V } = arch;
+  const t: ExpectedTensor[] = [
+    mat('wte.weight', [V, C], '[vocab_size, n_embd]', 'embed', 'out_in'),
+    mat('wpe.weight', [arch.maxPositions, C], '[n_positions, n_embd]', 'pos', 'out_in'),
+  ];
+  for (let i = 0; i < L; i++) {
+    const h = `h.${i}.`;
+    const p = `layers.${i}.`;
+    t.push(
+      vec(`${h}ln_1.weight`, C, '[n_embd]', `${p}ln1.gamma`),
+      vec(`${h}ln_1.bias`, C, '[n_embd]', `${p}ln1.beta`),
+      { name: `${h}attn.c_attn.weight`, shape: [C, 3 * C], what: '[n_embd, 3·n_embd]', role: { kind: 'qkv', layer: i } },
+      { name: `${h}attn.c_attn.bias`, shape: [3 * C], what: '[3·n_embd]', role: { kind: 'qkvBias', layer: i } },
+      mat(`${h}attn.c_proj.weight`, [C, C], '[n_embd, n_embd]', `${p}attn.Wo`, 'in_out'),
+      vec(`${h}attn.c_proj.bias`, C, '[n_embd]', `${p}attn.bo`),
+      vec(`${h}ln_2.weight`, C, '[n_embd]', `${p}ln2.gamma`),
+      vec(`${h}ln_2.bias`, C, '[n_embd]', `${p}ln2.beta`),
+      mat(`${h}mlp.c_fc.weight`, [C, F], '[n_embd, n_inner]', `${p}ffn.W1`, 'in_out'),
+      vec(`${h}mlp.c_fc.bias`, F, '[n_inner]', `${p}ffn.b1`),
+      mat(`${h}mlp.c_proj.weight`, [F, C], '[n_inner, n_embd]', `${p}ffn.W2`, 'in_out'),
+      vec(`${h}mlp.c_proj.bias`, C, '[n_embd]', `${p}ffn.b2`),
+    );
+  }
+  t.push(vec('ln_f.weight', C, '[n_embd]', 'ln_f.gamma'), vec('ln_f.bias', C, '[n_embd]', 'ln_f.beta'));
+  return t;
+}
+
+function llamaTensors(arch: ArchConfig): ExpectedTensor[] {
+  const { C, F, L, NH, KVH, HS, V } = arch;
+  const Q = NH * HS;
+  const KV = KVH * HS;
+  const t: ExpectedTensor[] = [mat('embed_tokens.weight', [V, C], '[vocab_size, hidden_size]', 'embed', 'out_in')];
+  for (let i = 0; i < L; i++) {
+    const h = `layers.${i}.`;
+    const p = `layers.${i}.`;
+    t.push(
+      vec(`${h}input_layernorm.weight`, C, '[hidden_size]', `${p}ln1.gamma`),
+      mat(`${h}self_attn.q_proj.weight`, [Q, C], '[heads·head_dim, hidden_size]', `${p}attn.Wq`, 'out_in'),
+      mat(`${h}self_attn.k_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wk`, 'out_in'),
+      mat(`${h}self_attn.v_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wv`, 'out_in'),
+    );
+    if (arch.qkvBias) {
+      t.push(
+        vec(`${h}self_attn.q_proj.bias`, Q, '[heads·head_dim]', `${p}attn.bq`),
+        vec(`${h}self_attn.k_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bk`),
+        vec(`${h}self_attn.v_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bv`),
+      );
+    }
+    t.push(mat(`${h}self_attn.o_proj.weight`, [C, Q], '[hidden_size, heads·head_dim]', `${p}attn.Wo`, 'out_in'));
+    if (arch.oBias) t.push(vec(`${h}self_attn.o_proj.bias`, C, '[hidden_size]', `${p}attn.bo`));
+    t.push(
+      vec(`${h}post_attention_layernorm.weight`, C, '[hidden_size]', `${p}ln2.gamma`),
+      mat(`${h}mlp.gate_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.Wg`, 'out_in'),
+      mat(`${h}mlp.up_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.W1`, 'out_in'),
+      mat(`${h}mlp.down_proj.weight`, [C, F], '[hidden_size, intermediate_size]', `${p}ffn.W2`, 'out_in'),
+    );
+    if (arch.mlpBias) {
+      t.push(
+        vec(`${h}mlp.gate_proj.bias`, F, '[intermediate_size]', `${p}ffn.bg`),
+        vec(`${h}mlp.up_proj.bias`, F, '[intermediate_size]', `${p}ffn.b1`),
+        vec(`${h}mlp.down_proj.bias`, C, '[hidden_size]', `${p}ffn.b2`),
+      );
+    }
+  }
+  t.push(vec('norm.weight', C, '[hidden_size]', 'ln_f.gamma'));
+  return t;
+}
+
+/** The stored name of a tensor: with the model's prefix, else without; null when neither is there. */
+export function storedName(stored: { has(name: string): boolean }, name: string, prefix: string): string | null {
+  if (stored.has(prefix + name)) return prefix + name;
+  return stored.has(name) ? name : null;
+}
+
+/** The core's params a tensor's numbers become (the data is used as it is, not copied, but for c_attn's split). */
+export function paramsOf(t: ExpectedTensor, data: Float32Array): Array<[string, Param]> {
+  const r = t.role;
+  switch (r.kind) {
+    case 'matrix': return [[r.id, { data, shape: t.shape, layout: r.layout }]];
+    case 'vector': return [[r.id, { data, shape: t.shape }]];
+    case 'qkv': {
+      const C = t.shape[0];
+      const [q, k, v] = splitColumns(data, C, 3 * C, 3);
+      const p = `layers.${r.layer}.attn.`;
+      return [[`${p}Wq`, { data: q, shape: [C, C], layout: 'in_out' }], [`${p}Wk`, { data: k, shape: [C, C], layout: 'in_out' }], [`${p}Wv`, { data: v, shape: [C, C], layout: 'in_out' }]];
+    }
+    case 'qkvBias': {
+      const C = t.shape[0] / 3;
+      const p = `layers.${r.layer}.attn.`;
+      return (['bq', 'bk', 'bv'] as const).map((b, i) => [`${p}${b}`, { data: data.slice(i * C, (i + 1) * C), shape: [C] }]);
+    }
+  }
+}
+
+/** A [rows][cols] matrix cut into `parts` matrices of cols/parts columns each, side by side. */
+export function splitColumns(m: Float32Array, rows: number, cols: number, parts: number): Float32Array[] {
+  const w = cols / parts;
+  return Array.from({ length: parts }, (_, k) => {
+    const out = new Float32Array(rows * w);
+    for (let r = 0; r < rows; r++) out.set(m.subarray(r * cols + k * w, r * cols + (k + 1) * w), r * w);
+    return out;
+  });
+}
