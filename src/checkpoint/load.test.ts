@@ -10,7 +10,7 @@ import type { Stage } from '../core/stages';
 import { archSpec, CheckpointError, loadCheckpoint, type Checkpoint } from './load';
 import { nodeFiles } from './nodeFiles';
 import {
-  checkpointFolder, dataOf, folderOf, recordingFiles, safetensorsBytes, TINY_GPT2, TINY_LLAMA, tinyGpt2, tinyLlama,
+  checkpointFolder, dataOf, exactNumbers, folderOf, recordingFiles, safetensorsBytes, TINY_GPT2, TINY_LLAMA, tinyGpt2, tinyLlama,
   type TestTensors,
 } from './testing';
 
@@ -149,6 +149,24 @@ describe('checkpoint loader', () => {
     close(rows(s.get('layers.1.ffn.up')!), project(ln2, T, C, t('mlp.up_proj.weight'), F, 'out_in', [0, F]), 'ffn.up');
     close(headsToRows(s.get('layers.1.attn.v')!), project(s.get('layers.1.ln1')!.data, T, C, t('self_attn.v_proj.weight'), KVH * HS, 'out_in', [0, KVH * HS]), 'v (no RoPE)');
     close(rows(s.get('layers.1.ffn.down')!), project(s.get('layers.1.ffn.act')!.data, T, F, t('mlp.down_proj.weight'), C, 'out_in', [0, C]), 'ffn.down');
+  });
+
+  it('llama with head_dim × heads ≠ hidden_size (head_dim 8, 4 heads, hidden 16): q, k, v and context in that size, o_proj from it', async () => {
+    const base = tinyLlama();
+    const HS = 8;
+    const tensors: TestTensors = { ...base.tensors };
+    for (const n of Object.keys(tensors)) {
+      const m = /self_attn\.(q|k|v|o)_proj\.weight$/.exec(n);
+      if (!m) continue;
+      const shape = m[1] === 'q' ? [4 * HS, 16] : m[1] === 'o' ? [16, 4 * HS] : [2 * HS, 16];
+      tensors[n] = { shape, data: exactNumbers(shape[0] * shape[1], n.length) };
+    }
+    const ck = await loadCheckpoint(checkpointFolder({ config: { ...base.config, head_dim: HS }, tensors }).files, '/m');
+    assert.equal(ck.arch.HS, HS);
+    const T = 3;
+    const s = stagesOf(ck, [1, 2, 3]);
+    assertShapes(s, contractShapes({ ...TINY_LLAMA, HS }, T, true));
+    close(rows(s.get('layers.0.attn.out')!), project(s.get('layers.0.attn.context')!.data, T, 4 * HS, dataOf(tensors['model.layers.0.self_attn.o_proj.weight']), 16, 'out_in', [0, 16]), 'attn.out');
   });
 
   it('qwen2: q/k/v biases; tied without lm_head, or with it saved anyway (used, not ignored); names without "model."', async () => {
