@@ -1,11 +1,13 @@
 // `npm run bench`: every speed target of the project, measured here and now, with the peers
 // measured in the same run. Every speed target is a ratio against a peer of the same run (tfjs's
-// kernel, JSON.parse, a full recompute, a plain blit), so it holds on a slower or busier machine
-// as on ours; absolute figures are printed as information. The two budgets a person feels (the
-// editor's thread held, keystroke to pixels) stay absolute.
+// kernel or our TS one, JSON.parse, a full recompute or forward, a plain blit, the same keystroke
+// in a small file), so it holds on a slower or busier machine as on ours; absolute figures are
+// printed as information. The two budgets a person feels (the editor's thread held, keystroke to
+// pixels) stay absolute as well. Each target's comment says what its bar was calibrated on and
+// which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,keystroke] [--out FILE]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,keystroke] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -14,13 +16,14 @@
 //   edit       one number edited in W1, W2 or a bias: from the change message to every stage back from
 //              the compute worker (the real dist/worker.js in a worker thread), d = 64…768
 //   draw       one 32 × 3072 heatmap drawn in Chromium (Playwright), as the panel draws it
+//   checkpoint random-weight GPT-2-small and SmolLM2-135M: an ablate and an appended token vs a full forward
 //   host       the extension host's thread in a real VS Code (code-server) while a d = 512 block
-//              opens and is edited: the longest it is blocked
-//   keystroke  a digit typed into W1 of the d = 512 block in a real VS Code (Playwright + Chromium)
-//              → the panel's new heatmaps drawn
+//              opens and is edited: the longest our code holds it (--profile: and what ran there)
+//   keystroke  a digit typed into W1 in a real VS Code (Playwright + Chromium) → the panel's new
+//              heatmaps drawn: d = 64, d = 512, and d = 512 handed to VS Code's JSON service
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -39,6 +42,7 @@ import { tfjsKernel, tfjsVersion, tfjsWasmHasSimd } from './peers';
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const profile = args.includes('--profile');
 const onlyArg = args.find((a) => a.startsWith('--only'));
 const only = onlyArg ? new Set((onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1]).split(',')) : null;
 const outArg = args.indexOf('--out');
@@ -53,12 +57,17 @@ function stat(xs: number[]): Stat {
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 const round = (s: Stat): Stat => ({ median: r2(s.median), min: r2(s.min), max: r2(s.max), n: s.n });
 
-interface Target { what: string; target: string; unit: string; value: Stat; pass: boolean; note?: string }
+/** A row of the table: a target (met or not), or information (pass null: a figure with no target). */
+interface Target { what: string; target: string; unit: string; value: Stat; pass: boolean | null; note?: string }
 const targets: Target[] = [];
 const results: Record<string, unknown> = {};
 function target(what: string, tgt: string, unit: string, value: Stat, pass: boolean, note?: string): void {
   targets.push({ what, target: tgt, unit, value: round(value), pass, ...(note ? { note } : {}) });
   console.log(`  ${pass ? 'ok  ' : 'MISS'} ${what}: median ${r2(value.median)} ${unit} (min ${r2(value.min)}, max ${r2(value.max)}) — target ${tgt}${note ? `; ${note}` : ''}`);
+}
+function information(what: string, unit: string, value: Stat, note?: string): void {
+  targets.push({ what, target: 'information', unit, value: round(value), pass: null, ...(note ? { note } : {}) });
+  console.log(`  info ${what}: median ${r2(value.median)} ${unit} (min ${r2(value.min)}, max ${r2(value.max)})${note ? `; ${note}` : ''}`);
 }
 
 const texts = new Map<string, string>();
@@ -91,17 +100,37 @@ async function matmul(): Promise<void> {
     shapes: quick ? shapes.slice(0, 2) : shapes, kernels, samples: quick ? 5 : 11, bLayout: 'nk', maxKernelMsPerShape: quick ? 1500 : 3000,
     onRow: (r) => console.log(`  ${r.shape.padEnd(14)} ${r.kernel.padEnd(10)} ${String(r2(r.gflops.median)).padStart(7)} GFLOPS (min ${r2(r.gflops.min)}, max ${r2(r.gflops.max)})${r.relErr !== null ? `  rel.err ${r.relErr.toExponential(1)}` : ''}`),
   });
-  results.matmul = rows;
-  const big = rows.filter((r) => r.kernel === 'wasm-simd' && r.M >= 8 && r.K >= 64 && r.N >= 256);
-  for (const r of big) {
+  results.matmul = rows.map(({ times: _t, ...r }) => r);
+  /** Ratios of round-paired samples (peer time / ours: > 1 is faster), their median, min and max. */
+  const paired = (ours: Row, peer: Row): Stat => {
+    const n = Math.min(ours.times.length, peer.times.length);
+    return stat(Array.from({ length: n }, (_, i) => peer.times[i] / ours.times[i]));
+  };
+  const wasmRows = rows.filter((r) => r.kernel === 'wasm-simd');
+  for (const r of wasmRows) {
     const peer = (name: string): Row | undefined => rows.find((x) => x.kernel === name && x.shape === r.shape);
     const w = peer('tfjs-wasm');
     const c = peer('tfjs-cpu');
-    // the ratio to tfjs's own WebAssembly SIMD kernel on the same shape, in the same run
-    const ratio = w ? r.gflops.median / w.gflops.median : NaN;
-    const s: Stat = { median: ratio, min: w ? r.gflops.min / w.gflops.max : NaN, max: w ? r.gflops.max / w.gflops.min : NaN, n: 1 };
-    target(`matmul ${r.shape} wasm-simd vs tfjs-wasm`, '≥ 1.2×', '×', s, ratio >= 1.2,
-      [`${r2(r.gflops.median)} GFLOPS`, c ? `${r2(r.gflops.median / c.gflops.median)}× tfjs-cpu` : 'tfjs-cpu n/a'].join(', '));
+    const ts = peer('ts');
+    const info = [`${r2(r.gflops.median)} GFLOPS`, w ? `tfjs-wasm ${r2(w.gflops.median)}` : 'tfjs-wasm n/a', ts ? `our TS kernel ${r2(ts.gflops.median)}` : '', c ? `tfjs-cpu ${r2(c.gflops.median)}` : ''].filter(Boolean).join(', ');
+    if (r.M * r.K * r.N >= 1 << 20) {
+      // Shapes of real work (≥ 1M multiply-adds) against tfjs's own WebAssembly SIMD kernel (XNNPACK),
+      // the best a browser-safe peer does, on the same shape in the same run. ≥ 35 GFLOPS here, when
+      // it was absolute, was ≈ 1.5× it; runs here and on a 1.6× slower host read 1.34–1.97×, so 1.2×
+      // keeps a margin. Our TypeScript fallback reads ~0.15× and a kernel that lost its register
+      // blocking ~0.8×: both fail.
+      if (!w) continue;
+      const s = paired(r, w);
+      target(`matmul ${r.shape} wasm-simd vs tfjs-wasm`, '≥ 1.2×', '×', s, s.median >= 1.2, info);
+    } else if (ts) {
+      // A small shape (8×64×256: 131k multiply-adds, in L1) is per-call overhead against arithmetic,
+      // where tfjs's ~5 µs per call makes any kernel look fast (25–34×). The peer that still means
+      // something is our own TypeScript kernel in the same run: the WebAssembly kernel reads ~10× it
+      // here; ≥ 4× fails if the call falls back to TS (1×) or pays ~10 µs more per call (re-packing
+      // B, copying the whole memory).
+      const s = paired(r, ts);
+      target(`matmul ${r.shape} (small) wasm-simd vs our TypeScript kernel`, '≥ 4×', '×', s, s.median >= 4, `${info}; vs tfjs-wasm ${w ? r2(paired(r, w).median) : 'n/a'}×`);
+    }
   }
 }
 
@@ -214,7 +243,7 @@ function parse(): void {
     const bytes = Buffer.from(text, 'utf8');
     const MB = bytes.length / 1e6;
     const identical = sameFloats(oursArrays(bytes), jsonParseCopy(bytes.toString('utf8')));
-    const reps = quick ? 5 : mb > 20 ? 9 : 15;
+    const reps = quick ? 5 : mb > 20 ? 9 : 21;
     const [ours, peer, oursStr] = alternating(reps,
       () => oursArrays(bytes),
       () => jsonParseCopy(bytes.toString('utf8')),
@@ -224,9 +253,15 @@ function parse(): void {
     const ss = rateOf(MB, oursStr);
     const mem = childMemory(bytes, oursArrays(bytes).reduce((n, x) => n + x.length, 0));
     console.log(`  ${MB.toFixed(1)} MB (d_model ${opts.dModel}): ours ${r2(so.median)} MB/s from bytes, ${r2(ss.median)} MB/s from a string; decode + JSON.parse + copy ${r2(sp.median)} MB/s; bit-identical: ${identical}`);
-    // the ratio of each pair run back to back, its median over the runs
+    // the ratio of each pair run back to back, its median over the runs. The bar depends on the size
+    // because JSON.parse's own rate does (~220 MB/s at 9 MB, ~140 at 52 MB here: a small heap collects
+    // cheaply): runs here read 2.2–2.4× at 9 MB and 2.5–2.9× at 52 MB (2.4–2.6× on a 1.6× slower
+    // host). A reader that fell back to JSON.parse (1×), to Number() per number (~1.3×, as the
+    // 17-digit check below shows) or from bytes to a string per read (~1.8–2.0×) fails.
+    const bar = mb > 20 ? 2.2 : 1.8;
     const ratio = stat(ours.map((o, i) => peer[i] / o));
-    target(`parse ${Math.round(MB)} MB file: speed vs JSON.parse + copy`, '≥ 2.2×', '×', ratio, ratio.median >= 2.2 && identical, `${r2(so.median)} vs ${r2(sp.median)} MB/s (medians), bit-identical ${identical}; from a string ${r2(ss.median / sp.median)}×`);
+    target(`parse ${Math.round(MB)} MB file: speed vs JSON.parse + copy`, `≥ ${bar}×`, '×', ratio, ratio.median >= bar && identical, `${r2(so.median)} vs ${r2(sp.median)} MB/s (medians), bit-identical ${identical}; from a string ${r2(ss.median / sp.median)}×`);
+    // (memory against the data it holds, not a time: the same on any machine; JSON.parse + copy takes ~7×)
     if (mem) target(`parse ${Math.round(MB)} MB file: extra memory / Float32 data`, '≤ 1.5×', '×', { median: mem.ratio, min: mem.ratio, max: mem.ratio, n: 1 }, mem.ratio <= 1.5, `+${r2(mem.extraMB)} MB RSS for ${r2(mem.floatMB)} MB of float32 (decode + JSON.parse + copy: +${r2(mem.peerExtraMB)} MB)`);
     rows.push({ mb: r2(MB), dModel: opts.dModel, oursMBps: round(so), oursFromStringMBps: round(ss), peerMBps: round(sp), identical, memory: mem });
   }
@@ -305,6 +340,9 @@ function recompute(): void {
   const s = stat(times);
   const ratio = stat(times.map((t, i) => t / peer[i]));
   results.recompute = { fileMB: r2(text.length / 1e6), ms: round(s), parseMs: round(stat(parse)), jsonParseMs: round(stat(peer)) };
+  // ≤ 350 ms, when it was absolute, was 0.86–1.0× JSON.parse + copy of the same text here (345–408 ms
+  // in today's runs): so ≤ 1×. Runs here read 0.73–0.86×. Reading is ~90 % of it; a forward that fell
+  // back to the TypeScript kernel adds ~120 ms (≈ 0.35×) and fails, as does a reader going back to JSON.parse.
   target(`full recompute from text (read + every stage), d = 768 (${(text.length / 1e6).toFixed(0)} MB), vs JSON.parse + copy of the same text`, '≤ 1×', '×', ratio, ratio.median <= 1,
     `${r2(s.median)} ms (of which reading ${r2(stat(parse).median)} ms) vs JSON.parse + copy ${r2(stat(peer).median)} ms`);
 }
@@ -316,9 +354,12 @@ async function edits(): Promise<void> {
   const workerJs = join(REPO, 'dist', 'worker.js');
   if (!existsSync(workerJs)) throw new Error('dist/worker.js is missing: run `node esbuild.mjs` first');
   // [label, model, ratio target vs a full recompute from text of the same file in the same run (null: information only:
-  // at d ≤ 256 a full recompute takes a few ms and message passing dominates either way)]
+  // at d ≤ 256 a full recompute takes a few ms and message passing dominates either way)]. The
+  // absolute budgets these replace, 33 ms at d = 768 and 25 ms at d = 512, were 0.12× and 0.15× of a
+  // full recompute here; runs read 0.03–0.04×. An edit that re-reads or recomputes the whole file
+  // reads ≥ 1× and fails.
   const cases: Array<[string, GenerateOptions, number | null]> = [
-    ['d = 768', { preset: 'gpt2-small' }, 0.15], ['d = 512', { preset: 'd512' }, 0.15], ['d = 256', { preset: 'd256' }, null], ['d = 64', { preset: 'd64' }, null],
+    ['d = 768', { preset: 'gpt2-small' }, 0.12], ['d = 512', { preset: 'd512' }, 0.15], ['d = 256', { preset: 'd256' }, null], ['d = 64', { preset: 'd64' }, null],
   ];
   const out: Record<string, unknown> = {};
   const kernel = createWasmKernel();
@@ -413,10 +454,15 @@ async function draw(): Promise<void> {
     const pooled = stat(r.pooled);
     const blit = stat(r.blit);
     results.draw = { full: round(full), pooled: round(pooled), blit: round(blit) };
-    // the peer: one grey-level pass over the same numbers and putImageData, in the same page
-    const vs = (s: Stat): Stat => ({ median: s.median / blit.median, min: s.min / blit.median, max: s.max / blit.median, n: s.n });
-    target('draw 32 × 3072, one pixel per cell, vs a grey-level pass + putImageData of the same numbers', '≤ 3×', '×', vs(full), full.median / blit.median <= 3, `${r2(full.median)} ms vs ${r2(blit.median)} ms`);
-    target('draw 32 × 3072 pooled to 1024 px (max |v| per block), vs the same baseline', '≤ 4×', '×', vs(pooled), pooled.median / blit.median <= 4, `${r2(pooled.median)} ms vs ${r2(blit.median)} ms`);
+    // the peer: one grey-level pass over the same numbers and putImageData, in the same page: what
+    // any drawing of them must at least do. The absolute 10 ms this replaced was ~16× it; the bars
+    // are tighter (runs read 0.9–1.0× and 2.3–2.4× in batches of five draws, 1.1–1.7× and 1.9–3×
+    // one draw at a time) and a draw that went per cell (fillRect, a chart library) is ~50× and fails.
+    const vs = (xs: number[]): Stat => stat(xs.map((x, i) => x / r.blit[i])); // (each sample against the baseline's of the same round)
+    const rf = vs(r.full);
+    const rp = vs(r.pooled);
+    target('draw 32 × 3072, one pixel per cell, vs a grey-level pass + putImageData of the same numbers', '≤ 3×', '×', rf, rf.median <= 3, `${r2(full.median)} ms vs ${r2(blit.median)} ms per draw`);
+    target('draw 32 × 3072 pooled to 1024 px (max |v| per block), vs the same baseline', '≤ 4×', '×', rp, rp.median <= 4, `${r2(pooled.median)} ms vs ${r2(blit.median)} ms per draw`);
   } finally {
     await browser.close();
   }
@@ -427,28 +473,50 @@ async function draw(): Promise<void> {
 function host(): void {
   console.log('\n# the extension host\'s thread while a d = 512 block (37 MB) opens and is edited, in a real VS Code (code-server)');
   const out = join(tmpdir(), `ffn-bench-host-${process.pid}.json`);
+  // --profile: V8's profiler on the host's thread too (bench/host/profile.ts); off by default, since it costs the thread a little
+  const profileDir = profile ? join(REPO, 'test-results', 'bench') : null;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-integration.mjs'), '--tests', 'out/bench/host/index.js', '--timeout', '900'], {
-    encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
+    encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out, ...(profileDir ? { FFN_BENCH_PROFILE: profileDir } : {}) }, maxBuffer: 1 << 24,
   });
   if (!existsSync(out)) {
     console.log(`  skipped: the VS Code run did not finish (${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ')})`);
     return;
   }
   interface Busy { max: number; what: string; count: number; totalMs: number; top: Array<[number, string, number]> }
-  const h = JSON.parse(readFileSync(out, 'utf8')) as { fileMB: number; openMs: number; openMaxBlockMs: number; openOurs: Busy; openTop: Array<{ ms: number; what: string; gcMs: number; withoutGcMs: number }>; openGcMaxMs: number; editMs: Record<string, number[]>; computedMs: number[]; editMaxBlockMs: number; editP99BlockMs: number; editOurs: Busy; editTop: Array<{ ms: number; what: string; gcMs: number; withoutGcMs: number }>; gcPauses: number; gcMaxMs: number; vscode: string };
+  const h = JSON.parse(readFileSync(out, 'utf8')) as { fileMB: number; openMs: number; editSplit?: Record<string, number>; openMaxBlockMs: number; openOurs: Busy; openTop: Array<{ ms: number; what: string; gcMs: number; withoutGcMs: number; onCoreMs: number | null }>; openGcMaxMs: number; editMs: Record<string, number[]>; computedMs: number[]; editMaxBlockMs: number; editP99BlockMs: number; editOurs: Busy; editTop: Array<{ ms: number; what: string; gcMs: number; withoutGcMs: number; onCoreMs: number | null }>; gcPauses: number; gcMaxMs: number; vscode: string; profiles?: Record<string, Array<{ what: string; ms: number; samples: number; where: Array<[string, number]> }>> };
   rmSync(out, { force: true });
   results.host = h;
   const all = Object.values(h.editMs).flat();
   const one = (v: number): Stat => ({ median: v, min: v, max: v, n: 1 });
-  const ours = Math.max(...h.editTop.map((t) => t.withoutGcMs));
-  target('extension host thread held by us, longest, while editing d = 512 (GC pauses inside excluded)', '≤ 10 ms', 'ms', one(ours), ours <= 10,
-    `longest: ${h.editTop.map((t) => `${t.what} ${t.ms} ms (GC ${t.gcMs})`).join(', ')}; ${h.editOurs.count} handlers, ${r2(h.editOurs.totalMs)} ms in all; ${h.gcPauses} GC pauses, longest ${r2(h.gcMaxMs)} ms. The thread's overall longest delay, VS Code's own work included: ${r2(h.editMaxBlockMs)} ms (99th percentile ${r2(h.editP99BlockMs)} ms)`);
-  const opening = Math.max(...h.openTop.map((t) => t.withoutGcMs));
-  target('extension host thread held by us, longest, while opening d = 512 (GC pauses inside excluded)', '≤ 10 ms', 'ms', one(opening), opening <= 10,
-    `longest: ${h.openTop.map((t) => `${t.what} ${t.ms} ms (GC ${t.gcMs})`).join(', ')}; ${h.openOurs.count} handlers, ${r2(h.openOurs.totalMs)} ms in all; longest GC pause ${r2(h.openGcMaxMs)} ms; open to drawn ${r2(h.openMs)} ms. Overall longest delay, VS Code loading the 37 MB document included: ${r2(h.openMaxBlockMs)} ms`);
+  // Absolute, not a ratio: 10 ms is what a person typing feels as a stall whatever the machine, as
+  // the keystroke budget below. What counts is our code's own work: each handler's wall time less
+  // the GC pauses inside it (they collect VS Code's garbage too) and less the time the OS ran
+  // another process on the thread's core (a busy 2-core machine; the kernel's per-thread run time,
+  // bench/host/runClock.ts). Only the five longest handlers (by wall time) are known, so when all
+  // five shrink that way, the fifth one's wall time stands as a bound for the rest.
+  const heldBy = (top: typeof h.editTop, count: number): number => {
+    const own = Math.max(...top.map((t) => t.onCoreMs ?? t.withoutGcMs));
+    return top.length === 5 && count > 5 ? Math.max(own, Math.min(...top.map((t) => t.withoutGcMs))) : own;
+  };
+  const line = (t: (typeof h.editTop)[number]): string => `${t.what} ${t.ms} ms (GC ${t.gcMs}${t.onCoreMs !== null ? `, on a core ${t.onCoreMs}` : ''})`;
+  const ours = heldBy(h.editTop, h.editOurs.count);
+  target('extension host thread held by us, longest, while editing d = 512 (GC pauses and other processes\' turns on the core excluded)', '≤ 10 ms', 'ms', one(ours), ours <= 10,
+    `longest (wall): ${h.editTop.map(line).join(', ')}; ${h.editOurs.count} handlers, ${r2(h.editOurs.totalMs)} ms in all; ${h.gcPauses} GC pauses, longest ${r2(h.gcMaxMs)} ms. The thread's overall longest delay, VS Code's own work included: ${r2(h.editMaxBlockMs)} ms (99th percentile ${r2(h.editP99BlockMs)} ms)`);
+  const opening = heldBy(h.openTop, h.openOurs.count);
+  target('extension host thread held by us, longest, while opening d = 512 (the same exclusions)', '≤ 10 ms', 'ms', one(opening), opening <= 10,
+    `longest (wall): ${h.openTop.map(line).join(', ')}; ${h.openOurs.count} handlers, ${r2(h.openOurs.totalMs)} ms in all; longest GC pause ${r2(h.openGcMaxMs)} ms; open to drawn ${r2(h.openMs)} ms. Overall longest delay, VS Code loading the 37 MB document included: ${r2(h.openMaxBlockMs)} ms`);
+  if (h.profiles) {
+    for (const [phase, list] of Object.entries(h.profiles)) {
+      console.log(`  profile (${phase}; test-results/bench/host-${phase}.cpuprofile): inside our longest handlers`);
+      for (const p of list) console.log(`    ${p.what} ${p.ms} ms (${p.samples} samples): ${p.where.map(([w, ms]) => `${w} ${ms} ms`).join('; ')}`);
+    }
+  }
   const s = stat(all);
   const c = stat(h.computedMs);
-  console.log(`  an edit typed in the editor (d = 512) → every stage back from the worker: median ${r2(c.median)} ms (min ${r2(c.min)}, max ${r2(c.max)}); → the panel drawn: median ${r2(s.median)} ms (min ${r2(s.min)}, max ${r2(s.max)}), VS Code's own handling of a 37 MB JSON document included`);
+  console.log(`  an edit made through the API (editor.edit, d = 512) → every stage back from the worker: median ${r2(c.median)} ms (min ${r2(c.min)}, max ${r2(c.max)}); → the panel's "rendered" back: median ${r2(s.median)} ms (min ${r2(s.min)}, max ${r2(s.max)})`);
+  if (h.editSplit) console.log(`  where (medians, this thread's clock): the change event back from the editor ${h.editSplit.toChange} ms, → the worker's model message ${h.editSplit.toModel} ms (the worker's own read ${h.editSplit.workerRead} ms), → its done ${h.editSplit.toDone} ms (its forward ${h.editSplit.workerForward} ms), → the panel's "rendered" ${h.editSplit.toRendered} ms; a trivial query's round trip host ↔ worker when idle ${h.editSplit.idleQueryRoundTrip} ms`);
+  results.hostEditSplit = h.editSplit;
   results.hostEditToComputed = round(c);
   results.hostEditToDrawn = round(s);
 }
@@ -491,16 +559,6 @@ async function checkpoints(): Promise<void> {
     engine.run(first.model);
     const tFirst = performance.now() - t1;
     const rssMB = (process.memoryUsage.rss() - rss0) / 1e6;
-    // full forwards, every stage kept and computed again (another first token: nothing is kept),
-    // the weights packed as the editor keeps them between edits; and with a fresh engine, packing included
-    const full: number[] = [];
-    for (let i = 1; i <= 5; i++) {
-      const other = (await model(`{"version": 1, "checkpoint": ${JSON.stringify(folder)}, "token_ids": [${[(ids[0] + i * 101) % 40000, ...ids.slice(1)].join(', ')}]}`)).model!;
-      const s0 = performance.now();
-      engine.run(other.model);
-      full.push(performance.now() - s0);
-    }
-    engine.run(first.model);
     const cold: number[] = [];
     for (let i = 0; i < 2; i++) {
       const e = new Engine(kernel);
@@ -509,13 +567,22 @@ async function checkpoints(): Promise<void> {
       cold.push(performance.now() - s0);
       e.dispose();
     }
-    // an ablate entry in the middle layer; then the same file with one token more
+    // Rounds of three, so each ratio pairs figures taken seconds apart (a busy machine moves both):
+    // a full forward, every stage kept and computed again (another first token: nothing is kept),
+    // the weights packed as the editor keeps them between edits; an ablate entry in the middle
+    // layer; the same file with one token more.
     const mid = Math.floor(first.model.spec.layers.length / 2);
+    const full: number[] = [];
     const abl: number[] = [];
     const app: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const m1 = (await model(file(`, "ablate": ["layers.${mid}.ffn.neuron.${i}"]`))).model!;
+      const other = (await model(`{"version": 1, "checkpoint": ${JSON.stringify(folder)}, "token_ids": [${[(ids[0] + (i + 1) * 101) % 40000, ...ids.slice(1)].join(', ')}]}`)).model!;
       let s0 = performance.now();
+      engine.run(other.model);
+      full.push(performance.now() - s0);
+      engine.run((await model(file(''))).model!.model); // (back to the file: untimed)
+      const m1 = (await model(file(`, "ablate": ["layers.${mid}.ffn.neuron.${i}"]`))).model!;
+      s0 = performance.now();
       engine.run(m1.model);
       abl.push(performance.now() - s0);
       const m0 = (await model(file('', 31))).model!;
@@ -534,8 +601,11 @@ async function checkpoints(): Promise<void> {
     const name = id === 'gpt2-small-checkpoint' ? 'GPT-2-small' : 'SmolLM2-135M';
     // (an ablate in the middle layer computes the second half of the layers and the head again:
     // about two thirds of a full forward; a full recompute is 1. An appended token: its row alone.)
-    target(`${name} checkpoint: an ablate in layer ${mid} recomputed, vs a full forward`, '≤ 0.8×', '×', { median: a.median / f.median, min: a.min / f.median, max: a.max / f.median, n: a.n }, a.median / f.median <= 0.8, `${r2(a.median)} ms vs ${r2(f.median)} ms`);
-    target(`${name} checkpoint: one token appended (T 31 → 32), vs a full forward`, '≤ 0.25×', '×', { median: p.median / f.median, min: p.min / f.median, max: p.max / f.median, n: p.n }, p.median / f.median <= 0.25, `${r2(p.median)} ms vs ${r2(f.median)} ms`);
+    // (runs here read 0.57–0.63× and 0.10–0.18×; recomputing everything reads 1× and fails)
+    const ra = stat(abl.map((x, i) => x / full[i]));
+    const rp = stat(app.map((x, i) => x / full[i]));
+    target(`${name} checkpoint: an ablate in layer ${mid} recomputed, vs a full forward`, '≤ 0.8×', '×', ra, ra.median <= 0.8, `${r2(a.median)} ms vs ${r2(f.median)} ms`);
+    target(`${name} checkpoint: one token appended (T 31 → 32), vs a full forward`, '≤ 0.25×', '×', rp, rp.median <= 0.25, `${r2(p.median)} ms vs ${r2(f.median)} ms`);
     console.log(`  (information) ${name}: full forward with every stage kept, T = 32, weights packed: median ${r2(f.median)} ms (issue 10 asks ≤ ${id.startsWith('gpt2') ? 250 : 300} ms); with a fresh engine, packing included: ${r2(stat(cold).median)} ms`);
   }
   results.checkpoints = out;
@@ -543,22 +613,51 @@ async function checkpoints(): Promise<void> {
 
 // --- keystroke to pixels, in a real VS Code ---------------------------------------------------------------
 
+/** The ratio target of keystroke → pixels, d = 512 against d = 64 in the same window. */
+const KEYS_RATIO = 2;
+
 function keystroke(): void {
-  console.log('\n# keystroke → pixels: a digit typed into W1 of the d = 512 block (37 MB) in a real VS Code (code-server + Chromium) → the panel drawn');
+  console.log('\n# keystroke → pixels: a digit typed into W1 in a real VS Code (code-server + Chromium) → the panel drawn; d = 64, d = 512 (37 MB), d = 512 as JSON');
   const out = join(tmpdir(), `ffn-bench-keys-${process.pid}.json`);
-  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/keystroke.js', '--timeout', '900'], {
+  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/keystroke.js', '--timeout', '1200'], {
     encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
   });
+  for (const l of r.stdout.split('\n')) if (/keystroke → pixels|arrivals/.test(l)) console.log(`  ${l.trim()}`);
   if (!existsSync(out)) {
     console.log(`  skipped: the VS Code run did not finish (${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ')})`);
     return;
   }
-  const k = JSON.parse(readFileSync(out, 'utf8')) as { ms: number[]; fileMB: number; split?: Record<string, number> };
+  interface Run { ms: number[]; split: Record<string, number>; echoMs: number; keyMs: number }
+  const k = JSON.parse(readFileSync(out, 'utf8')) as Run & { fileMB: number; smallMB: number; language: string; small: Run; asJson: (Run & { language: string }) | null };
   rmSync(out, { force: true });
   const s = stat(k.ms);
-  results.keystroke = { fileMB: k.fileMB, ms: round(s), all: k.ms, split: k.split };
-  target(`keystroke → changed heatmaps drawn, d = 512 (${k.fileMB} MB) in a real VS Code`, '≤ 100 ms', 'ms', s, s.median <= 100,
-    `${k.ms.length} edits${k.split ? `; medians: to the model message in the webview ${k.split.toModel} ms, to the last stage ${k.split.toDone} ms, to the frame drawn ${k.split.toDrawn} ms` : ''}`);
+  const small = stat(k.small.ms);
+  const json = k.asJson ? stat(k.asJson.ms) : null;
+  results.keystroke = {
+    fileMB: k.fileMB, language: k.language, ms: round(s), all: k.ms, split: k.split, editorEchoMs: k.echoMs, keyInPageMs: k.keyMs,
+    small: { fileMB: k.smallMB, ms: round(small), all: k.small.ms, split: k.small.split, editorEchoMs: k.small.echoMs },
+    asJson: k.asJson && json ? { language: k.asJson.language, ms: round(json), all: k.asJson.ms, split: k.asJson.split, editorEchoMs: k.asJson.echoMs } : null,
+  };
+  const where = (x: Run): string => `to the model message in the webview ${x.split.toModel} ms, to the last stage ${x.split.toDone} ms, to the frame ${x.split.toDrawn} ms; the digit in the editor ${x.echoMs} ms`;
+  // Absolute: 100 ms is where a person stops seeing a reply as immediate, on any machine (as the
+  // host thread's 10 ms); a slower machine does not make the person more patient. The ratio below
+  // is the same measure made to hold on any machine.
+  target(`keystroke → changed heatmaps drawn, d = 512 (${k.fileMB} MB, ${k.language}) in a real VS Code`, '≤ 100 ms', 'ms', s, s.median <= 100,
+    `${k.ms.length} edits; medians: ${where(k)}; webview clock ${k.split.clockOffsetMs} ms from Playwright's (round trip ${k.split.clockRttMs} ms)`);
+  // The same path in the same window on a 0.6 MB file: VS Code's handling of a keystroke, the
+  // messages host ↔ worker ↔ webview, the panel's drawing, little of it growing with the file. What
+  // the 37 MB file adds on top is what our design controls (edits sent as deltas, one column
+  // recomputed and sent, no JSON service). Runs here read 0.94–1.9× (1.5× with the two files in
+  // turns); the document handed to VS Code's JSON service (the information row below) 2.4–4.5× the
+  // d = 64 figure, and sending whole stages again (before f25ea6d: 336 ms) ~2.5×: ≤ 2× fails both,
+  // though with less margin than the other ratios (both sides are ~100–200 ms through five processes).
+  const ratio = s.median / small.median;
+  target(`keystroke → pixels, d = 512 vs d = 64 (${k.smallMB} MB) in the same VS Code`, `≤ ${KEYS_RATIO}×`, '×', { median: ratio, min: s.min / small.median, max: s.max / small.median, n: s.n }, ratio <= KEYS_RATIO,
+    `${r2(s.median)} vs ${r2(small.median)} ms (medians; d = 64 ${r2(small.min)}–${r2(small.max)}: ${where(k.small)})`);
+  if (k.asJson && json) {
+    information(`keystroke → changed heatmaps drawn, the d = 512 document switched to ${k.asJson.language} (VS Code's JSON service reading it per keystroke, as before ffn-json)`, 'ms', json,
+      `${k.asJson.ms.length} edits, ${r2(json.median / s.median)}× the ffn-json row; medians: ${where(k.asJson)}`);
+  }
 }
 
 // --- main -------------------------------------------------------------------------------------------
@@ -573,22 +672,37 @@ async function main(): Promise<void> {
   console.log(`FFN Lens benchmark — ${new Date().toISOString()} — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB${quick ? ' (quick)' : ''}`);
   // parse first, on a fresh heap: the matmul section's tfjs peers leave hundreds of MB behind,
   // which every later collection walks (it cost both parsers, ours ~10% more than JSON.parse)
-  if (want('parse')) parse();
-  if (want('matmul')) await matmul();
-  if (want('recompute')) recompute();
-  if (want('edit')) await edits();
-  if (want('draw')) await draw();
-  if (want('checkpoint')) await checkpoints();
-  if (want('host')) host();
-  if (want('keystroke')) keystroke();
+  // The machine's load average (1 minute) as each section starts: on a shared 2-core machine the
+  // absolute figures move with it; the ratios should not.
+  const load: Record<string, number> = {};
+  const section = async (name: string, f: () => unknown): Promise<void> => {
+    if (!want(name)) return;
+    load[name] = r2(loadavg()[0]);
+    await f();
+  };
+  await section('parse', parse);
+  await section('matmul', matmul);
+  await section('recompute', recompute);
+  await section('edit', edits);
+  await section('draw', draw);
+  await section('checkpoint', checkpoints);
+  await section('host', host);
+  await section('keystroke', keystroke);
+  console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  results.loadAverage = load;
   const summary = {
     date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, quick,
     seconds: Math.round((Date.now() - t0) / 1000), targets, ...results,
   };
   writeFileSync(OUT, JSON.stringify(summary, null, 2) + '\n');
-  console.log(`\n${targets.filter((t) => t.pass).length} of ${targets.length} targets met; written to ${OUT}`);
-  console.log('\n| what | target | median | min | max | met |\n|---|---|---|---|---|---|');
-  for (const t of targets) console.log(`| ${t.what} | ${t.target} | ${t.value.median} ${t.unit} | ${t.value.min} | ${t.value.max} | ${t.pass ? 'yes' : '**no**'} |`);
+  const scored = targets.filter((t) => t.pass !== null);
+  console.log(`\n${scored.filter((t) => t.pass).length} of ${scored.length} targets met; written to ${OUT}`);
+  // (the README's table: a ratio's target reads "≥ 1.2×" / "≤ 0.15×", an absolute one "≤ 10 ms")
+  console.log('\n| what | target | median | min | max | met | same run |\n|---|---|---|---|---|---|---|');
+  for (const t of targets) {
+    const met = t.pass === null ? '—' : t.pass ? 'yes' : '**no**';
+    console.log(`| ${t.what.replace(/\|/g, '\\|')} | ${t.target} | ${t.value.median} ${t.unit} | ${t.value.min} | ${t.value.max} | ${met} | ${(t.note ?? '').replace(/\|/g, '\\|')} |`);
+  }
 }
 
 main().catch((e) => {

@@ -48,6 +48,8 @@ export interface Row {
   usPerCall: number;
   /** Timed samples, and calls per sample (small shapes batch calls to beat timer resolution). */
   samples: number;
+  /** ms per call of each sample, in round order (round s of every kernel ran back to back: pair them by index). */
+  times: number[];
   callsPerSample: number;
   /** Time of prepare() (the pack, weights already in memory), ms, median of 3. */
   prepareMs: number;
@@ -154,7 +156,7 @@ export async function benchMatmulKernels(opts: BenchOptions = {}): Promise<Row[]
       const row: Row = {
         kernel: c.kernel.name, shape: `${M}×${K}×${N}`, M, K, N,
         gflops: { median: flops / medianMs / 1e6, min: flops / sorted[sorted.length - 1] / 1e6, max: flops / sorted[0] / 1e6 },
-        usPerCall: medianMs * 1000, samples: sorted.length, callsPerSample: c.calls,
+        usPerCall: medianMs * 1000, samples: sorted.length, times: c.times, callsPerSample: c.calls,
         prepareMs: c.prepareMs, relErr: c.relErr,
       };
       rows.push(row);
