@@ -341,7 +341,7 @@ function recompute(): void {
   const ratio = stat(times.map((t, i) => t / peer[i]));
   results.recompute = { fileMB: r2(text.length / 1e6), ms: round(s), parseMs: round(stat(parse)), jsonParseMs: round(stat(peer)) };
   // ≤ 350 ms, when it was absolute, was 0.86–1.0× JSON.parse + copy of the same text here (345–408 ms
-  // in today's runs): so ≤ 1×. Runs here read 0.73–0.86×. Reading is ~90 % of it; a forward that fell
+  // in today's runs): so ≤ 1×. Runs here read 0.73–0.88×. Reading is ~90 % of it; a forward that fell
   // back to the TypeScript kernel adds ~120 ms (≈ 0.35×) and fails, as does a reader going back to JSON.parse.
   target(`full recompute from text (read + every stage), d = 768 (${(text.length / 1e6).toFixed(0)} MB), vs JSON.parse + copy of the same text`, '≤ 1×', '×', ratio, ratio.median <= 1,
     `${r2(s.median)} ms (of which reading ${r2(stat(parse).median)} ms) vs JSON.parse + copy ${r2(stat(peer).median)} ms`);
