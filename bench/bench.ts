@@ -619,9 +619,14 @@ const KEYS_RATIO = 2;
 function keystroke(): void {
   console.log('\n# keystroke → pixels: a digit typed into W1 in a real VS Code (code-server + Chromium) → the panel drawn; d = 64, d = 512 (37 MB), d = 512 as JSON');
   const out = join(tmpdir(), `ffn-bench-keys-${process.pid}.json`);
-  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/keystroke.js', '--timeout', '1200'], {
+  // Auto save off, as desktop VS Code has it by default (and `npm run demo`): code-server, a web
+  // workbench, saves a second after typing pauses, which here would write 37 MB between two edits.
+  const settings = join(tmpdir(), `ffn-bench-keys-settings-${process.pid}.json`);
+  writeFileSync(settings, JSON.stringify({ 'files.autoSave': 'off' }));
+  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/keystroke.js', '--timeout', '1200', '--settings', settings], {
     encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
   });
+  rmSync(settings, { force: true });
   for (const l of r.stdout.split('\n')) if (/keystroke → pixels|arrivals/.test(l)) console.log(`  ${l.trim()}`);
   if (!existsSync(out)) {
     console.log(`  skipped: the VS Code run did not finish (${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ')})`);
