@@ -1,10 +1,9 @@
 // `npm run bench`: every speed target of the project, measured here and now, with the peers
 // measured in the same run. Every speed target is a ratio against a peer of the same run (tfjs's
-// kernel or our TS one, JSON.parse, a full recompute or forward, a plain blit, the same keystroke
-// in a small file), so it holds on a slower or busier machine as on ours; absolute figures are
-// printed as information. The two budgets a person feels (the editor's thread held, keystroke to
-// pixels) stay absolute as well. Each target's comment says what its bar was calibrated on and
-// which regression it fails.
+// kernel or our TS one, JSON.parse, a full recompute or forward, a plain blit), so it holds on a
+// slower or busier machine as on ours; absolute figures are printed as information. The two
+// budgets a person feels (the editor's thread held, keystroke to pixels) are absolute. Each
+// target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
 //   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,keystroke] [--out FILE] [--profile]
@@ -613,9 +612,6 @@ async function checkpoints(): Promise<void> {
 
 // --- keystroke to pixels, in a real VS Code ---------------------------------------------------------------
 
-/** The ratio target of keystroke → pixels, d = 512 against d = 64 in the same window. */
-const KEYS_RATIO = 2;
-
 function keystroke(): void {
   console.log('\n# keystroke → pixels: a digit typed into W1 in a real VS Code (code-server + Chromium) → the panel drawn; d = 64, d = 512 (37 MB), d = 512 as JSON');
   const out = join(tmpdir(), `ffn-bench-keys-${process.pid}.json`);
@@ -629,7 +625,11 @@ function keystroke(): void {
   rmSync(settings, { force: true });
   for (const l of r.stdout.split('\n')) if (/keystroke → pixels|arrivals/.test(l)) console.log(`  ${l.trim()}`);
   if (!existsSync(out)) {
-    console.log(`  skipped: the VS Code run did not finish (${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ')})`);
+    // mocha's account of the failure, without the stack
+    const lines = (r.stdout + r.stderr).split('\n');
+    const at = lines.findIndex((l) => /^\s+1\) /.test(l) && lines.indexOf(l) > lines.findIndex((x) => /failing/.test(x)));
+    const why = at >= 0 ? lines.slice(at, at + 12).filter((l) => l.trim() && !/^\s+at /.test(l)).map((l) => l.trim()).join(' / ') : lines.slice(-3).join(' / ');
+    console.log(`  skipped: the VS Code run did not finish (${why.slice(0, 800)})`);
     return;
   }
   interface Run { ms: number[]; split: Record<string, number>; echoMs: number; keyMs: number }
@@ -645,20 +645,17 @@ function keystroke(): void {
   };
   const where = (x: Run): string => `to the model message in the webview ${x.split.toModel} ms, to the last stage ${x.split.toDone} ms, to the frame ${x.split.toDrawn} ms; the digit in the editor ${x.echoMs} ms`;
   // Absolute: 100 ms is where a person stops seeing a reply as immediate, on any machine (as the
-  // host thread's 10 ms); a slower machine does not make the person more patient. The ratio below
-  // is the same measure made to hold on any machine.
+  // host thread's 10 ms); a slower machine does not make the person more patient. No ratio target
+  // beside it: the path crosses five processes (browser, server, extension host, worker, webview)
+  // sharing two cores, and no same-run peer does its work. The nearest, the same keystroke in a
+  // d = 64 file in the same window (the two edited in turns), is reported below: it shows what the
+  // file's size adds, but it moves with the machine's load differently from the 37 MB file (d = 512
+  // read 1.2–1.6× it in today's runs), so a bar that passes today would let a 50–100 ms regression
+  // through on a busier day.
   target(`keystroke → changed heatmaps drawn, d = 512 (${k.fileMB} MB, ${k.language}) in a real VS Code`, '≤ 100 ms', 'ms', s, s.median <= 100,
     `${k.ms.length} edits; medians: ${where(k)}; webview clock ${k.split.clockOffsetMs} ms from Playwright's (round trip ${k.split.clockRttMs} ms)`);
-  // The same path in the same window on a 0.6 MB file: VS Code's handling of a keystroke, the
-  // messages host ↔ worker ↔ webview, the panel's drawing, little of it growing with the file. What
-  // the 37 MB file adds on top is what our design controls (edits sent as deltas, one column
-  // recomputed and sent, no JSON service). Runs here read 0.94–1.9× (1.5× with the two files in
-  // turns); the document handed to VS Code's JSON service (the information row below) 2.4–4.5× the
-  // d = 64 figure, and sending whole stages again (before f25ea6d: 336 ms) ~2.5×: ≤ 2× fails both,
-  // though with less margin than the other ratios (both sides are ~100–200 ms through five processes).
-  const ratio = s.median / small.median;
-  target(`keystroke → pixels, d = 512 vs d = 64 (${k.smallMB} MB) in the same VS Code`, `≤ ${KEYS_RATIO}×`, '×', { median: ratio, min: s.min / small.median, max: s.max / small.median, n: s.n }, ratio <= KEYS_RATIO,
-    `${r2(s.median)} vs ${r2(small.median)} ms (medians; d = 64 ${r2(small.min)}–${r2(small.max)}: ${where(k.small)})`);
+  information(`keystroke → changed heatmaps drawn, d = 64 (${k.smallMB} MB) in the same window, in turns with d = 512`, 'ms', small,
+    `d = 512 reads ${r2(s.median / small.median)}× it; medians: ${where(k.small)}`);
   if (k.asJson && json) {
     information(`keystroke → changed heatmaps drawn, the d = 512 document switched to ${k.asJson.language} (VS Code's JSON service reading it per keystroke, as before ffn-json)`, 'ms', json,
       `${k.asJson.ms.length} edits, ${r2(json.median / s.median)}× the ffn-json row; medians: ${where(k.asJson)}`);
