@@ -1,4 +1,5 @@
-// `ffn-lens stages FILE [--only ID[,ID…]] [--summary]`: every stage of a model file as JSON.
+// `ffn-lens stages FILE [--only ID[,ID…]] [--summary]`: every stage of a model file as JSON;
+// `ffn-lens lens|dla|heads|patch FILE …`: the research lenses (lensCommands.ts).
 // Exit codes: 0 done, 1 the file is missing, unreadable or not a valid model, 2 wrong usage.
 // Problems go to stderr as FILE:LINE:COL: severity: PATH: message (what problem matchers read).
 // No stack trace ever reaches the user.
@@ -16,8 +17,11 @@ import { CheckpointResolver } from '../checkpoint/resolve';
 import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { formatFloat32 } from '../util/float32';
 import { terminalSafe } from '../util/quote';
+import { LensError } from '../lenses/cache';
+import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 
 export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary]
+${LENS_USAGE}
 
 Computes every stage of the transformer block(s) in the model file FILE and prints
 one JSON object: {"model": {...}, "stages": [{"id", "shape", "data"}, ...]}.
@@ -35,7 +39,7 @@ export interface Io {
   err(s: string): void;
 }
 
-interface Options { file: string; only: string[] | null; summary: boolean }
+interface Options { cmd: 'stages' | LensCommand; file: string; only: string[] | null; summary: boolean; lens: Record<string, string> }
 
 class UsageError extends Error {}
 
@@ -45,13 +49,24 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
   if (rest.includes('-v') || rest.includes('--version')) return 'version';
   const cmd = rest.shift();
   if (cmd === undefined) throw new UsageError('missing command');
-  if (cmd !== 'stages') throw new UsageError(`unknown command "${cmd}"`);
+  const lensCmd = (LENS_COMMANDS as readonly string[]).includes(cmd) ? (cmd as LensCommand) : null;
+  if (cmd !== 'stages' && !lensCmd) throw new UsageError(`unknown command "${cmd}" (commands: stages, ${LENS_COMMANDS.join(', ')})`);
   let file: string | undefined;
   let only: string[] | null = null;
   let summary = false;
+  const lens: Record<string, string> = {};
   while (rest.length) {
     const a = rest.shift()!;
-    if (a === '--summary') summary = true;
+    const name = a.split('=')[0];
+    if (lensCmd && LENS_OPTIONS[lensCmd].includes(name)) {
+      if (LENS_FLAGS.has(name)) lens[name] = '';
+      else {
+        const v = a.includes('=') ? a.slice(name.length + 1) : rest.shift();
+        if (v === undefined || v === '') throw new UsageError(`${name} needs a value`);
+        lens[name] = v;
+      }
+    } else if (lensCmd && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}" for ${lensCmd} (it takes ${LENS_OPTIONS[lensCmd].join(', ')})`);
+    else if (a === '--summary') summary = true;
     else if (a === '--only' || a.startsWith('--only=')) {
       const v = a === '--only' ? rest.shift() : a.slice('--only='.length);
       if (!v) throw new UsageError('--only needs a comma-separated list of stage ids');
@@ -62,7 +77,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
     else throw new UsageError(`unexpected argument "${a}"`);
   }
   if (file === undefined) throw new UsageError('missing FILE');
-  return { file, only, summary };
+  return { cmd: lensCmd ?? 'stages', file, only, summary, lens };
 }
 
 function modelJson(m: ModelFile): object {
@@ -162,6 +177,19 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
     io.err(`${opts.file}:${line}:${col}: ${p.severity}: ${formatPath(p.path)}: ${p.message.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
   }
   if (!res.model) return 1;
+
+  if (opts.cmd !== 'stages') {
+    let out: object;
+    try {
+      out = lensCommand(opts.cmd, res.model, opts.lens);
+    } catch (e) {
+      if (!(e instanceof LensError)) throw e;
+      io.err(`ffn-lens ${opts.cmd}: ${e.message}\n`);
+      return 1;
+    }
+    io.out(jsonSafe(JSON.stringify(out)) + '\n');
+    return 0;
+  }
 
   const stages = forward(res.model.model, defaultKernel());
   let shown: Stage[] = stages;

@@ -100,6 +100,41 @@ export class Engine {
   }
 
   /**
+   * Activation patching: stage `want` of the last run's model (the last run must be of `model`)
+   * had stage `patch.id` held `patch.data` instead, everything that reads it computed again and
+   * nothing else; the engine's own state is left as it was. In a causal model, rows before
+   * `patch.firstRow` cannot change (nothing reads a later token), so only the rows from there are
+   * computed, as for appended tokens; `lastRowOnly` computes only the last row of `want` (a
+   * row-wise stage: the logits a patching metric reads).
+   */
+  patched(model: Model, patch: { readonly id: string; readonly data: Float32Array; readonly firstRow: number }, want: string, lastRowOnly = false): Float32Array {
+    if (model !== this.model) throw new Error('patched(): run this model first');
+    const plan = this.planOf(model.spec);
+    const at = plan.findIndex((d) => d.id === patch.id);
+    if (at < 0) throw new Error(`patched(): no stage ${patch.id}`);
+    const { T } = model.spec;
+    const causal = model.spec.layers.every((l) => !l.attention || l.attention.causal);
+    const first = causal ? Math.max(0, Math.min(patch.firstRow, T)) : 0;
+    const out = new Map<string, Float32Array>();
+    for (const [id, c] of this.computed) out.set(id, c.data);
+    out.set(patch.id, patch.data);
+    if (patch.id === want) return patch.data;
+    const dirty = new Set([patch.id]);
+    for (const def of plan.slice(at + 1)) {
+      if (!def.inputs.some((i) => dirty.has(i))) continue;
+      const T0 = def.id === want && lastRowOnly && def.op.append === 'rows' ? Math.max(first, T - 1) : first;
+      const base = this.computed.get(def.id)!.data;
+      const data = T0 > 0 && def.op.append
+        ? this.append(model, def, T0, firstRows(def, base, T, T0), out)
+        : def.op.run(this.context(model, null, true, new Map(), out, new Map(), new Map()), def.args).data;
+      out.set(def.id, data);
+      dirty.add(def.id);
+      if (def.id === want) return data;
+    }
+    return out.get(want)!; // (want does not read the patched stage)
+  }
+
+  /**
    * T0 > 0 when `model` is the last run's with tokens appended to a causal input: the same params
    * (the same objects, no edits), the same spec but for T and the token ids, which begin with the
    * last run's T0 ids. Then every stage's first T0 rows are as they were (nothing reads a later
@@ -208,4 +243,14 @@ export class Engine {
     if (!e) this.packs.set(p, (e = { packed: packParam(this.kernel, p, K, N), K, N }));
     return e.packed;
   }
+}
+
+// The first T0 tokens of a stage of T (what StageOp.append takes as `previous`): rows of a [T, …]
+// stage, each head's rows of a per-head [H, T, …] one.
+function firstRows(def: StageDef, data: Float32Array, T: number, T0: number): Float32Array {
+  if (!def.perHead || def.shape.length !== 3) return data.subarray(0, (data.length / T) * T0);
+  const [H, , W] = def.shape;
+  const out = new Float32Array(H * T0 * W);
+  for (let h = 0; h < H; h++) out.set(data.subarray(h * T * W, (h * T + T0) * W), h * T0 * W);
+  return out;
 }

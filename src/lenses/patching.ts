@@ -1,0 +1,122 @@
+// Activation patching (Meng et al. 2022; Wang et al. 2022; TransformerLens' patching module): run
+// the model on a corrupted prompt, put back one activation from the clean run, and measure how
+// much of the clean answer returns, as the share of the logit difference recovered:
+//   LD(run)  = logit[T−1, target] − logit[T−1, alt]        (alt: none → logit[T−1, target])
+//   share    = (LD(patched) − LD(corrupted)) / (LD(clean) − LD(corrupted))   1 = all of it back
+// Two views: the residual stream entering each layer at each position (resid_pre: `input` for
+// layer 0, `layers.{l−1}.out` after), and each head's output at every position (its columns of
+// `attn.context`). Each patch recomputes only what reads the patched stage, from the patched row
+// on (Engine.patched); a step at a time, so the caller can report progress and cancel.
+
+import type { Engine } from '../core/engine';
+import type { Model } from '../core/model';
+import { stageId } from '../core/stageId';
+import { LensError, top2, tokenIds } from './cache';
+
+export interface PatchOptions {
+  /** Default: the clean run's top word at the last position. */
+  readonly target?: number;
+  /** Default: the corrupted run's top word, when it differs from the target; null: none. */
+  readonly alt?: number | null;
+  /** Also patch each head (default true). */
+  readonly heads?: boolean;
+}
+
+export interface Patching {
+  readonly target: number;
+  readonly alt: number | null;
+  readonly ldClean: number;
+  readonly ldCorrupted: number;
+  /** [layer][position]: share recovered patching resid_pre of the layer at the position. */
+  readonly resid: number[][];
+  /** [layer][head]: share recovered patching the head's output at every position (null: not asked). */
+  readonly heads: number[][] | null;
+}
+
+export interface PatchProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+/** The patching of `clean` into `corrupted`: a step per patch; the result when the generator returns. */
+export function* activationPatching(engine: Engine, clean: Model, corrupted: Model, opts: PatchOptions = {}): Generator<PatchProgress, Patching> {
+  const { spec } = clean;
+  const a = tokenIds(clean);
+  const b = tokenIds(corrupted);
+  if (!spec.head) throw new LensError('patching measures the logits: this model has no "head"');
+  if (!a || !b) throw new LensError('patching compares two prompts: this model reads vectors, not tokens');
+  if (a.length !== b.length) throw new LensError(`the corrupted prompt has ${b.length} tokens, the clean one ${a.length}: patching needs the same length (position by position)`);
+  const { T } = spec;
+  const V = spec.head.V;
+  const L = spec.layers.length;
+  const last = (logits: Float32Array): Float32Array => logits.subarray((T - 1) * V, T * V);
+
+  const cleanStages = new Map(engine.run(clean).map((s) => [s.id, s.data]));
+  const corruptStages = new Map(engine.run(corrupted).map((s) => [s.id, s.data]));
+  const cleanLast = last(cleanStages.get('head.logits')!);
+  const corruptLast = last(corruptStages.get('head.logits')!);
+  const target = opts.target ?? top2(cleanLast)[0];
+  let alt = opts.alt === undefined ? top2(corruptLast)[0] : opts.alt;
+  if (alt === target) alt = null;
+  for (const w of alt === null ? [target] : [target, alt]) {
+    if (!Number.isInteger(w) || w < 0 || w >= V) throw new LensError(`word ${w} is outside the vocabulary 0…${V - 1}`);
+  }
+  const ld = (row: Float32Array): number => row[target] - (alt === null ? 0 : row[alt]);
+  const ldClean = ld(cleanLast);
+  const ldCorrupted = ld(corruptLast);
+  // (+ 0: an unchanged run reads 0, not −0)
+  const share = (x: number): number => (ldClean === ldCorrupted ? 0 : (x - ldCorrupted) / (ldClean - ldCorrupted) + 0);
+
+  const withHeads = opts.heads ?? true;
+  const headCount = spec.layers.reduce((n, l) => n + (l.attention ? l.attention.NH : 0), 0);
+  const total = L * T + (withHeads ? headCount : 0);
+  let done = 0;
+  const C = spec.C;
+
+  const resid: number[][] = [];
+  for (let l = 0; l < L; l++) {
+    const id = l === 0 ? 'input' : stageId(l - 1, 'out');
+    const from = cleanStages.get(id)!;
+    const base = corruptStages.get(id)!;
+    const row: number[] = [];
+    for (let p = 0; p < T; p++) {
+      const data = base.slice();
+      data.set(from.subarray(p * C, (p + 1) * C), p * C);
+      row.push(share(ld(last(engine.patched(corrupted, { id, data, firstRow: p }, 'head.logits', true)))));
+      yield { done: ++done, total };
+    }
+    resid.push(row);
+  }
+
+  let heads: number[][] | null = null;
+  if (withHeads) {
+    heads = [];
+    for (let l = 0; l < L; l++) {
+      const att = spec.layers[l].attention;
+      const row: number[] = [];
+      if (att) {
+        const id = stageId(l, 'attn.context');
+        const W = att.NH * att.HS;
+        const from = cleanStages.get(id)!;
+        const base = corruptStages.get(id)!;
+        for (let h = 0; h < att.NH; h++) {
+          const data = base.slice();
+          for (let t = 0; t < T; t++) for (let j = h * att.HS; j < (h + 1) * att.HS; j++) data[t * W + j] = from[t * W + j];
+          row.push(share(ld(last(engine.patched(corrupted, { id, data, firstRow: 0 }, 'head.logits', true)))));
+          yield { done: ++done, total };
+        }
+      }
+      heads.push(row);
+    }
+  }
+  return { target, alt, ldClean, ldCorrupted, resid, heads };
+}
+
+/** Runs the patching to its end (the command line; tests). */
+export function runPatching(engine: Engine, clean: Model, corrupted: Model, opts: PatchOptions = {}): Patching {
+  const g = activationPatching(engine, clean, corrupted, opts);
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
+  }
+}
