@@ -8,6 +8,7 @@ import { readSettings } from './config';
 import { ModelCodeActionProvider } from './editor/codeActions';
 import { ModelCodeLensProvider } from './editor/codeLens';
 import { ModelCompletionProvider } from './editor/completion';
+import { runPatching } from './commands/patching';
 import { openCheckpoint } from './commands/openCheckpoint';
 import { CursorLink } from './editor/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
@@ -58,6 +59,16 @@ class FfnLens extends Disposable {
       if (uri) await this.visualize(uri);
     }));
     this._register(vscode.commands.registerCommand('ffnLens.openCheckpoint', () => openCheckpoint()));
+    this._register(vscode.commands.registerCommand('ffnLens.patch', async (uri?: unknown) => {
+      // (from the palette with a panel in front: that panel's document)
+      const fromPanel = this.panels.all().find((p) => p.panel.active)?.document;
+      const doc = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document ?? fromPanel ?? undefined;
+      if (!doc) {
+        void vscode.window.showInformationMessage('FFN Lens: open a model file that names a checkpoint and has a "corrupted_prompt" first.');
+        return;
+      }
+      await runPatching(this.client, this.panels.find(doc.uri) ?? this.panels.show(doc));
+    }));
     // (an argument, the sample's file name, skips the list: for links and tests)
     this._register(vscode.commands.registerCommand('ffnLens.openSample', async (file?: unknown) => {
       const known = typeof file === 'string' && SAMPLES.some((x) => x.file === file);

@@ -18,6 +18,8 @@ import { RenderStream } from './stream';
 import { loadState, post, saveState, switchViewState, type ViewState } from './viewState';
 import type { CardContext, StageCard } from './views/stageCard';
 import { renderSummary } from './views/summary';
+import { LensSection } from './lenses/lensSection';
+import type { LensContext } from './lenses/lensContext';
 
 export class App {
   private settings: PanelSettings | null = null;
@@ -43,6 +45,7 @@ export class App {
   /** A stage to scroll to once its card exists (asked for before the model arrived). */
   private pendingFocus: string | null = null;
   private readonly redrawAll = perFrame(() => this.drawAll(false));
+  private lenses = this.newLenses();
 
   constructor(root: HTMLElement) {
     this.root = root;
@@ -68,6 +71,7 @@ export class App {
       this.layout.probsChart?.retheme();
       // a diverging map's centre follows the theme (dark on dark): the heatmaps and legends too
       if (isDiverging(this.colormap())) this.drawAll(true);
+      this.lenses.repaint();
     }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
     window.addEventListener('scroll', () => {
       this.state.scrollY = window.scrollY;
@@ -91,6 +95,7 @@ export class App {
         }
         this.stream.reset();
         this.layout.dispose();
+        this.lenses = this.newLenses(); // (the lenses of the document shown before go with it)
         this.wantedKey = ''; // (a new subscriber: told again)
         this.problems = null;
         this.warnings = [];
@@ -162,6 +167,25 @@ export class App {
       case 'highlight':
         this.highlight(msg.target, msg.writes);
         return;
+      case 'lens':
+        if (this.stream.render && msg.version < this.stream.render.version && msg.result.kind !== 'patch') return; // (a newer one is asked for)
+        this.lenses.show(msg.result);
+        return;
+      case 'focusLens': {
+        const sec = this.content.querySelector<HTMLElement & { open: boolean }>('[data-section="lenses"]');
+        this.lenses.select(msg.kind);
+        if (sec && !sec.open) {
+          sec.open = true;
+          this.state.collapsed.lenses = false;
+          this.save();
+        }
+        this.lenses.setOpen(true);
+        requestAnimationFrame(() => sec?.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+        return;
+      }
+      case 'lensProgress':
+        this.lenses.progress(msg.done, msg.total);
+        return;
       case 'focusStage':
         this.pendingFocus = msg.id;
         // now if the render is complete, else once it is (heights settle as the maps draw)
@@ -184,7 +208,8 @@ export class App {
     // the same layout: every card keeps its old numbers until the new ones arrive
     if (begun === 'same') for (const c of this.layout.cards.values()) c.setPending();
     else {
-      this.content.replaceChildren(...this.layout.build(summary, this.overview));
+      this.content.replaceChildren(...this.layout.build(summary, this.overview, this.lenses.el));
+      this.watchLenses();
       this.postWanted();
     }
     this.header.model(summary);
@@ -229,6 +254,7 @@ export class App {
       post({ type: 'rendered', version, stages: r.received, ms });
       this.focusPending();
     });
+    this.lenses.onRendered();
     if (this.state.scrollY && window.scrollY === 0) window.scrollTo(0, this.state.scrollY);
   }
 
@@ -272,6 +298,7 @@ export class App {
   }
 
   private setAllOpen(open: boolean): void {
+    this.lenses.setOpen(open && !!this.content.querySelector('[data-section="lenses"]'));
     for (const el of this.content.querySelectorAll<HTMLElement & { open: boolean; dataset: DOMStringMap }>('vscode-collapsible')) {
       el.open = open;
       if (el.dataset.section) this.state.collapsed[el.dataset.section] = !open;
@@ -279,6 +306,34 @@ export class App {
     this.save();
     this.postWanted();
     if (open) requestAnimationFrame(() => this.drawAll(true));
+  }
+
+  // --- lenses ---------------------------------------------------------------------------------
+
+  private newLenses(): LensSection {
+    const ctx: LensContext = {
+      backdrop: () => this.backdrop(),
+      colormap: () => this.colormap(),
+      maxCells: () => ({ rows: this.settings?.maxRows ?? 256, cols: this.settings?.maxCols ?? 1024 }),
+      request: (request) => post({ type: 'lens', request }),
+      openLayer: (l) => this.scrollToCard(`layers.${l}.out`),
+      unit: (text) => post({ type: 'unit', text }),
+      runPatching: () => post({ type: 'runPatching' }),
+    };
+    return new LensSection(ctx, this.state.lensTab ?? 0, (tab) => {
+      this.state.lensTab = tab;
+      this.save();
+    });
+  }
+
+  /** The lenses are computed only while their section is open. */
+  private watchLenses(): void {
+    const sec = this.content.querySelector<HTMLElement & { open: boolean }>('[data-section="lenses"]');
+    if (!sec) return;
+    this.lenses.setOpen(sec.open);
+    sec.addEventListener('vsc-collapsible-toggle', (e) => {
+      if (e.target === sec) this.lenses.setOpen((e as CustomEvent<{ open: boolean }>).detail.open);
+    });
   }
 
   // --- banner and warnings ------------------------------------------------------------------

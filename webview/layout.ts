@@ -40,7 +40,7 @@ export class PanelLayout {
   }
 
   /** Every section of the panel for a model. */
-  build(s: ModelSummary, overview: Overview): HTMLElement[] {
+  build(s: ModelSummary, overview: Overview, lenses: HTMLElement): HTMLElement[] {
     this.dispose();
     const cards = (list: readonly StageView[]): HTMLElement[] => list.flatMap((info) => {
       const c = new StageCard(info, info.shape, this.ctx);
@@ -56,6 +56,7 @@ export class PanelLayout {
 
     const sections: HTMLElement[] = [
       this.section('overview', 'Overview', overview.build(s), true),
+      ...(s.head || s.layers.some((l) => l.attention) ? [this.section('lenses', 'Lenses: logit lens, attribution, heads, patching', lenses, false)] : []),
       this.section('summary', 'Model summary', h('div', { class: 'summary-box' }), false),
       this.section('input', 'Input', box(cards(of('input'))), true),
     ];

@@ -13,6 +13,8 @@ export interface ViewState {
   /** The token whose probabilities the bar chart shows (-1: the last). */
   probsToken: number;
   scrollY: number;
+  /** The lens tab shown (logit lens, attribution, heads, patching). */
+  lensTab?: number;
   /** The view states of the other documents this panel has shown (it follows the active editor). */
   others?: Record<string, Omit<ViewState, 'uri' | 'others'>>;
 }

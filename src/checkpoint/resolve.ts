@@ -43,6 +43,8 @@ export interface CheckpointFacts {
   readonly source: ResolvableCheckpoint;
   readonly tokenizer: PromptTokenizer | null;
   readonly ids: readonly number[];
+  /** The second input of activation patching (`corrupted_prompt` / `corrupted_token_ids`), or null. */
+  readonly corruptedIds: readonly number[] | null;
 }
 
 export interface Resolved {
@@ -102,6 +104,8 @@ export class CheckpointResolver {
       error('value', req.tokensAt, `tokens has ${req.tokens.length} labels for ${ids.length} tokens of input`);
     }
 
+    const corruptedIds = this.corrupted(req, tok, ids.length, V, error);
+
     const spec = probe;
     const params = new Map(ckpt.params);
     const used = new Set<string>();
@@ -120,9 +124,40 @@ export class CheckpointResolver {
       name: req.name, tokens, vocab, model, layout: 'out_in',
       dims: { seq: spec.T, dModel: spec.C, dFf: first?.F ?? 0, heads: attn?.NH ?? 0, layers: spec.layers.length, vocab: V },
       paramCounts: countParams(ckpt.params),
-      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids },
+      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids, corruptedIds },
     };
     return { file, problems, ids };
+  }
+
+  /** The corrupted input's ids: as many as the input's, inside the vocabulary; null when not given or wrong (said). */
+  private corrupted(req: CheckpointRequest, tok: PromptTokenizer | null, T: number, V: number, error: (c: ProblemCode, at: { start: number; end: number; path: readonly (string | number)[] }, m: string) => void): readonly number[] | null {
+    let ids: readonly number[] | null = req.corruptedIds;
+    const at = req.corruptedIdsAt ?? req.corruptedPromptAt;
+    if (!at) return null;
+    if (!ids && req.corruptedPrompt !== null) {
+      if (!tok) {
+        error('value', at, '"corrupted_prompt" needs a tokenizer, as "prompt" does: give it as "corrupted_token_ids": [ … ]');
+        return null;
+      }
+      try {
+        ids = tok.encode(req.corruptedPrompt).ids;
+      } catch (e) {
+        error('value', at, `the tokenizer cannot encode this prompt: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        return null;
+      }
+    }
+    if (!ids) return null;
+    const key = req.corruptedIdsAt ? 'corrupted_token_ids' : 'corrupted_prompt';
+    if (ids.length !== T) {
+      error('value', at, `${key} gives ${ids.length} token${ids.length === 1 ? '' : 's'}, the input ${T}: patching compares the two runs position by position, so both need the same number of tokens`);
+      return null;
+    }
+    const bad = ids.findIndex((id) => id >= V);
+    if (bad >= 0) {
+      error('value', req.corruptedIdsAt ? { ...at, path: [...at.path, bad] } : at, `${key === 'corrupted_token_ids' ? `corrupted_token_ids[${bad}] is ${ids[bad]}` : `the tokenizer gives id ${ids[bad]}`}, outside the vocabulary: ids go from 0 to ${V - 1}`);
+      return null;
+    }
+    return ids;
   }
 
   /** `ablate` and `scale`: a vector of unit scales per layer and kind, ones where no unit is named. */

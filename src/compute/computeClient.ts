@@ -12,6 +12,8 @@ export class ComputeClient extends Disposable {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, (r: QueryResult | null) => void>();
+  /** Progress of long queries (patching), by query id. */
+  private readonly progress = new Map<number, (done: number, total: number) => void>();
   private exits: number[] = [];
   /** Settings sent before the worker runs: given to it when it starts. */
   private config: ToWorker | null = null;
@@ -38,6 +40,9 @@ export class ComputeClient extends Disposable {
       if (msg.type === 'reply') {
         this.pending.get(msg.id)?.(msg.result);
         this.pending.delete(msg.id);
+        this.progress.delete(msg.id);
+      } else if (msg.type === 'progress') {
+        this.progress.get(msg.id)?.(msg.done, msg.total);
       } else if (msg.type === 'log') {
         this.log.warn(msg.message);
       } else {
@@ -51,6 +56,7 @@ export class ComputeClient extends Disposable {
       this.worker = null;
       for (const resolve of this.pending.values()) resolve(null);
       this.pending.clear();
+      this.progress.clear();
       this.log.error(`compute worker exited (code ${code}); restarting`);
       // give up only on a worker that keeps dying: five exits within ten minutes
       const now = Date.now();
@@ -78,18 +84,27 @@ export class ComputeClient extends Disposable {
     this.worker?.postMessage(msg);
   }
 
-  query(doc: string, query: Query, timeoutMs = 3000): Promise<QueryResult | null> {
+  /**
+   * Asks the worker about a document. A long query (patching) reports `onProgress` and stops when
+   * `token` is cancelled (its reply then says so).
+   */
+  query(doc: string, query: Query, timeoutMs = 3000, opts: { onProgress?: (done: number, total: number) => void; token?: vscode.CancellationToken } = {}): Promise<QueryResult | null> {
     if (!this.worker) return Promise.resolve(null); // (no document was ever sent: nothing to ask)
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
+        this.progress.delete(id);
+        this.send({ type: 'cancel', id });
         resolve(null);
       }, timeoutMs);
+      const cancel = opts.token?.onCancellationRequested(() => this.send({ type: 'cancel', id }));
       this.pending.set(id, (r) => {
         clearTimeout(timer);
+        cancel?.dispose();
         resolve(r);
       });
+      if (opts.onProgress) this.progress.set(id, opts.onProgress);
       this.send({ type: 'query', id, doc, query });
     });
   }

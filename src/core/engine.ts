@@ -99,6 +99,27 @@ export class Engine {
     return stages;
   }
 
+  /** The model of the last run (what patched() works from). */
+  get current(): Model | null {
+    return this.model;
+  }
+
+  /**
+   * Every stage of another model (another input: the induction test's sequence), computed in full
+   * with this engine's packed weights, leaving its last run as it was for the next edit.
+   */
+  forwardOnce(model: Model): Stage[] {
+    const out = new Map<string, Float32Array>();
+    const stages: Stage[] = [];
+    for (const def of planModel(model.spec)) {
+      const { data } = def.op.run(this.context(model, null, true, new Map(), out, new Map(), new Map()), def.args);
+      checkSize(`stage ${def.id}`, def.shape, data);
+      out.set(def.id, data);
+      stages.push({ id: def.id, shape: def.shape as number[], data });
+    }
+    return stages;
+  }
+
   /**
    * Activation patching: stage `want` of the last run's model (the last run must be of `model`)
    * had stage `patch.id` held `patch.data` instead, everything that reads it computed again and

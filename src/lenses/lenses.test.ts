@@ -15,7 +15,7 @@ import { tsKernel } from '../core/kernel';
 import type { Model } from '../core/model';
 import { readModel } from '../model/read';
 import { REPO } from '../../test/helpers/fixtures';
-import { runOf, withTokens } from './cache';
+import { runOf, tokenIds, withTokens } from './cache';
 import { directLogitAttribution } from './dla';
 import { headScore, headScores, inductionSequence } from './headScores';
 import { logitLensGrid, softmaxTop } from './logitLens';
@@ -77,7 +77,7 @@ describe('lenses: the identities, on every checkpoint case', () => {
   it('patching: an unchanged row changes nothing, the changed row at layer 0 recovers 100 %, bit for bit; the whole input patched gives the clean logits', async () => {
     for (const f of ['gpt2_tiny.json', 'llama_tiny_gqa_bf16.json', 'qwen2_tiny_bias.json']) {
       const clean = await caseModel(f);
-      const ids = (clean.spec.embedding as { ids: number[] }).ids;
+      const ids = tokenIds(clean)!;
       const T = ids.length;
       const changed = 2;
       const corrupted = withTokens(clean, ids.map((id, t) => (t === changed ? (id + 1) % clean.spec.head!.V : id)));

@@ -72,6 +72,11 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
   const total = L * T + (withHeads ? headCount : 0);
   let done = 0;
   const C = spec.C;
+  // (the engine may have run something else between two steps: a lens asked for meanwhile)
+  const patched = (id: string, data: Float32Array, firstRow: number): Float32Array => {
+    if (engine.current !== corrupted) engine.run(corrupted);
+    return last(engine.patched(corrupted, { id, data, firstRow }, 'head.logits', true));
+  };
 
   const resid: number[][] = [];
   for (let l = 0; l < L; l++) {
@@ -82,7 +87,7 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
     for (let p = 0; p < T; p++) {
       const data = base.slice();
       data.set(from.subarray(p * C, (p + 1) * C), p * C);
-      row.push(share(ld(last(engine.patched(corrupted, { id, data, firstRow: p }, 'head.logits', true)))));
+      row.push(share(ld(patched(id, data, p))));
       yield { done: ++done, total };
     }
     resid.push(row);
@@ -102,7 +107,7 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
         for (let h = 0; h < att.NH; h++) {
           const data = base.slice();
           for (let t = 0; t < T; t++) for (let j = h * att.HS; j < (h + 1) * att.HS; j++) data[t * W + j] = from[t * W + j];
-          row.push(share(ld(last(engine.patched(corrupted, { id, data, firstRow: 0 }, 'head.logits', true)))));
+          row.push(share(ld(patched(id, data, 0))));
           yield { done: ++done, total };
         }
       }

@@ -53,6 +53,11 @@ export interface CheckpointRequest {
   readonly weights: readonly WeightOverride[];
   readonly temperature: number;
   readonly lens: boolean;
+  /** The second input of activation patching, as text or as ids (or neither). */
+  readonly corruptedPrompt: string | null;
+  readonly corruptedPromptAt: At | null;
+  readonly corruptedIds: readonly number[] | null;
+  readonly corruptedIdsAt: At | null;
 }
 
 const UNIT = /^layers\.(\d+)\.(ffn\.neuron|attn\.head)\.(\d+)$/;

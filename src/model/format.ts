@@ -101,6 +101,8 @@ export const CHECKPOINT_FIELDS: Fields = {
   weights: { type: 'map', mapOf: 'numbers', description: 'Overrides of the checkpoint\'s numbers, in out_in layout whatever the checkpoint stores: "layers.0.ffn.W1[3]" (row 3: neuron 3\'s input weights), "layers.0.ffn.W1[3][5]" (one number), "layers.0.ffn.b1" (a vector), likewise Wg, W2, attn.Wq…Wo, biases, ln1/ln2/ln_f gamma and beta; "embed[5]" (token 5\'s embedding row).' },
   temperature: { type: 'number', exclusiveMinimum: 0, default: 1, description: 'Of the head\'s softmax: probs = softmax(logits / temperature).' },
   lens: { type: 'boolean', default: false, description: 'Also compute the logit lens: the head applied to the final norm of every layer\'s output (layers.i.lens.logits).' },
+  corrupted_prompt: { type: 'string', description: 'A second input for activation patching ("FFN Lens: Activation Patching"): the prompt changed where it matters, with as many tokens as the prompt. Instead of corrupted_token_ids.' },
+  corrupted_token_ids: { type: 'integers', description: 'The second input for activation patching as token ids, as many as the input\'s. Instead of corrupted_prompt.' },
 };
 
 /**

@@ -393,6 +393,11 @@ class Reader {
     const weights = this.overrides(top.get('weights'));
     const temperature = this.number(top.get('temperature'), ['temperature'], { above: 0 }, 1);
     const lens = this.bool(top.get('lens'), ['lens'], false);
+    const cpProp = top.get('corrupted_prompt');
+    const corruptedPrompt = this.string(cpProp, ['corrupted_prompt']) ?? null;
+    const ciProp = top.get('corrupted_token_ids');
+    const corruptedIds = ciProp?.value ? this.integers(ciProp.value, ['corrupted_token_ids']) : null;
+    if (cpProp && ciProp) this.error('value', ['corrupted_token_ids'], { start: ciProp.keyStart, end: ciProp.keyEnd }, 'use either "corrupted_prompt" or "corrupted_token_ids", not both');
     if (this.hasErrors() || folder === undefined) return this.result(null);
     return this.result(null, {
       name, folder, folderAt: at(folderProp, ['checkpoint']),
@@ -401,6 +406,8 @@ class Reader {
       tokenIds, tokenIdsAt: idsProp ? at(idsProp, ['token_ids']) : null,
       tokens, tokensAt: tokensProp ? at(tokensProp, ['tokens']) : null,
       ablate, scale, weights, temperature, lens,
+      corruptedPrompt, corruptedPromptAt: cpProp ? at(cpProp, ['corrupted_prompt']) : null,
+      corruptedIds, corruptedIdsAt: ciProp ? at(ciProp, ['corrupted_token_ids']) : null,
     });
   }
 

@@ -12,6 +12,9 @@ import { Disposable } from '../util/dispose';
 import { panelHtml } from './html';
 import type { FromWebview, ProblemInfo, ToWebview } from '../protocol/panel';
 import { rangeOf, type PanelSource } from './source';
+import type { LensKind, LensResult } from '../protocol/lenses';
+import { parseUnit } from '../model/checkpointRequest';
+import { unitActions } from '../editor/unitActions';
 
 export const PANEL_VIEW_TYPE = 'ffnLens.preview';
 
@@ -227,7 +230,45 @@ export class Panel extends Disposable {
         this.wanted = m.ids;
         this.client.send({ type: 'want', doc: this.src.key, ids: m.ids });
         return;
+      case 'lens':
+        // (the logit lens of a 30-layer model over 50,257 words takes a second or two)
+        void this.client.query(this.src.key, { kind: 'lens', request: m.request }, 60_000).then((r) => {
+          if (r?.kind === 'lens') this.showLens(r.version, r.result);
+        });
+        return;
+      case 'unit':
+        void this.unit(m.text);
+        return;
+      case 'runPatching':
+        void vscode.commands.executeCommand('ffnLens.patch', this.src.uri);
+        return;
     }
+  }
+
+  /** A lens result for the webview (stale ones are dropped there: it knows the render shown). */
+  showLens(version: number, result: LensResult): void {
+    this.post({ type: 'lens', version, result });
+  }
+
+  showLensProgress(done: number, total: number): void {
+    this.post({ type: 'lensProgress', done, total });
+  }
+
+  /** Opens the lenses section at a tab (the patching command shows its progress there). */
+  focusLens(kind: LensKind): void {
+    this.post({ type: 'focusLens', kind });
+  }
+
+  /** A head or neuron clicked in a lens: in a checkpoint model file, offer to ablate or scale it. */
+  private async unit(text: string): Promise<void> {
+    const u = parseUnit(text);
+    const doc = this.src.document;
+    if (!u) return;
+    if (!doc || !/"checkpoint"\s*:/.test(doc.getText(new vscode.Range(0, 0, 200, 0)))) {
+      void vscode.window.showInformationMessage(`FFN Lens: ${text} — switching units off ("ablate", "scale") works in model files that name a checkpoint.`);
+      return;
+    }
+    await unitActions(doc, { text, kind: u.kind, layer: u.layer, index: u.index, w1: null });
   }
 
   /** The column of an editor showing this document, else the first. */

@@ -17,6 +17,7 @@ export interface PanelSettings {
 
 export type { HighlightTarget, LayerSummary, ModelSummary, ProblemInfo } from './stages';
 import type { HighlightTarget, ModelSummary, ProblemInfo } from './stages';
+import type { LensKind, LensRequest, LensResult } from './lenses';
 
 /** Host → webview */
 export type ToWebview =
@@ -44,7 +45,13 @@ export type ToWebview =
   /** Highlight a neuron (column of d_ff stages) or a token (row), from the editor's cursor. */
   | { readonly type: 'highlight'; readonly target: HighlightTarget | null; readonly writes?: { readonly shape: readonly number[]; readonly data: ArrayBuffer } }
   /** Scroll to this stage's card (opening its sections), now or as soon as it is drawn. */
-  | { readonly type: 'focusStage'; readonly id: string };
+  | { readonly type: 'focusStage'; readonly id: string }
+  /** A lens the panel asked for (or patching, when its command ends), computed from `version`. */
+  | { readonly type: 'lens'; readonly version: number; readonly result: LensResult }
+  /** Open the lenses section at this tab. */
+  | { readonly type: 'focusLens'; readonly kind: LensKind }
+  /** How far the patching has got. */
+  | { readonly type: 'lensProgress'; readonly done: number; readonly total: number };
 
 /** Webview → host */
 export type FromWebview =
@@ -57,4 +64,10 @@ export type FromWebview =
   /** The panel's colormap / range controls write the user settings. */
   | { readonly type: 'setSetting'; readonly key: 'colormap' | 'colorRange'; readonly value: string }
   /** The stages the panel shows now (open sections, the overview, the prediction); null: all. Only these are sent. */
-  | { readonly type: 'want'; readonly ids: readonly string[] | null };
+  | { readonly type: 'want'; readonly ids: readonly string[] | null }
+  /** Compute a lens of the current run (src/protocol/lenses.ts). */
+  | { readonly type: 'lens'; readonly request: LensRequest }
+  /** A head or neuron clicked in a lens (`layers.3.attn.head.5`): offer to ablate or scale it. */
+  | { readonly type: 'unit'; readonly text: string }
+  /** The patching tab's button: run "FFN Lens: Activation Patching" for this panel's document. */
+  | { readonly type: 'runPatching' };

@@ -6,6 +6,7 @@ import type { Fix } from '../model/fixes';
 import type { CompletionItemData } from '../model/completion';
 import type { FixHint } from '../model/problems';
 import type { HighlightTarget, ModelSummary, ProblemInfo } from './panel';
+import type { LensRequest, LensResult } from './lenses';
 
 /** A code lens: its range in the text and its title. */
 export interface Lens {
@@ -52,7 +53,9 @@ export type ToWorker =
   /** The stages the panel shows (null: all): only these are sent, and one becoming wanted is sent at once. */
   | { readonly type: 'want'; readonly doc: string; readonly ids: readonly string[] | null }
   | { readonly type: 'config'; readonly debounceMs: number }
-  | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query };
+  | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query }
+  /** Stop a long query (patching) early: its reply comes at once. */
+  | { readonly type: 'cancel'; readonly id: number };
 
 export type Query =
   | { readonly kind: 'locate'; readonly stageId: string; readonly index: readonly number[] }
@@ -63,7 +66,9 @@ export type Query =
   | { readonly kind: 'text-length' }
   | { readonly kind: 'complete'; readonly offset: number }
   /** The unit (a neuron, a head) a cell of a checkpoint file's stage belongs to: what the panel can switch off. */
-  | { readonly kind: 'unit'; readonly stageId: string; readonly index: readonly number[] };
+  | { readonly kind: 'unit'; readonly stageId: string; readonly index: readonly number[] }
+  /** A research lens of the current run (src/protocol/lenses.ts); patching reports progress and can be cancelled. */
+  | { readonly kind: 'lens'; readonly request: LensRequest };
 
 /** 1-based line and column of the start and end of a range (UTF-16 code units, as VS Code counts). */
 export interface LineCol { readonly line: number; readonly col: number; readonly endLine: number; readonly endCol: number }
@@ -79,7 +84,8 @@ export type QueryResult =
   | { readonly kind: 'fixes'; readonly version: number; readonly fixes: readonly Fix[] }
   | { readonly kind: 'text-length'; readonly version: number; readonly length: number }
   | { readonly kind: 'complete'; readonly version: number; readonly items: readonly CompletionItemData[] }
-  | { readonly kind: 'unit'; readonly version: number; readonly unit: CellUnit | null };
+  | { readonly kind: 'unit'; readonly version: number; readonly unit: CellUnit | null }
+  | { readonly kind: 'lens'; readonly version: number; readonly result: LensResult };
 
 /** A neuron or head of a checkpoint's model; `w1`: a neuron's input weights (out_in row of W1), to copy and edit. */
 export interface CellUnit {
@@ -124,4 +130,6 @@ export type FromWorker =
   /** A sniffed document's top level is not a model's after all: the host stops tracking it. */
   | { readonly type: 'notModel'; readonly doc: string; readonly version: number }
   | { readonly type: 'reply'; readonly id: number; readonly result: QueryResult | null }
+  /** How far a long query (patching) has got. */
+  | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
   | { readonly type: 'log'; readonly message: string };

@@ -76,8 +76,21 @@ function handle(msg: ToWorker): void {
     case 'config':
       debounceMs = msg.debounceMs;
       return;
+    case 'cancel':
+      for (const s of sessions.values()) s.stopJob('cancelled', msg.id);
+      return;
     case 'query': {
       const s = sessions.get(msg.doc);
+      if (s && msg.query.kind === 'lens' && msg.query.request.kind === 'patch') {
+        // a job: its reply comes when it ends (progress meanwhile)
+        try {
+          s.patch(msg.id, msg.query.request, (result) => post({ type: 'reply', id: msg.id, result }));
+        } catch (e) {
+          post({ type: 'reply', id: msg.id, result: null });
+          throw e;
+        }
+        return;
+      }
       let result = null;
       try {
         result = s ? s.query(msg.query) : null;

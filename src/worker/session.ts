@@ -26,6 +26,12 @@ import { hoverMarkdown } from './hoverText';
 import { cellUnit, checkpointHover, checkpointLenses } from './checkpointText';
 import { runtimeProblems } from './runtimeProblems';
 import { layoutSignature, summarize } from './summary';
+import { lensQuery, patchJob, patchResult } from './lensQueries';
+import { LensError } from '../lenses/cache';
+import type { PatchProgress, Patching } from '../lenses/patching';
+import type { LensRequest, LensResult } from '../protocol/lenses';
+
+const NOT_READY = 'The lenses read the model as computed: they come once the file reads as a model (see its problems) and its checkpoint is in.';
 
 export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
 
@@ -45,6 +51,8 @@ export class DocSession {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastRun = -Infinity;
   private forward: Engine | null = null;
+  /** The activation patching running, if any. */
+  private job: { readonly id: number; stopped: string | null } | null = null;
   /** Line starts of the text, built once per version (the chunks change in place). */
   private lines: { version: number; index: LineIndex } | null = null;
   /** The next run sends every stage in full (a panel subscribed while it was pending). */
@@ -99,6 +107,7 @@ export class DocSession {
       if (patch && !patch.apply(text, c, removed)) patch = null;
     }
     this.version = version;
+    this.stopJob('the model file changed while patching: run it again for the file as it is now');
     if (patch && this.markIncremental(patch)) {
       this.readVersion = version; // patched in place: the read is of this text
       this.incrementalEdits++;
@@ -125,6 +134,7 @@ export class DocSession {
   replace(version: number, text: string | Uint8Array): void {
     this.text = typeof text === 'string' ? new TextChunks(text) : text;
     this.version = version;
+    this.stopJob('the model file changed while patching: run it again for the file as it is now');
     this.edits.clear();
     this.schedule();
   }
@@ -153,6 +163,7 @@ export class DocSession {
   }
 
   dispose(): void {
+    this.stopJob('the model file was closed');
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.forward?.dispose();
@@ -357,6 +368,69 @@ export class DocSession {
     }));
   }
 
+  /**
+   * The model of the current text with its stages computed (a pending run is done now), or null
+   * while the text does not read as a model or its checkpoint is loading.
+   */
+  private upToDate(): { file: ModelFile; stages: Stage[] } | null {
+    if (this.loading) return null;
+    if (this.stagesVersion !== this.version || this.edits.size) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.runSafely();
+    }
+    if (this.stagesVersion !== this.version || !this.stages || !this.stagesModel) return null;
+    return { file: this.stagesModel, stages: this.stages };
+  }
+
+  /**
+   * Activation patching of the document's input into its corrupted input, a slice of steps at a
+   * time between the worker's other messages (an edit, a hover, a cancel); progress is posted as
+   * it goes. An edit of the document stops it: its result would describe the old model.
+   */
+  patch(id: number, req: Extract<LensRequest, { kind: 'patch' }>, reply: (r: QueryResult) => void): void {
+    this.stopJob('another patching started');
+    const version = this.version;
+    const fail = (message: string): void => reply({ kind: 'lens', version, result: { kind: 'error', lens: 'patch', message } });
+    const cur = this.upToDate();
+    if (!cur) return fail(NOT_READY);
+    let steps: ReturnType<typeof patchJob>;
+    try {
+      steps = patchJob(cur.file, this.engine(), req);
+    } catch (e) {
+      if (e instanceof LensError) return fail(e.message);
+      throw e;
+    }
+    const job = { id, stopped: null as string | null };
+    this.job = job;
+    const t0 = performance.now();
+    const step = (): void => {
+      if (job.stopped !== null) return fail(job.stopped);
+      const until = performance.now() + 40; // (then the worker reads its messages)
+      let r: IteratorResult<PatchProgress, Patching>;
+      try {
+        do r = steps.next();
+        while (!r.done && performance.now() < until);
+      } catch (e) {
+        this.job = null;
+        return fail(e instanceof LensError ? e.message : `patching failed: ${(e as Error).message}`);
+      }
+      if (r.done) {
+        this.job = null;
+        return reply({ kind: 'lens', version, result: patchResult(cur.file, r.value, performance.now() - t0) });
+      }
+      this.post({ type: 'progress', id, done: r.value.done, total: r.value.total });
+      setTimeout(step, 0);
+    };
+    setTimeout(step, 0);
+  }
+
+  /** Stops the running patching (if it is `id`'s, when given), saying why. */
+  stopJob(why: string, id?: number): void {
+    if (this.job && (id === undefined || this.job.id === id)) this.job.stopped = why;
+    this.job = null;
+  }
+
   query(q: Query): QueryResult | null {
     switch (q.kind) {
       case 'complete': {
@@ -364,6 +438,13 @@ export class DocSession {
         const place = completionPlace(sourceSlice(this.text, 0, q.offset), q.offset);
         const checkpoint = /"checkpoint"\s*:/.test(sourceSlice(this.text, 0, Math.min(this.text.length, 1 << 16))) || !!this.read?.checkpoint;
         return { kind: 'complete', version: this.version, items: place ? completionItems(place, checkpoint) : [] };
+      }
+      case 'lens': {
+        const req = q.request;
+        if (req.kind === 'patch') return null; // (a job: patch())
+        const cur = this.upToDate();
+        const result: LensResult = cur ? lensQuery(req, cur.file, cur.stages, this.engine()) : { kind: 'error', lens: req.kind, message: NOT_READY };
+        return { kind: 'lens', version: this.version, result };
       }
       case 'unit': {
         const r = this.ensureRead();

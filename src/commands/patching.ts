@@ -1,0 +1,31 @@
+// "FFN Lens: Activation Patching": runs the patching of a checkpoint model file's input into its
+// corrupted input in the worker, with VS Code's progress notification and its Cancel button; the
+// result goes to the file's panel (opened if need be), in its Patching tab.
+import * as vscode from 'vscode';
+import type { ComputeClient } from '../compute/computeClient';
+import type { Panel } from '../panel/panel';
+
+/** Patching of GPT-2-small shape (12 layers × 32 tokens + 144 heads) takes about 20 s here: far below this. */
+const PATCH_TIMEOUT_MS = 30 * 60 * 1000;
+
+export async function runPatching(client: ComputeClient, panel: Panel): Promise<void> {
+  panel.focusLens('patch');
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'FFN Lens: activation patching', cancellable: true }, async (progress, token) => {
+    let reported = 0;
+    const r = await client.query(panel.source.key, { kind: 'lens', request: { kind: 'patch', target: null, alt: null } }, PATCH_TIMEOUT_MS, {
+      token,
+      onProgress: (done, total) => {
+        const pct = (done / total) * 100;
+        progress.report({ increment: pct - reported, message: `${done} of ${total} patched runs` });
+        reported = pct;
+        panel.showLensProgress(done, total);
+      },
+    });
+    if (!r || r.kind !== 'lens') {
+      panel.showLens(-1, { kind: 'error', lens: 'patch', message: 'the patching did not finish (the compute worker restarted, or it ran out of time)' });
+      return;
+    }
+    panel.showLens(r.version, r.result);
+    if (r.result.kind === 'error' && r.result.message !== 'cancelled') void vscode.window.showWarningMessage(`FFN Lens: ${r.result.message}`);
+  });
+}

@@ -1,0 +1,80 @@
+// The research lenses as the panel asks for them and the worker answers (src/lenses computes
+// them): requests and results, plain data, imported with `import type` by the webview.
+
+export type LensRequest =
+  /** The logit lens grid: top k words per layer and token; a target word's probability and rank. */
+  | { readonly kind: 'logitLens'; readonly k: number; readonly target: number | null }
+  /** Direct logit attribution at a position for a target word, minus an alternative. */
+  | { readonly kind: 'dla'; readonly pos: number | null; readonly target: number | null; readonly alt: number | 'second' | null }
+  /** Head scores on the input; `repeat`: also on a random sequence of that many ids, repeated. */
+  | { readonly kind: 'heads'; readonly repeat: number | null }
+  /** Activation patching of the input's run into the corrupted input's (a long job: progress, cancel). */
+  | { readonly kind: 'patch'; readonly target: number | null; readonly alt: number | null };
+
+export type LensKind = LensRequest['kind'];
+
+/** [id, probability] */
+export type WordP = readonly [number, number];
+
+export interface DlaPartView {
+  readonly name: string;
+  readonly kind: 'embed' | 'head' | 'bias' | 'mlp' | 'neuron';
+  readonly layer: number;
+  readonly unit: number;
+  readonly value: number;
+}
+
+export type LensResult =
+  | {
+    readonly kind: 'logitLens';
+    readonly L: number;
+    readonly tokens: readonly string[];
+    readonly target: number | null;
+    /** [layer][token] */
+    readonly cells: ReadonlyArray<ReadonlyArray<{ readonly top: readonly WordP[]; readonly target?: { readonly p: number; readonly rank: number } }>>;
+    readonly words: Readonly<Record<number, string>>;
+  }
+  | {
+    readonly kind: 'dla';
+    readonly tokens: readonly string[];
+    readonly pos: number;
+    readonly target: number;
+    readonly alt: number | null;
+    readonly logitDiff: number;
+    readonly constant: number;
+    readonly parts: readonly DlaPartView[];
+    /** [layer][head] */
+    readonly heads: ReadonlyArray<readonly number[]>;
+    readonly topNeurons: readonly DlaPartView[];
+    /** The top predictions at pos, to pick a target from. */
+    readonly predictions: readonly WordP[];
+    readonly words: Readonly<Record<number, string>>;
+  }
+  | {
+    readonly kind: 'heads';
+    readonly tokens: readonly string[];
+    /** [layer][head] */
+    readonly prev: ReadonlyArray<readonly number[]>;
+    readonly dup: ReadonlyArray<readonly number[]> | null;
+    readonly induction: ReadonlyArray<readonly number[]> | null;
+    readonly repeat: { readonly ids: readonly number[]; readonly induction: ReadonlyArray<readonly number[]> } | null;
+    /** The attention weights of every head, [layer][head] → (T,T) row-major, for the hover's pattern. */
+    readonly patterns: ReadonlyArray<ReadonlyArray<readonly number[]>> | null;
+  }
+  | {
+    readonly kind: 'patch';
+    readonly tokens: readonly string[];
+    readonly corruptedTokens: readonly string[];
+    readonly target: number;
+    readonly alt: number | null;
+    readonly words: Readonly<Record<number, string>>;
+    readonly ldClean: number;
+    readonly ldCorrupted: number;
+    /** [layer][position] */
+    readonly resid: ReadonlyArray<readonly number[]>;
+    /** [layer][head] */
+    readonly heads: ReadonlyArray<readonly number[]> | null;
+    readonly ms: number;
+  }
+  /** The lens does not apply to this model (said plainly), or the model changed meanwhile. */
+  | { readonly kind: 'error'; readonly lens: LensKind; readonly message: string };

@@ -1,0 +1,169 @@
+// The research lenses in a real VS Code, on stories260K (a real trained model): the logit lens
+// grid names in each cell the word the worker's lens computes (checked here against the same
+// lens run in this process on the same files), the attribution's parts add up to the logit
+// difference it shows, the head scores draw and the induction test adds its grid, patching runs
+// with its progress and draws the share recovered (read from the canvas' pixels), and the lenses
+// follow an edit of the model file.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { nodeFiles } from '../../src/checkpoint/nodeFiles';
+import { CheckpointResolver } from '../../src/checkpoint/resolve';
+import { CheckpointStore, resolveReadNow } from '../../src/checkpoint/store';
+import { forward } from '../../src/core/forward';
+import { tsKernel } from '../../src/core/kernel';
+import { readModel } from '../../src/model/read';
+import { runOf } from '../../src/lenses/cache';
+import { directLogitAttribution } from '../../src/lenses/dla';
+import { logitLensGrid } from '../../src/lenses/logitLens';
+import { Workbench } from './lib/workbench';
+
+const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
+const FILE = 'lenses.ffn.json';
+const TITLE = 'FFN Lens: stories260K lenses';
+const TEXT = `{
+  "version": 1,
+  "name": "stories260K lenses",
+  "checkpoint": "./stories260K",
+  "token_ids": [1, 403, 407, 261, 378, 432, 285],
+  "corrupted_token_ids": [1, 403, 407, 261, 300, 432, 285],
+  "lens": true
+}
+`;
+const folder = (f: string): Uint8Array => readFileSync(join(SAMPLES, 'stories260K', f));
+
+async function expected(text: string) {
+  const path = join(SAMPLES, 'x.ffn.json');
+  const r = await resolveReadNow(readModel(text, path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
+  const model = r.model!.model;
+  const run = runOf(model, forward(model, tsKernel));
+  return { lens: logitLensGrid(run, 5), dla: directLogitAttribution(run, { alt: 'second' }), T: model.spec.T, L: model.spec.layers.length };
+}
+
+describe('the research lenses (stories260K) in a real VS Code', function () {
+  this.timeout(240_000);
+  let wb: Workbench;
+
+  before(async () => {
+    wb = await Workbench.open({
+      name: 'lenses',
+      files: { [FILE]: TEXT, 'stories260K/config.json': folder('config.json'), 'stories260K/model.safetensors': folder('model.safetensors') },
+      waitForFile: FILE, viewport: { width: 1600, height: 1100 },
+    });
+  });
+  after(async () => wb?.close());
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`lenses-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+  });
+
+  async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const v = await f().catch(() => null);
+      if (v) return v;
+      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+      await wb.page.waitForTimeout(150);
+    }
+  }
+
+  async function tab(name: string): Promise<void> {
+    const view = await wb.webview(TITLE);
+    await view.locator(`vscode-tab-header[data-lens="${name}"]`).click();
+  }
+
+  it('the logit lens: a layer × token grid whose cells name the lens\'s top words, as computed in this process', async () => {
+    await wb.visualize(FILE, TITLE);
+    const view = await wb.webview(TITLE);
+    const want = await expected(TEXT);
+    const section = view.locator('vscode-collapsible[data-section="lenses"]');
+    await section.waitFor();
+    await section.evaluate((el: any) => { el.open = true; el.dispatchEvent(new CustomEvent('vsc-collapsible-toggle', { detail: { open: true } })); });
+    await tab('logitLens');
+    const cells = view.locator('.lens-cell');
+    await until('the lens grid', async () => (await cells.count()) === want.L * want.T);
+    for (let l = 0; l < want.L; l++) {
+      for (let t = 0; t < want.T; t++) {
+        const cell = view.locator(`.lens-cell[data-layer="${l}"][data-token="${t}"]`);
+        assert.equal(Number(await cell.getAttribute('data-top')), want.lens.cells[l][t].top[0][0], `layer ${l} token ${t}`);
+        assert.ok(Math.abs(Number(await cell.getAttribute('data-p')) - want.lens.cells[l][t].top[0][1]) < 1e-3);
+      }
+    }
+    await section.scrollIntoViewIfNeeded();
+    await wb.screenshot('lenses-logit-lens');
+  });
+
+  it('attribution: the parts add up to the logit difference shown, which is the one computed here', async () => {
+    const view = await wb.webview(TITLE);
+    const want = await expected(TEXT);
+    await tab('dla');
+    const head = view.locator('.lens-dla .lens-headline');
+    await head.waitFor();
+    const diff = Number(await head.getAttribute('data-logit-diff'));
+    const sum = Number(await head.getAttribute('data-sum'));
+    assert.ok(Math.abs(diff - want.dla.logitDiff) < 1e-4, `${diff} vs ${want.dla.logitDiff}`);
+    assert.ok(Math.abs(sum - diff) < 1e-4, `Σ parts ${sum} vs ${diff}`);
+    assert.ok((await view.locator('.lens-dla .dla-bar').count()) >= 12);
+    // the heads' grid: one pixel per head, 5 layers × 8 heads, diverging colours
+    const frame = await wb.webviewFrame(TITLE);
+    const px = await until('the heads grid', async () => {
+      const p = await wb.readCanvas(frame, '.lens-dla .dla-grid canvas');
+      return p.width === 8 && p.height === 5 && p.data.some((v, i) => i % 4 === 3 && v > 0) ? p : null;
+    });
+    assert.ok(new Set(Array.from({ length: 40 }, (_, i) => px.data.slice(i * 4, i * 4 + 3).join())).size > 10, 'the heads differ');
+    await wb.screenshot('lenses-attribution');
+  });
+
+  it('heads: three score grids, and the induction test adds its own', async () => {
+    const view = await wb.webview(TITLE);
+    await tab('heads');
+    await until('the head grids', async () => (await view.locator('.lens-heads .heads-grid').count()) === 3);
+    await view.locator('.lens-heads vscode-button').click();
+    await until('the induction test grid', async () => (await view.locator('.lens-heads .heads-grid[data-kind="repeat"]').count()) === 1);
+    await view.locator('.lens-heads .heads-grid[data-kind="induction"] canvas').hover();
+    await until('the pattern on hover', async () => (await view.locator('.lens-heads .heads-pattern canvas').count()) === 1);
+    await wb.screenshot('lenses-heads');
+  });
+
+  it('patching: runs with progress, and the residual stream at the changed token recovers 100 % at layer 0 (pixels)', async () => {
+    const view = await wb.webview(TITLE);
+    await tab('patch');
+    await view.locator('.lens-patch vscode-button').first().click();
+    const frame = await wb.webviewFrame(TITLE);
+    const head = view.locator('.lens-patch .lens-headline');
+    await until('the patching result', async () => (await head.count()) === 1, 60_000);
+    const px = await wb.readCanvas(frame, '.lens-patch canvas');
+    assert.deepEqual([px.width, px.height], [7, 5]);
+    const at = (l: number, t: number): string => px.data.slice((l * 7 + t) * 4, (l * 7 + t) * 4 + 3).join();
+    // layer 0: positions before the changed one (4) are the same in both runs: 0, the centre colour;
+    // the changed one recovers everything: the top of the scale (range ±max(1, |share|))
+    for (let t = 0; t < 4; t++) assert.equal(at(0, t), at(0, 0), `layer 0, token ${t}: 0 %`);
+    assert.notEqual(at(0, 4), at(0, 0), 'layer 0, token 4: recovered');
+    await wb.screenshot('lenses-patching');
+  });
+
+  it('the lenses follow an edit of the model file (the input changes: the lens grid with it)', async () => {
+    const view = await wb.webview(TITLE);
+    await tab('logitLens');
+    const cell = view.locator('.lens-cell[data-layer="4"][data-token="6"]');
+    const before = await cell.getAttribute('data-top');
+    const text2 = TEXT.replace('[1, 403, 407, 261, 378, 432, 285]', '[1, 403, 407, 261, 378, 432, 300]');
+    const want = await expected(text2);
+    await wb.tab(FILE).click();
+    const lines = TEXT.split('\n');
+    const line = lines.findIndex((l) => l.includes('"token_ids"')) + 1;
+    const col = lines[line - 1].indexOf('285') + 1;
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type(`${line}:${col}`);
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Shift+ArrowRight');
+    await wb.page.keyboard.press('Shift+ArrowRight');
+    await wb.page.keyboard.press('Shift+ArrowRight');
+    await wb.page.keyboard.insertText('300');
+    const got = await until('the lens after the edit', async () => {
+      const v = await cell.getAttribute('data-top');
+      return v !== null && Number(v) === want.lens.cells[4][6].top[0][0] ? v : null;
+    });
+    assert.ok(before !== got || want.lens.cells[4][6].top[0][0] === Number(before));
+    await wb.screenshot('lenses-after-edit');
+  });
+});

@@ -1,0 +1,100 @@
+// Activation patching: the share of the clean answer recovered when one piece of the clean run is
+// put into the corrupted run, per (layer, position) of the residual stream entering each layer,
+// and per head. Runs as a command (VS Code's progress, cancellable); the panel shows its progress
+// and the result.
+import type { LensResult } from '../../src/protocol/lenses';
+import { h } from '../dom';
+import { HeatmapView } from '../views/heatmapView';
+import { legend, wordLabel, type LensContext } from './lensContext';
+
+type Patch = Extract<LensResult, { kind: 'patch' }>;
+
+export class PatchView {
+  readonly el = h('div', { class: 'lens-view lens-patch' });
+  private readonly resid = new HeatmapView();
+  private readonly heads = new HeatmapView(true, true);
+  private readonly progress = h('vscode-progress-bar', { hidden: true, 'aria-label': 'Patching progress' });
+  private last: Patch | null = null;
+  private message = '';
+
+  constructor(private readonly ctx: LensContext) {
+    this.render();
+  }
+
+  /** Nothing to ask on its own: patching runs when the user says so. */
+  request(): void {}
+
+  onProgress(done: number, total: number): void {
+    this.progress.hidden = false;
+    const p = this.progress as HTMLElement & { value: number; max: number };
+    p.max = total;
+    p.value = done;
+    this.progress.dataset.done = String(done);
+    this.progress.dataset.total = String(total);
+  }
+
+  show(r: Patch): void {
+    this.last = r;
+    this.message = '';
+    this.progress.hidden = true;
+    this.render();
+  }
+
+  error(message: string): void {
+    this.message = message;
+    this.progress.hidden = true;
+    this.render();
+  }
+
+  repaint(): void {
+    this.render();
+  }
+
+  private render(): void {
+    const button = h('vscode-button', { title: 'FFN Lens: Activation Patching (runs in the background; cancel from its notification)' }, this.last ? 'Run patching again' : 'Run activation patching');
+    button.addEventListener('click', () => {
+      this.message = '';
+      this.ctx.runPatching();
+    });
+    const intro = h('p', { class: 'lens-note' }, 'Runs the model on "corrupted_prompt" (or "corrupted_token_ids") of the model file, then puts back one piece of the clean run at a time and measures how much of the clean answer returns: 100 % means that piece carries it.');
+    const parts: Array<Node | null> = [h('div', { class: 'lens-controls' }, button, this.progress), intro];
+    if (this.message) parts.push(h('p', { class: 'lens-error', role: 'alert' }, this.message));
+    const r = this.last;
+    if (r) {
+      const T = r.tokens.length;
+      const L = r.resid.length;
+      const metric = r.alt === null ? `logit(${wordLabel(r.words, r.target)})` : `logit(${wordLabel(r.words, r.target)}) − logit(${wordLabel(r.words, r.alt)})`;
+      parts.push(h('p', { class: 'lens-headline', 'data-ld-clean': String(r.ldClean), 'data-ld-corrupted': String(r.ldCorrupted) },
+        `${metric}: clean ${r.ldClean.toFixed(3)}, corrupted ${r.ldCorrupted.toFixed(3)}. Each cell: (patched − corrupted) / (clean − corrupted). ${L * T + (r.heads ? r.heads.flat().length : 0)} patched runs in ${(r.ms / 1000).toFixed(1)} s.`));
+      const data = new Float32Array(L * T);
+      r.resid.forEach((row, l) => row.forEach((v, t) => (data[l * T + t] = v)));
+      const m = Math.max(1, ...data.map(Math.abs));
+      const cols = r.tokens.map((t, i) => (r.corruptedTokens[i] !== t ? `${t}→${r.corruptedTokens[i]}` : t));
+      this.resid.set({
+        data, rows: L, cols: T, rowLabels: r.resid.map((_, l) => `L${l}`), colLabels: cols, colAxis: 'token',
+        describe: (l, t, v) => [`the stream entering layer ${l} at token ${t} "${r.tokens[t]}"${r.corruptedTokens[t] !== r.tokens[t] ? ` (corrupted: "${r.corruptedTokens[t]}")` : ''}`, `recovers ${(v * 100).toFixed(1)} % of ${metric}`, 'click: open this layer'],
+        onClick: (l) => this.ctx.openLayer(l),
+        ariaLabel: `Residual stream patching: ${L} layers × ${T} tokens`,
+      });
+      parts.push(h('h4', {}, 'Residual stream, by layer and token'), this.resid.el, legend('share of the logit difference recovered (1 = 100 %)', 'coolwarm', [-m, m], this.ctx.backdrop()));
+      if (r.heads && r.heads.some((x) => x.length)) {
+        const NH = Math.max(...r.heads.map((x) => x.length));
+        const hd = new Float32Array(L * NH).fill(NaN);
+        r.heads.forEach((row, l) => row.forEach((v, k) => (hd[l * NH + k] = v)));
+        this.heads.set({
+          data: hd, rows: L, cols: NH, rowLabels: r.heads.map((_, l) => `L${l}`), colLabels: null, colAxis: 'head',
+          describe: (l, k, v) => [`layer ${l}, head ${k}: its output at every token`, `recovers ${(v * 100).toFixed(1)} % of ${metric}`, 'click: switch it off or scale it'],
+          onClick: (l, k) => this.ctx.unit(`layers.${l}.attn.head.${k}`),
+          ariaLabel: `Head patching: ${L} layers × ${NH} heads`,
+        });
+        parts.push(h('h4', {}, 'Each head\'s output (every token)'), this.heads.el);
+      }
+      requestAnimationFrame(() => {
+        const paint = { colormap: 'coolwarm' as const, backdrop: this.ctx.backdrop(), range: [-m, m] as [number, number], maxRows: 4096, maxCols: 4096 };
+        this.resid.paint(paint, this.el.clientWidth || 600);
+        if (r.heads) this.heads.paint(paint, 260);
+      });
+    }
+    this.el.replaceChildren(...parts.filter((x): x is Node => x !== null));
+  }
+}
