@@ -9,6 +9,8 @@ import { ModelCodeActionProvider } from './editor/codeActions';
 import { ModelCodeLensProvider } from './editor/codeLens';
 import { ModelCompletionProvider } from './editor/completion';
 import { runPatching } from './commands/patching';
+import { exportFromPanel } from './commands/exports';
+import type { Panel } from './panel/panel';
 import { openCheckpoint } from './commands/openCheckpoint';
 import { CursorLink } from './editor/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
@@ -59,6 +61,13 @@ class FfnLens extends Disposable {
       if (uri) await this.visualize(uri);
     }));
     this._register(vscode.commands.registerCommand('ffnLens.openCheckpoint', () => openCheckpoint()));
+    // (the webview's context menu passes its data-vscode-context: the stage under the pointer)
+    const activePanel = (): Panel | undefined => this.panels.all().find((p) => p.panel.active) ?? this.panels.all()[0];
+    const stageOf = (ctx: unknown): string | null => (ctx && typeof ctx === 'object' && typeof (ctx as { stageId?: unknown }).stageId === 'string' ? (ctx as { stageId: string }).stageId : null);
+    for (const kind of ['png', 'csv', 'npy'] as const) {
+      this._register(vscode.commands.registerCommand(`ffnLens.export${kind[0].toUpperCase()}${kind.slice(1)}`, (ctx?: unknown) => exportFromPanel(activePanel(), kind, stageOf(ctx))));
+    }
+    this._register(vscode.commands.registerCommand('ffnLens.exportReport', () => exportFromPanel(activePanel(), 'report', null)));
     this._register(vscode.commands.registerCommand('ffnLens.patch', async (uri?: unknown) => {
       // (from the palette with a panel in front: that panel's document)
       const fromPanel = this.panels.all().find((p) => p.panel.active)?.document;

@@ -19,6 +19,7 @@ import { loadState, post, saveState, switchViewState, type ViewState } from './v
 import type { CardContext, StageCard } from './views/stageCard';
 import { renderSummary } from './views/summary';
 import { LensSection } from './lenses/lensSection';
+import { exportStage, reportHtml } from './export';
 import type { LensContext } from './lenses/lensContext';
 
 export class App {
@@ -183,6 +184,9 @@ export class App {
         requestAnimationFrame(() => sec?.scrollIntoView({ block: 'start', behavior: 'smooth' }));
         return;
       }
+      case 'export':
+        void this.export(msg.id, msg.kind, msg.stageId);
+        return;
       case 'lensProgress':
         this.lenses.progress(msg.done, msg.total);
         return;
@@ -306,6 +310,24 @@ export class App {
     this.save();
     this.postWanted();
     if (open) requestAnimationFrame(() => this.drawAll(true));
+  }
+
+  // --- export ---------------------------------------------------------------------------------
+
+  private async export(id: number, kind: 'png' | 'csv' | 'npy' | 'report', stageId: string | null): Promise<void> {
+    try {
+      let bytes: Uint8Array;
+      if (kind === 'report') bytes = new TextEncoder().encode(reportHtml(this.root, this.stream.render?.summary.name ?? 'FFN Lens'));
+      else {
+        const card = stageId ? this.layout.cards.get(stageId) : undefined;
+        if (!card) throw new Error(`no stage ${stageId ?? ''} in this panel`);
+        bytes = await exportStage(card, kind, this.stream.render?.summary.tokens ?? []);
+      }
+      const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      post({ type: 'exported', id, bytes: buf });
+    } catch (e) {
+      post({ type: 'exported', id, bytes: null, error: (e as Error).message });
+    }
   }
 
   // --- lenses ---------------------------------------------------------------------------------

@@ -4,7 +4,9 @@
 // Problems go to stderr as FILE:LINE:COL: severity: PATH: message (what problem matchers read).
 // No stack trace ever reaches the user.
 
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { npyBytes } from '../util/npy';
 import { forward } from '../core/forward';
 import { defaultKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
@@ -20,7 +22,7 @@ import { terminalSafe } from '../util/quote';
 import { LensError } from '../lenses/cache';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 
-export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary]
+export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR]
 ${LENS_USAGE}
 
 Computes every stage of the transformer block(s) in the model file FILE and prints
@@ -28,6 +30,7 @@ one JSON object: {"model": {...}, "stages": [{"id", "shape", "data"}, ...]}.
 
   --only ID[,ID...]  keep only these stages (e.g. --only layers.0.ffn.up,output)
   --summary          print each stage's shape and min/max/mean instead of its data
+  --npy DIR          also write each stage as DIR/ID.npy (float32; numpy.load reads it)
   -h, --help         show this help
   -v, --version      show the version
 
@@ -39,7 +42,7 @@ export interface Io {
   err(s: string): void;
 }
 
-interface Options { cmd: 'stages' | LensCommand; file: string; only: string[] | null; summary: boolean; lens: Record<string, string> }
+interface Options { cmd: 'stages' | LensCommand; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string> }
 
 class UsageError extends Error {}
 
@@ -54,6 +57,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
   let file: string | undefined;
   let only: string[] | null = null;
   let summary = false;
+  let npy: string | null = null;
   const lens: Record<string, string> = {};
   while (rest.length) {
     const a = rest.shift()!;
@@ -67,6 +71,11 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
       }
     } else if (lensCmd && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}" for ${lensCmd} (it takes ${LENS_OPTIONS[lensCmd].join(', ')})`);
     else if (a === '--summary') summary = true;
+    else if (a === '--npy' || a.startsWith('--npy=')) {
+      const v = a === '--npy' ? rest.shift() : a.slice('--npy='.length);
+      if (!v) throw new UsageError('--npy needs a folder to write the .npy files into');
+      npy = v;
+    }
     else if (a === '--only' || a.startsWith('--only=')) {
       const v = a === '--only' ? rest.shift() : a.slice('--only='.length);
       if (!v) throw new UsageError('--only needs a comma-separated list of stage ids');
@@ -77,7 +86,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
     else throw new UsageError(`unexpected argument "${a}"`);
   }
   if (file === undefined) throw new UsageError('missing FILE');
-  return { cmd: lensCmd ?? 'stages', file, only, summary, lens };
+  return { cmd: lensCmd ?? 'stages', file, only, summary, npy, lens };
 }
 
 function modelJson(m: ModelFile): object {
@@ -203,10 +212,24 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
     const keep = new Set(opts.only);
     shown = stages.filter((s) => keep.has(s.id));
   }
+  if (opts.npy) {
+    try {
+      writeNpy(opts.npy, shown);
+    } catch (e) {
+      io.err(`ffn-lens: cannot write the .npy files into ${opts.npy}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      return 1;
+    }
+  }
   io.out(`{"model":${jsonSafe(JSON.stringify(modelJson(res.model)))},`); // (the stages hold only our ids and numbers)
   writeStages(io, shown, opts.summary);
   io.out('}\n');
   return 0;
+}
+
+/** Each stage as DIR/ID.npy (the ids are file-name safe: letters, digits, dots, underscores). */
+function writeNpy(dir: string, stages: readonly Stage[]): void {
+  mkdirSync(dir, { recursive: true });
+  for (const s of stages) writeFileSync(join(dir, `${s.id}.npy`), npyBytes(s.data, s.shape));
 }
 
 declare const __VERSION__: string | undefined;

@@ -46,6 +46,8 @@ export class Panel extends Disposable {
   readonly onDidRender = this._onDidRender.event;
 
   private notice: string | null = null;
+  private readonly exports = new Map<number, (r: Uint8Array | Error) => void>();
+  private nextExport = 1;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -242,7 +244,28 @@ export class Panel extends Disposable {
       case 'runPatching':
         void vscode.commands.executeCommand('ffnLens.patch', this.src.uri);
         return;
+      case 'exported':
+        this.exports.get(m.id)?.(m.bytes ? new Uint8Array(m.bytes) : new Error(m.error ?? 'the export failed'));
+        this.exports.delete(m.id);
+        return;
     }
+  }
+
+  /** The bytes of an export, made by the webview (it has the numbers and the pixels). */
+  exportBytes(kind: 'png' | 'csv' | 'npy' | 'report', stageId: string | null): Promise<Uint8Array> {
+    const id = this.nextExport++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.exports.delete(id);
+        reject(new Error('the panel did not answer'));
+      }, 30_000);
+      this.exports.set(id, (r) => {
+        clearTimeout(timer);
+        if (r instanceof Error) reject(r);
+        else resolve(r);
+      });
+      this.post({ type: 'export', id, kind, stageId });
+    });
   }
 
   /** A lens result for the webview (stale ones are dropped there: it knows the render shown). */

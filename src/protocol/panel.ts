@@ -50,6 +50,8 @@ export type ToWebview =
   | { readonly type: 'lens'; readonly version: number; readonly result: LensResult }
   /** Open the lenses section at this tab. */
   | { readonly type: 'focusLens'; readonly kind: LensKind }
+  /** Export: a stage's heatmap as PNG, its numbers as CSV or .npy, or the panel as an HTML report; answered by 'exported'. */
+  | { readonly type: 'export'; readonly id: number; readonly kind: 'png' | 'csv' | 'npy' | 'report'; readonly stageId: string | null }
   /** How far the patching has got. */
   | { readonly type: 'lensProgress'; readonly done: number; readonly total: number };
 
@@ -70,4 +72,6 @@ export type FromWebview =
   /** A head or neuron clicked in a lens (`layers.3.attn.head.5`): offer to ablate or scale it. */
   | { readonly type: 'unit'; readonly text: string }
   /** The patching tab's button: run "FFN Lens: Activation Patching" for this panel's document. */
-  | { readonly type: 'runPatching' };
+  | { readonly type: 'runPatching' }
+  /** The bytes of an export (null: it failed, `error` says why). */
+  | { readonly type: 'exported'; readonly id: number; readonly bytes: ArrayBuffer | null; readonly error?: string };

@@ -5,7 +5,7 @@
 // with its progress and draws the share recovered (read from the canvas' pixels), and the lenses
 // follow an edit of the model file.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeFiles } from '../../src/checkpoint/nodeFiles';
 import { CheckpointResolver } from '../../src/checkpoint/resolve';
@@ -165,5 +165,68 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     });
     assert.ok(before !== got || want.lens.cells[4][6].top[0][0] === Number(before));
     await wb.screenshot('lenses-after-edit');
+  });
+
+  async function exportVia(menuItem: string, file: string, from: () => Promise<void>): Promise<Buffer> {
+    const path = join(wb.folder, file);
+    await from();
+    if (menuItem) {
+      const item = wb.page.locator('.context-view .action-menu-item', { hasText: menuItem }).first();
+      await item.waitFor({ timeout: 10_000 });
+      // (the workbench's menu acts on the key or on a full press and release over the item)
+      await item.hover();
+      await wb.page.keyboard.press('Enter');
+    }
+    // the save dialog (code-server's simple dialog: a path in the quick input), the default accepted
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await until('the default name', async () => (await input.inputValue()).endsWith(file));
+    await wb.page.keyboard.press('Enter');
+    await until(`${file} written`, async () => existsSync(path) && readFileSync(path).length > 0);
+    return readFileSync(path);
+  }
+
+  it('export: a stage as .npy (numbers as computed here), its heatmap as PNG, the panel as an HTML report', async () => {
+    const view = await wb.webview(TITLE);
+    const want = await expected(TEXT.replace('[1, 403, 407, 261, 378, 432, 285]', '[1, 403, 407, 261, 378, 432, 300]'));
+    void want;
+    const card = view.locator('section.card[data-stage-id="head.logits"]');
+    await card.scrollIntoViewIfNeeded();
+    const npy = await exportVia('Export Stage as .npy', 'lenses.head.logits.npy', () => card.click({ button: 'right', position: { x: 40, y: 10 } }));
+    assert.deepEqual([...npy.subarray(0, 6)], [0x93, 78, 85, 77, 80, 89]);
+    const hl = npy[8] + 256 * npy[9];
+    assert.match(npy.subarray(10, 10 + hl).toString('latin1'), /'shape': \(7, 512\)/);
+    const path = join(SAMPLES, 'x.ffn.json');
+    const r = await resolveReadNow(readModel(readFileSync(join(wb.folder, FILE), 'utf8'), path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
+    const logits = forward(r.model!.model, tsKernel).find((s) => s.id === 'head.logits')!.data;
+    const got = new Float32Array(npy.buffer.slice(npy.byteOffset + 10 + hl, npy.byteOffset + npy.length));
+    let maxDiff = 0;
+    for (let i = 0; i < logits.length; i++) maxDiff = Math.max(maxDiff, Math.abs(got[i] - logits[i]));
+    assert.ok(maxDiff < 1e-4, `the .npy holds the logits (max |diff| ${maxDiff})`);
+
+    const png = await exportVia('Export Heatmap as PNG', 'lenses.head.logits.png', () => card.click({ button: 'right', position: { x: 40, y: 10 } }));
+    assert.deepEqual([...png.subarray(1, 4)], [80, 78, 71]);
+    const width = png.readUInt32BE(16);
+    const height = png.readUInt32BE(20);
+    assert.ok(width >= 420 && height > 130, `${width} × ${height}`);
+
+    await view.locator('.panel-header').first().click();
+    const html = (await exportVia('', 'lenses.report.html', () => wb.runCommand('FFN Lens: Export Panel as HTML Report…'))).toString('utf8');
+    assert.match(html, /<!DOCTYPE html>/);
+    assert.match(html, /stories260K lenses/);
+    assert.ok((html.match(/<img [^>]*src="data:image\/png;base64,/g) ?? []).length >= 10, 'the heatmaps as images');
+    assert.doesNotMatch(html, /<script/);
+    // it opens on its own, offline, in a browser: the heatmaps are there
+    copyFileSync(join(wb.folder, 'lenses.head.logits.png'), join(wb.env.resultsDir, 'lenses-export-head.logits.png'));
+    const page = await wb.page.context().newPage();
+    try {
+      await page.route('**/*', (route) => (route.request().url().startsWith('file:') || route.request().url().startsWith('data:') ? route.continue() : route.abort()));
+      await page.goto(`file://${join(wb.folder, 'lenses.report.html')}`);
+      const imgs = await page.locator('img').evaluateAll((els) => els.filter((e) => (e as unknown as { naturalWidth: number }).naturalWidth > 0).length);
+      assert.ok(imgs >= 10, `${imgs} images drawn`);
+      await page.screenshot({ path: join(wb.env.resultsDir, 'lenses-report.png'), fullPage: false });
+    } finally {
+      await page.close();
+    }
   });
 });

@@ -63,7 +63,8 @@ export class StageCard {
     this.smallGrid = h('div', { class: 'small-multiples', hidden: true });
     this.extraBox = h('div', { class: 'card-extra', hidden: true });
     this.body = h('div', { class: 'card-body' }, this.controls, this.main.el, this.smallGrid, this.legendBox, this.extraBox);
-    this.el = h('section', { class: 'card', 'data-stage-id': info.id, 'data-state': 'waiting' },
+    // (VS Code's webview context menu reads data-vscode-context: the export commands get the stage)
+    this.el = h('section', { class: 'card', 'data-stage-id': info.id, 'data-state': 'waiting', 'data-vscode-context': JSON.stringify({ webviewSection: 'stage', stageId: info.id }) },
       h('header', { class: 'card-header' },
         h('h3', { class: 'card-title' }, info.title, h('span', { class: 'card-shape' }, ` ${shapeLabel(shape)}`)),
         h('p', { class: 'card-meaning' }, info.meaning)),
