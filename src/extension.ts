@@ -11,6 +11,7 @@ import { ModelCompletionProvider } from './editor/completion';
 import { runPatching } from './commands/patching';
 import { exportFromPanel } from './commands/exports';
 import type { Panel } from './panel/panel';
+import type { BaselineKind } from './editor/baselines';
 import { openCheckpoint } from './commands/openCheckpoint';
 import { CursorLink } from './editor/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
@@ -68,6 +69,21 @@ class FfnLens extends Disposable {
       this._register(vscode.commands.registerCommand(`ffnLens.export${kind[0].toUpperCase()}${kind.slice(1)}`, (ctx?: unknown) => exportFromPanel(activePanel(), kind, stageOf(ctx))));
     }
     this._register(vscode.commands.registerCommand('ffnLens.exportReport', () => exportFromPanel(activePanel(), 'report', null)));
+    this._register(vscode.commands.registerCommand('ffnLens.compare', async () => {
+      const panel = activePanel();
+      if (!panel) {
+        void vscode.window.showInformationMessage('FFN Lens: open a panel first (Visualize FFN).');
+        return;
+      }
+      const items: Array<vscode.QuickPickItem & { baseline: BaselineKind }> = [
+        { label: 'This file without "ablate", "scale" and "weights"', detail: 'what the overrides change (a model file that names a checkpoint)', baseline: 'plain' },
+        { label: 'This file as committed (HEAD)', detail: 'what the edits since the last commit change', baseline: 'head' },
+        { label: 'Another model file…', detail: 'any model file with the same shapes', baseline: 'file' },
+        { label: 'Nothing', detail: 'show the numbers themselves again', baseline: 'none' },
+      ];
+      const pick = await vscode.window.showQuickPick(items, { title: 'FFN Lens: compare the panel with…' });
+      if (pick) await panel.setCompare(pick.baseline);
+    }));
     this._register(vscode.commands.registerCommand('ffnLens.patch', async (uri?: unknown) => {
       // (from the palette with a panel in front: that panel's document)
       const fromPanel = this.panels.all().find((p) => p.panel.active)?.document;

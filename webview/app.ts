@@ -47,6 +47,8 @@ export class App {
   private pendingFocus: string | null = null;
   private readonly redrawAll = perFrame(() => this.drawAll(false));
   private lenses = this.newLenses();
+  /** Compare: the baseline the stages are differences from, or null. */
+  private comparing: { label: string; top: { k: number; ids: readonly number[]; p: readonly number[] } | null } | null = null;
 
   constructor(root: HTMLElement) {
     this.root = root;
@@ -97,6 +99,8 @@ export class App {
         this.stream.reset();
         this.layout.dispose();
         this.lenses = this.newLenses(); // (the lenses of the document shown before go with it)
+        this.comparing = null;
+        this.header.compare(null, null);
         this.wantedKey = ''; // (a new subscriber: told again)
         this.problems = null;
         this.warnings = [];
@@ -187,6 +191,19 @@ export class App {
       case 'export':
         void this.export(msg.id, msg.kind, msg.stageId);
         return;
+      case 'compare': {
+        if (msg.version === -1) {
+          this.header.compare(null, null, true);
+          return;
+        }
+        if (this.stream.render && msg.version < this.stream.render.version) return;
+        const was = this.comparing;
+        this.comparing = msg.label === null ? null : { label: msg.label, top: msg.top };
+        this.header.compare(msg.label, msg.error);
+        this.layout.probsChart?.setBaseline(msg.top, msg.label);
+        if (!!was !== !!this.comparing) this.drawAll(true);
+        return;
+      }
       case 'lensProgress':
         this.lenses.progress(msg.done, msg.total);
         return;
@@ -394,7 +411,9 @@ export class App {
   // --- colors and drawing ----------------------------------------------------------------------
 
   private colormap(): ColormapName {
-    return this.settings?.colormap ?? 'coolwarm';
+    const c = this.settings?.colormap ?? 'coolwarm';
+    // differences from a baseline: a diverging map, centred at zero
+    return this.comparing && !isDiverging(c) ? 'coolwarm' : c;
   }
 
   /** What the heatmaps are seen against, from the theme class VS Code gives the body (read when drawn: it may come after we start). */

@@ -21,6 +21,14 @@ export class PanelHeader {
   private readonly layer = h('vscode-single-select', { class: 'layer-select', 'aria-label': 'go to layer' }) as HTMLElement & { value: string };
   private readonly layerControl = h('label', { class: 'control layer-control' }, h('span', { class: 'control-label' }, 'Layer'), this.layer);
   private layers = -1;
+  /** Compare the stages with a baseline: what an edit changed. */
+  private readonly compareSel = h('vscode-single-select', { class: 'compare-select', 'aria-label': 'compare with' },
+    h('vscode-option', { value: 'none' }, 'nothing (the numbers)'),
+    h('vscode-option', { value: 'plain' }, 'this file without ablate/scale/weights'),
+    h('vscode-option', { value: 'head' }, 'this file as committed (HEAD)'),
+    h('vscode-option', { value: 'file' }, 'another model file…')) as HTMLElement & { value: string };
+  private compareValue = 'none';
+  private readonly compareNote = h('div', { class: 'compare-note', role: 'status', hidden: true });
 
   constructor(into: HTMLElement, setAllOpen: (open: boolean) => void, goToLayer: (layer: number) => void = () => undefined) {
     this.layerControl.style.display = 'none'; // (until a deep model comes)
@@ -42,7 +50,34 @@ export class PanelHeader {
         h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Colors'), this.cmap),
         h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Range'), this.range),
         this.layerControl,
-        h('span', { class: 'spacer' }), h('span', { class: 'control' }, expand, collapse)));
+        h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Compare with'), this.compareSel),
+        h('span', { class: 'spacer' }), h('span', { class: 'control' }, expand, collapse)),
+      this.compareNote);
+    this.compareSel.addEventListener('change', () => {
+      if (this.compareSel.value === this.compareValue && this.compareSel.value !== 'file') return;
+      post({ type: 'compare', kind: this.compareSel.value as 'none' | 'plain' | 'head' | 'file' });
+    });
+  }
+
+  /** What the panel compares with now (label null: nothing); `cancelled`: the choice went back. */
+  compare(label: string | null, error: string | null, cancelled = false): void {
+    if (cancelled) {
+      this.compareSel.value = this.compareValue; // (the picker shows what is applied)
+      return;
+    }
+    this.compareValue = label === null ? 'none' : this.compareSel.value;
+    if (label === null) {
+      this.compareSel.value = this.compareValue = 'none';
+      this.compareNote.hidden = true;
+      document.body.classList.remove('comparing');
+      return;
+    }
+    this.compareNote.hidden = false;
+    document.body.classList.add('comparing');
+    this.compareNote.textContent = error
+      ? `Compare with ${label}: ${error}`
+      : `Showing every stage as edited − baseline (${label}): red where the edited model is larger, blue where smaller, centred at zero. The prediction shows both.`;
+    this.compareNote.classList.toggle('compare-error', !!error);
   }
 
   /** The model shown: its name and facts. */

@@ -5,7 +5,8 @@
 // webview that (re)starts asks the worker, which replays its last render (or computes it).
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { FromWorker, WorkerProblem } from '../protocol/worker';
+import type { CompareSpec, FromWorker, WorkerProblem } from '../protocol/worker';
+import { baselineFor, type BaselineKind } from '../editor/baselines';
 import { readSettings, writePanelSetting } from '../config';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
@@ -46,6 +47,8 @@ export class Panel extends Disposable {
   readonly onDidRender = this._onDidRender.event;
 
   private notice: string | null = null;
+  /** The baseline the panel compares with, or null. */
+  private compare: CompareSpec | null = null;
   private readonly exports = new Map<number, (r: Uint8Array | Error) => void>();
   private nextExport = 1;
 
@@ -97,6 +100,7 @@ export class Panel extends Disposable {
     this.src = src;
     this.shown = -1;
     this.notice = null;
+    this.compare = null; // (a baseline belongs to the file it was picked for)
     this.stats.lastPostedVersion = -1;
     this.stats.lastRenderedVersion = -1;
     this.setTitle(null);
@@ -124,6 +128,7 @@ export class Panel extends Disposable {
     this.shown = -1;
     this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
     this.client.send({ type: 'want', doc: this.src.key, ids: this.wanted });
+    if (this.compare) this.client.send({ type: 'compare', doc: this.src.key, baseline: this.compare });
   }
 
   /** A line at the top of the panel (the file is read from disk, or could not be read). */
@@ -192,6 +197,9 @@ export class Panel extends Disposable {
       if (m.version !== this.shown || this.isStale(m.version)) return;
       this.stats.posted.done++;
       this.post({ type: 'done', version: m.version, ms: m.ms.parse + m.ms.forward });
+    } else if (m.type === 'compare') {
+      if (this.isStale(m.version)) return;
+      this.post({ type: 'compare', version: m.version, label: m.label, error: m.error, incomparable: m.incomparable, top: m.top });
     } else if (m.type === 'loading') {
       this.loading = true;
       this.post({ type: 'notice', text: `Reading the checkpoint ${m.what} (in the background; the numbers come when it is in)…` });
@@ -244,11 +252,26 @@ export class Panel extends Disposable {
       case 'runPatching':
         void vscode.commands.executeCommand('ffnLens.patch', this.src.uri);
         return;
+      case 'compare':
+        void this.setCompare(m.kind);
+        return;
       case 'exported':
         this.exports.get(m.id)?.(m.bytes ? new Uint8Array(m.bytes) : new Error(m.error ?? 'the export failed'));
         this.exports.delete(m.id);
         return;
     }
+  }
+
+  /** Compare the stages with a baseline (or stop comparing); remembered for the worker's replays. */
+  async setCompare(kind: BaselineKind): Promise<void> {
+    const spec = await baselineFor(kind, this.src.uri);
+    if (spec === undefined) {
+      this.post({ type: 'compare', version: -1, label: null, error: null, incomparable: [], top: null }); // (the picker goes back)
+      if (this.compare) this.client.send({ type: 'compare', doc: this.src.key, baseline: this.compare });
+      return;
+    }
+    this.compare = spec;
+    this.client.send({ type: 'compare', doc: this.src.key, baseline: spec });
   }
 
   /** The bytes of an export, made by the webview (it has the numbers and the pixels). */

@@ -52,6 +52,11 @@ export type ToWebview =
   | { readonly type: 'focusLens'; readonly kind: LensKind }
   /** Export: a stage's heatmap as PNG, its numbers as CSV or .npy, or the panel as an HTML report; answered by 'exported'. */
   | { readonly type: 'export'; readonly id: number; readonly kind: 'png' | 'csv' | 'npy' | 'report'; readonly stageId: string | null }
+  /**
+   * Compare: the stages that follow are differences from this baseline (label null: compare off;
+   * version −1: the choice was cancelled). `top`: the baseline's top words per token, [T][k] flattened.
+   */
+  | { readonly type: 'compare'; readonly version: number; readonly label: string | null; readonly error: string | null; readonly incomparable: readonly string[]; readonly top: { readonly k: number; readonly ids: readonly number[]; readonly p: readonly number[] } | null }
   /** How far the patching has got. */
   | { readonly type: 'lensProgress'; readonly done: number; readonly total: number };
 
@@ -73,5 +78,7 @@ export type FromWebview =
   | { readonly type: 'unit'; readonly text: string }
   /** The patching tab's button: run "FFN Lens: Activation Patching" for this panel's document. */
   | { readonly type: 'runPatching' }
+  /** The header's "Compare with" control. */
+  | { readonly type: 'compare'; readonly kind: 'none' | 'plain' | 'head' | 'file' }
   /** The bytes of an export (null: it failed, `error` says why). */
   | { readonly type: 'exported'; readonly id: number; readonly bytes: ArrayBuffer | null; readonly error?: string };

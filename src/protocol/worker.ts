@@ -30,6 +30,11 @@ export interface TextChange {
   readonly text: string;
 }
 
+/** What the panel compares the document with (see src/worker/baseline.ts). */
+export type CompareSpec =
+  | { readonly kind: 'plain' }
+  | { readonly kind: 'text'; readonly label: string; readonly text: string; readonly fileName: string };
+
 /** Host → worker */
 export type ToWorker =
   /**
@@ -54,6 +59,8 @@ export type ToWorker =
   | { readonly type: 'want'; readonly doc: string; readonly ids: readonly string[] | null }
   | { readonly type: 'config'; readonly debounceMs: number }
   | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query }
+  /** Show the document's stages as differences from a baseline (null: as they are). */
+  | { readonly type: 'compare'; readonly doc: string; readonly baseline: CompareSpec | null }
   /** Stop a long query (patching) early: its reply comes at once. */
   | { readonly type: 'cancel'; readonly id: number };
 
@@ -130,6 +137,12 @@ export type FromWorker =
   /** A sniffed document's top level is not a model's after all: the host stops tracking it. */
   | { readonly type: 'notModel'; readonly doc: string; readonly version: number }
   | { readonly type: 'reply'; readonly id: number; readonly result: QueryResult | null }
+  /**
+   * The stages of `version` that follow are differences from this baseline (label null: compare is
+   * off). `incomparable`: stages the baseline has in another shape (or lacks), sent as they are.
+   * `top`: the baseline's top words per token, [T][k] flattened.
+   */
+  | { readonly type: 'compare'; readonly doc: string; readonly version: number; readonly label: string | null; readonly error: string | null; readonly incomparable: readonly string[]; readonly top: { readonly k: number; readonly ids: readonly number[]; readonly p: readonly number[] } | null }
   /** How far a long query (patching) has got. */
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
   | { readonly type: 'log'; readonly message: string };

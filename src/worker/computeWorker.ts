@@ -76,6 +76,9 @@ function handle(msg: ToWorker): void {
     case 'config':
       debounceMs = msg.debounceMs;
       return;
+    case 'compare':
+      sessions.get(msg.doc)?.setCompare(msg.baseline);
+      return;
     case 'cancel':
       for (const s of sessions.values()) s.stopJob('cancelled', msg.id);
       return;

@@ -6,7 +6,7 @@ import { Engine } from '../core/engine';
 import type { MatmulKernel } from '../core/kernel';
 import { addChange, type Cols } from '../core/params';
 import type { Stage } from '../core/stages';
-import type { FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../protocol/worker';
+import type { CompareSpec, FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../protocol/worker';
 import type { ModelSummary } from '../protocol/stages';
 import { sourceSlice } from '../model/jsonc';
 import { TextChunks } from '../model/textChunks';
@@ -27,6 +27,7 @@ import { cellUnit, checkpointHover, checkpointLenses } from './checkpointText';
 import { runtimeProblems } from './runtimeProblems';
 import { layoutSignature, summarize } from './summary';
 import { lensQuery, patchJob, patchResult } from './lensQueries';
+import { Baseline, type BaselineRun } from './baseline';
 import { LensError } from '../lenses/cache';
 import type { PatchProgress, Patching } from '../lenses/patching';
 import type { LensRequest, LensResult } from '../protocol/lenses';
@@ -51,6 +52,9 @@ export class DocSession {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastRun = -Infinity;
   private forward: Engine | null = null;
+  /** Compare: the baseline the stages are shown against, and its run for the version being posted. */
+  private baseline: Baseline | null = null;
+  private baselineRun: BaselineRun | null = null;
   /** The activation patching running, if any. */
   private job: { readonly id: number; stopped: string | null } | null = null;
   /** Line starts of the text, built once per version (the chunks change in place). */
@@ -259,7 +263,10 @@ export class DocSession {
     }
     this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? this.summary(model) : null });
     if (!model) return;
-    const full = this.fullNext;
+    // compare: the baseline first (its stages are what each stage is posted against), in full
+    this.baselineRun = this.baseline ? this.baseline.for(model, this.engine(), () => this.rerunFull()) : null;
+    if (this.baseline) this.postCompare(version, model);
+    const full = this.fullNext || this.baseline !== null;
     this.fullNext = false;
     const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version, full) : undefined;
     const edits = this.edits;
@@ -316,8 +323,38 @@ export class DocSession {
   }
 
   /** `full`: a new subscriber, who has nothing yet; otherwise an unchanged stage is only named. */
+  /** Compare on (a baseline) or off (null): everything is posted again. */
+  setCompare(spec: CompareSpec | null): void {
+    this.baseline = spec ? new Baseline(spec, this.store) : null;
+    this.baselineRun = null;
+    if (!spec) this.post({ type: 'compare', doc: this.doc, version: this.version, label: null, error: null, incomparable: [], top: null });
+    this.rerunFull();
+  }
+
+  private rerunFull(): void {
+    this.fullNext = true;
+    this.stagesVersion = -1;
+    this.schedule(true);
+  }
+
+  private postCompare(version: number, model: ModelFile): void {
+    const b = this.baselineRun!;
+    const plan = this.engine().planOf(model.model.spec);
+    const incomparable = b.stages ? plan.filter((d) => b.stages!.get(d.id)?.length !== d.shape.reduce((x, y) => x * y, 1)).map((d) => d.id) : [];
+    this.post({ type: 'compare', doc: this.doc, version, label: b.stages || b.error ? b.label : `${b.label} (reading its checkpoint…)`, error: b.error, incomparable, top: b.top });
+  }
+
   private postStage(s: Stage, version: number, full: boolean): void {
     if (!this.isWanted(s.id)) return;
+    // compare: the difference from the baseline's stage of the same shape (the probabilities stay
+    // as they are: the panel shows the two predictions side by side)
+    const base = this.baselineRun?.stages?.get(s.id);
+    if (base && base.length === s.data.length && s.id !== 'head.probs') {
+      const diff = new Float32Array(s.data.length);
+      for (let i = 0; i < diff.length; i++) diff[i] = s.data[i] - base[i];
+      s = { id: s.id, shape: s.shape, data: diff };
+      full = true;
+    }
     if (s.kept && !full && this.sent.get(s.id) === s.data) {
       this.post({ type: 'kept', doc: this.doc, version, id: s.id });
       return;

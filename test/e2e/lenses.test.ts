@@ -229,4 +229,35 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
       await page.close();
     }
   });
+
+  it('compare: with the file without its overrides, every stage is zero until an "ablate" entry is typed; then the layers before it stay zero, the logits move, and the prediction shows both', async () => {
+    const view = await wb.webview(TITLE);
+    const frame = await wb.webviewFrame(TITLE);
+    await view.locator('.compare-select').evaluate((el: any) => { el.value = 'plain'; el.dispatchEvent(new Event('change')); });
+    const note = view.locator('.compare-note');
+    await until('the compare note', async () => /without ablate/.test(await note.innerText()));
+    const uniform = async (sel: string): Promise<boolean> => {
+      const px = await wb.readCanvas(frame, sel);
+      const first = px.data.slice(0, 4).join();
+      for (let i = 0; i < px.data.length; i += 4) if (px.data.slice(i, i + 4).join() !== first) return false;
+      return px.width > 0;
+    };
+    await until('zero differences', async () => (await uniform('section.card[data-stage-id="head.logits"] .hm-canvas')) && (await uniform('section.card[data-stage-id="input"] .hm-canvas')));
+    await wb.tab(FILE).click();
+    const lines = readFileSync(join(wb.folder, FILE), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('"checkpoint"')) + 1;
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type(`${line}:${lines[line - 1].length + 1}`);
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.insertText('"ablate": ["layers.3.ffn.neuron.126", "layers.4.ffn.neuron.109"],');
+    await until('the logits differ', async () => !(await uniform('section.card[data-stage-id="head.logits"] .hm-canvas')));
+    assert.ok(await uniform('section.card[data-stage-id="input"] .hm-canvas'), 'the input is the same in both');
+    const caption = await view.locator('.probs-chart .chart-caption').innerText();
+    assert.match(caption, /The baseline \(without ablate, scale and weights\) predicts/);
+    await view.locator('.probs-chart').scrollIntoViewIfNeeded();
+    await wb.screenshot('lenses-compare');
+    await view.locator('.compare-select').evaluate((el: any) => { el.value = 'none'; el.dispatchEvent(new Event('change')); });
+    await until('compare off', async () => await note.isHidden());
+  });
 });

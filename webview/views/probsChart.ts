@@ -41,6 +41,9 @@ export class ProbsChart {
   private tokens: readonly string[] = [];
   private vocab: readonly string[] = [];
   private temperature = 1;
+  /** Compare: the baseline's top words per token ([T][k] flattened), shown beside. */
+  private baseline: { k: number; ids: readonly number[]; p: readonly number[] } | null = null;
+  private baselineLabel = '';
 
   constructor(private token: number, private readonly onToken: (t: number) => void) {
     this.canvas = h('canvas', { class: 'chart-canvas', role: 'img' });
@@ -70,6 +73,15 @@ export class ProbsChart {
     this.draw();
   }
 
+  /** Compare: the baseline's prediction beside the model's (null: none). */
+  setBaseline(top: { k: number; ids: readonly number[]; p: readonly number[] } | null, label: string | null): void {
+    this.baseline = top;
+    this.baselineLabel = label ?? '';
+    this.chart?.destroy(); // (one dataset or two: built again)
+    this.chart = null;
+    this.draw();
+  }
+
   /** The theme changed: draw again with its colors. */
   retheme(): void {
     this.chart?.destroy();
@@ -83,13 +95,26 @@ export class ProbsChart {
     const V = this.vocab.length;
     const T = this.tokens.length;
     const t = this.token < 0 || this.token >= T ? T - 1 : this.token;
-    const row = Array.from(p.subarray(t * V, (t + 1) * V)).map((v, i) => ({ v, w: this.vocab[i] ?? `v${i}` }));
+    const row = Array.from(p.subarray(t * V, (t + 1) * V)).map((v, i) => ({ v, w: this.vocab[i] ?? `v${i}`, id: i }));
     row.sort((a, b) => b.v - a.v);
     const top = row.slice(0, TOP);
     const c = themeColors();
+    // the baseline's probability of each word shown, and its own top word
+    let base: number[] | null = null;
+    let baseBest: { w: string; v: number } | null = null;
+    const b = this.baseline;
+    if (b && b.ids.length >= (t + 1) * b.k) {
+      const at = new Map<number, number>();
+      for (let i = 0; i < b.k; i++) at.set(b.ids[t * b.k + i], b.p[t * b.k + i]);
+      base = top.map((r) => at.get(r.id) ?? 0);
+      baseBest = { w: this.vocab[b.ids[t * b.k]] ?? `v${b.ids[t * b.k]}`, v: b.p[t * b.k] };
+    }
     const data = {
       labels: top.map((r) => r.w),
-      datasets: [{ label: 'probability', data: top.map((r) => r.v), backgroundColor: top.map((_, i) => (i === 0 ? c.accent : c.muted)) }],
+      datasets: [
+        { label: b ? 'edited' : 'probability', data: top.map((r) => r.v), backgroundColor: top.map((_, i) => (i === 0 ? c.accent : c.muted)) },
+        ...(base ? [{ label: `baseline (${this.baselineLabel})`, data: base, backgroundColor: c.grid, borderColor: c.muted, borderWidth: 1 }] : []),
+      ],
     };
     if (this.chart) {
       this.chart.data = data;
@@ -100,14 +125,14 @@ export class ProbsChart {
         options: {
           indexAxis: 'y', animation: false, responsive: true, maintainAspectRatio: false,
           scales: { x: { min: 0, max: 1, grid: { color: c.grid } }, y: { grid: { display: false } } },
-          plugins: { legend: { display: false } },
+          plugins: { legend: { display: !!base } },
         },
         plugins: [percentLabels as Plugin],
       });
     }
     const best = top[0];
     this.canvas.setAttribute('aria-label', `probabilities after "${this.tokens[t]}": ${top.map((r) => `${r.w} ${percent(r.v)}`).join(', ')}`);
-    this.caption.textContent = `After "${this.tokens[t]}", the model predicts "${best.w}" (${percent(best.v)}) — softmax of the logits / temperature ${this.temperature}${V > TOP ? `; the top ${TOP} of ${V} words` : ''}.`;
+    this.caption.textContent = `After "${this.tokens[t]}", the model predicts "${best.w}" (${percent(best.v)}) — softmax of the logits / temperature ${this.temperature}${V > TOP ? `; the top ${TOP} of ${V} words` : ''}.${baseBest ? ` The baseline (${this.baselineLabel}) predicts "${baseBest.w}" (${percent(baseBest.v)}).` : ''}`;
   }
 
   dispose(): void {

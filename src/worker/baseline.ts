@@ -1,0 +1,117 @@
+// Compare: the stages of a baseline model, against which the panel shows the document's stages as
+// differences ("what did my edit change"). The baseline is the same file without its ablate /
+// scale / weights (a checkpoint file), the file as committed (HEAD), or another model file, sent
+// by the host as text. Computed with the document's engine (its packed weights: a checkpoint's
+// unchanged tensors are not packed twice) and kept until what it depends on changes.
+
+import type { Engine } from '../core/engine';
+import { CheckpointResolver } from '../checkpoint/resolve';
+import { resolveRead, type CheckpointStore } from '../checkpoint/store';
+import { readModel, type ModelFile } from '../model/read';
+import type { CompareSpec } from '../protocol/worker';
+
+/** Words kept per token for the baseline's prediction (shown beside the edited model's). */
+export const BASELINE_TOP = 20;
+
+export interface BaselineRun {
+  readonly label: string;
+  /** The baseline's stages by id; null while its checkpoint loads or when it has an error. */
+  readonly stages: ReadonlyMap<string, Float32Array> | null;
+  readonly error: string | null;
+  /** Per token, its top words and their probabilities: [T][BASELINE_TOP] flattened. */
+  readonly top: { readonly k: number; readonly ids: number[]; readonly p: number[] } | null;
+}
+
+const LABELS = { plain: 'without ablate, scale and weights' } as const;
+
+export class Baseline {
+  private key: string | null = null;
+  private run: BaselineRun | null = null;
+  private loading = false;
+  private readonly resolver = new CheckpointResolver();
+
+  constructor(readonly spec: CompareSpec, private readonly store: CheckpointStore | null) {}
+
+  get label(): string {
+    return this.spec.kind === 'plain' ? LABELS.plain : this.spec.label;
+  }
+
+  /**
+   * The baseline for the document as read now (`file`: its model). `onLoaded`: a checkpoint the
+   * baseline names came in (compute again).
+   */
+  for(file: ModelFile, engine: Engine, onLoaded: () => void): BaselineRun {
+    const s = this.spec;
+    if (s.kind === 'plain') {
+      const c = file.checkpoint;
+      if (!c) return this.fail('this model file names no checkpoint, so it has no "ablate", "scale" or "weights" to leave out: compare with the file as committed (HEAD) or with another model file');
+      const r = c.request;
+      const key = JSON.stringify([r.folder, r.tokenizer, r.prompt, r.tokenIds, r.tokens, r.temperature, r.lens, c.source.paramCount]);
+      if (key === this.key && this.run) return this.run;
+      this.key = key;
+      const res = this.resolver.resolve({ ...r, ablate: [], scale: [], weights: [] }, c.source, c.tokenizer);
+      if (!res.file) return this.fail(`the file without its overrides does not resolve: ${res.problems[0]?.message ?? 'unknown problem'}`);
+      return (this.run = this.compute(res.file, engine));
+    }
+    if (s.text === this.key && this.run && !this.loading) return this.run;
+    this.key = s.text;
+    const base = readModel(s.text, s.fileName);
+    const r = base.checkpoint && this.store ? resolveRead(base, s.fileName, this.store, this.resolver) : { read: base };
+    if ('loading' in r) {
+      this.loading = true;
+      void r.loading.then(() => {
+        this.loading = false;
+        this.key = null;
+        onLoaded();
+      });
+      return (this.run = { label: this.label, stages: null, error: null, top: null });
+    }
+    const m = r.read.model;
+    if (!m) {
+      const p = r.read.problems.find((x) => x.severity === 'error');
+      return this.fail(`${this.label} does not read as a model${p ? `: ${p.message}` : ''}`);
+    }
+    return (this.run = this.compute(m, engine));
+  }
+
+  private fail(error: string): BaselineRun {
+    this.run = { label: this.label, stages: null, error, top: null };
+    return this.run;
+  }
+
+  private compute(m: ModelFile, engine: Engine): BaselineRun {
+    const stages = new Map(engine.forwardOnce(m.model).map((s) => [s.id, s.data]));
+    const probs = stages.get('head.probs');
+    let top: BaselineRun['top'] = null;
+    const head = m.model.spec.head;
+    if (probs && head) {
+      const { T } = m.model.spec;
+      const V = head.V;
+      const ids: number[] = [];
+      const p: number[] = [];
+      for (let t = 0; t < T; t++) {
+        const row = probs.subarray(t * V, (t + 1) * V);
+        const order = topK(row, BASELINE_TOP);
+        for (const j of order) {
+          ids.push(j);
+          p.push(row[j]);
+        }
+      }
+      top = { k: Math.min(BASELINE_TOP, V), ids, p };
+    }
+    return { label: this.label, stages, error: null, top };
+  }
+}
+
+// indices of the k largest of row, largest first
+function topK(row: Float32Array, k: number): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < row.length; j++) {
+    if (out.length === k && row[j] <= row[out[k - 1]]) continue;
+    let i = out.length;
+    while (i > 0 && row[out[i - 1]] < row[j]) i--;
+    out.splice(i, 0, j);
+    if (out.length > k) out.pop();
+  }
+  return out;
+}
