@@ -47,6 +47,8 @@ export class App {
   private pendingFocus: string | null = null;
   private readonly redrawAll = perFrame(() => this.drawAll(false));
   private lenses = this.newLenses();
+  /** Stages a lens view draws from (beyond the open sections' cards). */
+  private lensWanted: readonly string[] = [];
   /** Compare: the baseline the stages are differences from, or null. */
   private comparing: { label: string; top: { k: number; ids: readonly number[]; p: readonly number[] } | null } | null = null;
 
@@ -247,6 +249,7 @@ export class App {
     r.received++;
     // the overview and the charts follow the stages they show
     if (this.overview.has(id)) this.overview.draw(id);
+    this.lenses.onStage(id);
     const info = card.info;
     if (info.kind === 'ffn.up' || info.kind === 'ffn.gate') {
       const L = r.summary.layers[info.layer]?.ffn;
@@ -290,7 +293,7 @@ export class App {
   private postWanted(): void {
     const s = this.stream.render?.summary;
     if (!s) return;
-    const always = [...this.overview.ids(), ...s.stages.filter((x) => x.group === 'head' || x.group === 'output' || x.group === 'input').map((x) => x.id)];
+    const always = [...this.overview.ids(), ...this.lensWanted, ...s.stages.filter((x) => x.group === 'head' || x.group === 'output' || x.group === 'input').map((x) => x.id)];
     const ids = this.layout.wanted(s, always);
     const key = ids ? ids.slice().sort().join(',') : '*';
     if (key === this.wantedKey) return;
@@ -358,6 +361,12 @@ export class App {
       openLayer: (l) => this.scrollToCard(`layers.${l}.out`),
       unit: (text) => post({ type: 'unit', text }),
       runPatching: () => post({ type: 'runPatching' }),
+      summary: () => this.stream.render?.summary ?? null,
+      stage: (id) => this.layout.cards.get(id)?.data ?? null,
+      want: (ids) => {
+        this.lensWanted = ids;
+        this.postWanted();
+      },
     };
     return new LensSection(ctx, this.state.lensTab ?? 0, (tab) => {
       this.state.lensTab = tab;
@@ -468,6 +477,7 @@ export class App {
 
   private highlight(target: HighlightTarget | null, writes?: { shape: readonly number[]; data: ArrayBuffer }): void {
     this.highlightTarget = target;
+    this.lenses.highlight(target);
     if (this.stream.render) {
       for (const c of this.layout.cards.values()) if (c.info.kind === 'ffn.down') c.setExtra(null);
       if (target?.kind === 'neuron' && writes) {

@@ -260,4 +260,45 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     await view.locator('.compare-select').evaluate((el: any) => { el.value = 'none'; el.dispatchEvent(new Event('change')); });
     await until('compare off', async () => await note.isHidden());
   });
+
+  it('attention (BertViz): the model view draws every layer × head, token 0 attends only to itself (pixels); the head view draws lines and a hovered token\'s weights', async () => {
+    const view = await wb.webview(TITLE);
+    const frame = await wb.webviewFrame(TITLE);
+    await tab('attention');
+    const thumbs = view.locator('.attn-thumb');
+    await until('40 thumbnails', async () => (await thumbs.count()) === 40);
+    const px = await until('layer 0 head 0 drawn', async () => {
+      const p = await wb.readCanvas(frame, '.attn-thumb[data-layer="0"][data-head="0"]');
+      return p.data[3] === 255 ? p : null;
+    });
+    assert.deepEqual([px.width, px.height], [7, 7]);
+    const at = (r: number, c: number): number[] => px.data.slice((r * 7 + c) * 4, (r * 7 + c) * 4 + 3);
+    // viridis: weight 1 is yellow (high red and green), weight 0 dark purple
+    assert.ok(at(0, 0)[1] > 200 && at(0, 0)[0] > 200, `token 0 → itself: ${at(0, 0)}`);
+    assert.ok(at(0, 1)[1] < 20, `token 0 → token 1 (masked): ${at(0, 1)}`);
+    await view.locator('.attn-left .attn-token[data-token="6"]').hover();
+    const lines = await wb.readCanvas(frame, '.attn-lines');
+    assert.ok(lines.data.some((v, i) => i % 4 === 3 && v > 0), 'lines drawn');
+    await view.locator('.attn-thumb[data-layer="2"][data-head="3"]').click();
+    await until('layer 2 head 3 opened', async () => /Layer 2, head 3/.test(await view.locator('.lens-attention h4').first().innerText()));
+    await view.locator('.attn-left .attn-token[data-token="6"]').hover();
+    await wb.screenshot('lenses-attention');
+  });
+
+  it('tokens (CircuitsVis): a neuron\'s activation over the prompt, as computed here', async () => {
+    const view = await wb.webview(TITLE);
+    await tab('tokens');
+    await view.locator('.lens-tokens vscode-single-select[aria-label="layer"]').evaluate((el: any) => { el.value = '2'; el.dispatchEvent(new Event('change')); });
+    await view.locator('.lens-tokens .unit-index').evaluate((el: any) => { el.value = '5'; el.dispatchEvent(new Event('change')); });
+    const toks = view.locator('.colored-token');
+    await until('7 coloured tokens', async () => (await toks.count()) === 7 && /layer 2/.test(await view.locator('.lens-tokens h4').innerText()));
+    const path = join(SAMPLES, 'x.ffn.json');
+    const r = await resolveReadNow(readModel(readFileSync(join(wb.folder, FILE), 'utf8'), path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
+    const act = forward(r.model!.model, tsKernel).find((s) => s.id === 'layers.2.ffn.act')!;
+    for (let t = 0; t < 7; t++) {
+      const v = Number(await toks.nth(t).getAttribute('data-value'));
+      assert.ok(Math.abs(v - act.data[t * act.shape[1] + 5]) < 1e-5, `token ${t}: ${v} vs ${act.data[t * act.shape[1] + 5]}`);
+    }
+    await wb.screenshot('lenses-tokens');
+  });
 });

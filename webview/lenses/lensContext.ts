@@ -1,6 +1,7 @@
 // What the lens views need from the panel: the theme, and the ways out (ask the worker, open a
 // layer, act on a unit of the model file).
 import type { LensRequest } from '../../src/protocol/lenses';
+import type { ModelSummary } from '../../src/protocol/stages';
 import { drawLegend, type Backdrop, type ColormapName } from '../heatmap';
 import { h } from '../dom';
 
@@ -16,6 +17,12 @@ export interface LensContext {
   unit(text: string): void;
   /** Runs activation patching (a command with VS Code's progress and cancel). */
   runPatching(): void;
+  /** The model shown (null before the first render). */
+  summary(): ModelSummary | null;
+  /** A stage's numbers, if the panel has them. */
+  stage(id: string): { readonly shape: readonly number[]; readonly data: Float32Array } | null;
+  /** The stages a view needs besides the cards shown (the worker sends them, and again after each edit). */
+  want(ids: readonly string[]): void;
 }
 
 /** A word as the panel shows it, with its id. */

@@ -8,8 +8,14 @@ import { HeadsView } from './headsView';
 import type { LensContext } from './lensContext';
 import { LogitLensView } from './logitLensView';
 import { PatchView } from './patchView';
+import { AttentionView } from './attentionView';
+import { TokensView } from './tokensView';
+import type { HighlightTarget } from '../../src/protocol/stages';
 
-const TABS: ReadonlyArray<readonly [LensKind, string]> = [['logitLens', 'Logit lens'], ['dla', 'Attribution'], ['heads', 'Heads'], ['patch', 'Patching']];
+type Tab = LensKind | 'attention' | 'tokens';
+const TABS: ReadonlyArray<readonly [Tab, string]> = [
+  ['logitLens', 'Logit lens'], ['dla', 'Attribution'], ['heads', 'Heads'], ['attention', 'Attention'], ['tokens', 'Tokens'], ['patch', 'Patching'],
+];
 
 export class LensSection {
   readonly el: HTMLElement;
@@ -17,18 +23,23 @@ export class LensSection {
   private readonly dla: DlaView;
   private readonly heads: HeadsView;
   private readonly patch: PatchView;
+  private readonly attention: AttentionView;
+  private readonly tokens: TokensView;
+  private readonly views: Array<{ readonly el: HTMLElement; request(): void }>;
   private readonly status = h('p', { class: 'lens-status', role: 'status' });
   private tab: number;
   private readonly tabs: HTMLElement & { selectedIndex: number };
   private open = false;
 
-  constructor(ctx: LensContext, tab: number, private readonly onTab: (tab: number) => void) {
+  constructor(private readonly ctx: LensContext, tab: number, private readonly onTab: (tab: number) => void) {
     this.logit = new LogitLensView(ctx);
     this.dla = new DlaView(ctx);
     this.heads = new HeadsView(ctx);
     this.patch = new PatchView(ctx);
+    this.attention = new AttentionView(ctx);
+    this.tokens = new TokensView(ctx);
     this.tab = Math.min(Math.max(0, tab), TABS.length - 1);
-    const views = [this.logit, this.dla, this.heads, this.patch];
+    const views = this.views = [this.logit, this.dla, this.heads, this.attention, this.tokens, this.patch];
     const tabs = this.tabs = h('vscode-tabs', { 'selected-index': this.tab, class: 'lens-tabs' },
       ...TABS.flatMap(([kind, title], i) => [
         h('vscode-tab-header', { slot: 'header', 'data-lens': kind }, title),
@@ -46,10 +57,11 @@ export class LensSection {
   setOpen(open: boolean): void {
     this.open = open;
     if (open) this.request();
+    else this.ctx.want([]);
   }
 
   /** Shows a tab (the patching command opens its own). */
-  select(kind: LensKind): void {
+  select(kind: Tab): void {
     const i = TABS.findIndex(([k]) => k === kind);
     if (i < 0) return;
     this.tab = i;
@@ -63,9 +75,25 @@ export class LensSection {
   }
 
   private request(): void {
+    // the stages a view draws from are asked for only while it is shown
+    this.ctx.want([]);
     if (!this.open) return;
-    this.status.textContent = TABS[this.tab][0] === 'patch' ? '' : 'Computing…';
-    [this.logit, this.dla, this.heads, this.patch][this.tab].request();
+    const kind = TABS[this.tab][0];
+    this.status.textContent = kind === 'patch' || kind === 'attention' || kind === 'tokens' ? '' : 'Computing…';
+    this.views[this.tab].request();
+  }
+
+  /** Stage numbers arrived (the views drawn from stages redraw). */
+  onStage(id: string): void {
+    if (!this.open) return;
+    const kind = TABS[this.tab][0];
+    if (kind === 'attention') this.attention.onStage(id);
+    if (kind === 'tokens') this.tokens.onStage(id);
+  }
+
+  /** The editor's cursor: the tokens view follows a neuron. */
+  highlight(t: HighlightTarget | null): void {
+    if (this.tokens.follow(t) && this.open && TABS[this.tab][0] === 'tokens') this.tokens.request();
   }
 
   show(r: LensResult): void {
