@@ -84,7 +84,7 @@ class FfnLens extends Disposable {
       const pick = await vscode.window.showQuickPick(items, { title: 'FFN Lens: compare the panel with…' });
       if (pick) await panel.setCompare(pick.baseline);
     }));
-    this._register(vscode.commands.registerCommand('ffnLens.patch', async (uri?: unknown) => {
+    this._register(vscode.commands.registerCommand('ffnLens.patch', async (uri?: unknown, views?: unknown) => {
       // (from the palette with a panel in front: that panel's document)
       const fromPanel = this.panels.all().find((p) => p.panel.active)?.document;
       const doc = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document ?? fromPanel ?? undefined;
@@ -92,7 +92,7 @@ class FfnLens extends Disposable {
         void vscode.window.showInformationMessage('FFN Lens: open a model file that names a checkpoint and has a "corrupted_prompt" first.');
         return;
       }
-      await runPatching(this.client, this.panels.find(doc.uri) ?? this.panels.show(doc));
+      await runPatching(this.client, this.panels.find(doc.uri) ?? this.panels.show(doc), views === 'heads' ? 'heads' : 'resid');
     }));
     // (an argument, the sample's file name, skips the list: for links and tests)
     this._register(vscode.commands.registerCommand('ffnLens.openSample', async (file?: unknown) => {

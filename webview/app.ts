@@ -360,7 +360,7 @@ export class App {
       request: (request) => post({ type: 'lens', request }),
       openLayer: (l) => this.scrollToCard(`layers.${l}.out`),
       unit: (text) => post({ type: 'unit', text }),
-      runPatching: () => post({ type: 'runPatching' }),
+      runPatching: (views) => post({ type: 'runPatching', views }),
       summary: () => this.stream.render?.summary ?? null,
       stage: (id) => this.layout.cards.get(id)?.data ?? null,
       want: (ids) => {

@@ -18,7 +18,7 @@ export type LensCommand = (typeof LENS_COMMANDS)[number];
 export const LENS_USAGE = `       ffn-lens lens  FILE [--k N] [--target ID]
        ffn-lens dla   FILE [--pos N] [--target ID] [--alt ID|second] [--neurons N]
        ffn-lens heads FILE [--repeat N]
-       ffn-lens patch FILE --corrupted-ids ID,ID,... [--target ID] [--alt ID] [--no-heads]
+       ffn-lens patch FILE --corrupted-ids ID,ID,... [--target ID] [--alt ID] [--views resid|heads|both]
 
   lens   the logit lens: each layer's top words at each token (softmax of the head read
          off the final norm of layers.i.out), and a target word's probability and rank
@@ -38,15 +38,21 @@ export const LENS_OPTIONS: Readonly<Record<LensCommand, readonly string[]>> = {
   lens: ['--k', '--target'],
   dla: ['--pos', '--target', '--alt', '--neurons'],
   heads: ['--repeat'],
-  patch: ['--corrupted-ids', '--target', '--alt', '--no-heads'],
+  patch: ['--corrupted-ids', '--target', '--alt', '--views'],
 };
-export const LENS_FLAGS = new Set(['--no-heads']);
+export const LENS_FLAGS = new Set<string>();
 
 function int(opts: LensOptions, name: string, min: number): number | undefined {
   const v = opts[name];
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v) || Number(v) < min) throw new LensError(`${name} needs a whole number ≥ ${min}, not "${v}"`);
   return Number(v);
+}
+
+function views(v: string | undefined): 'resid' | 'heads' | 'both' {
+  if (v === undefined) return 'both';
+  if (v === 'resid' || v === 'heads' || v === 'both') return v;
+  throw new LensError(`--views is resid, heads or both, not "${v}"`);
 }
 
 const r = (x: number): number => (Number.isFinite(x) ? Number(x.toPrecision(7)) : x);
@@ -111,12 +117,12 @@ export function lensCommand(cmd: LensCommand, file: ModelFile, opts: LensOptions
       if (bad !== undefined) throw new LensError(`--corrupted-ids: ${bad} is outside the vocabulary 0…${V - 1}`);
       const altOpt = opts['--alt'];
       const p = runPatching(new Engine(kernel), model, withTokens(model, ids.map(Number)), {
-        target: int(opts, '--target', 0), alt: altOpt === undefined ? undefined : int(opts, '--alt', 0)!, heads: opts['--no-heads'] === undefined,
+        target: int(opts, '--target', 0), alt: altOpt === undefined ? undefined : int(opts, '--alt', 0)!, views: views(opts['--views']),
       });
       return {
         patch: {
           target: p.target, target_word: word(p.target), alt: p.alt, alt_word: p.alt === null ? null : word(p.alt),
-          ld_clean: r(p.ldClean), ld_corrupted: r(p.ldCorrupted), resid: p.resid.map((x) => x.map(r)), heads: p.heads?.map((x) => x.map(r)) ?? null,
+          ld_clean: r(p.ldClean), ld_corrupted: r(p.ldCorrupted), resid: p.resid?.map((x) => x.map(r)) ?? null, heads: p.heads?.map((x) => x.map(r)) ?? null,
         },
       };
     }

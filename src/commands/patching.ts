@@ -8,11 +8,12 @@ import type { Panel } from '../panel/panel';
 /** Patching of GPT-2-small shape (12 layers × 32 tokens + 144 heads) takes about 20 s here: far below this. */
 const PATCH_TIMEOUT_MS = 30 * 60 * 1000;
 
-export async function runPatching(client: ComputeClient, panel: Panel): Promise<void> {
+export async function runPatching(client: ComputeClient, panel: Panel, views: 'resid' | 'heads' = 'resid'): Promise<void> {
   panel.focusLens('patch');
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'FFN Lens: activation patching', cancellable: true }, async (progress, token) => {
+  const title = views === 'resid' ? 'FFN Lens: activation patching (the residual stream)' : 'FFN Lens: activation patching (each head)';
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     let reported = 0;
-    const r = await client.query(panel.source.key, { kind: 'lens', request: { kind: 'patch', target: null, alt: null } }, PATCH_TIMEOUT_MS, {
+    const r = await client.query(panel.source.key, { kind: 'lens', request: { kind: 'patch', target: null, alt: null, views } }, PATCH_TIMEOUT_MS, {
       token,
       onProgress: (done, total) => {
         const pct = (done / total) * 100;

@@ -81,7 +81,12 @@ describe('lenses: the identities, on every checkpoint case', () => {
       const T = ids.length;
       const changed = 2;
       const corrupted = withTokens(clean, ids.map((id, t) => (t === changed ? (id + 1) % clean.spec.head!.V : id)));
-      const p = runPatching(new Engine(tsKernel), clean, corrupted, { alt: null });
+      const p0 = runPatching(new Engine(tsKernel), clean, corrupted, { alt: null });
+      const p = { ...p0, resid: p0.resid! };
+      assert.ok(p0.heads && p0.heads.length === clean.spec.layers.length, 'both views by default');
+      const only = runPatching(new Engine(tsKernel), clean, corrupted, { alt: null, views: 'heads' });
+      assert.equal(only.resid, null);
+      assert.deepEqual(only.heads, p0.heads);
       assert.notEqual(p.ldClean, p.ldCorrupted, `${f}: the corruption changes the answer`);
       for (let t = 0; t < T; t++) assert.equal(p.resid[0][t], t === changed ? 1 : 0, `${f}: layer 0, position ${t}`);
       // later layers: positions before the changed one hold the same stream in both runs

@@ -12,14 +12,15 @@ import type { Engine } from '../core/engine';
 import type { Model } from '../core/model';
 import { stageId } from '../core/stageId';
 import { LensError, top2, tokenIds } from './cache';
+import { weightAt } from './weights';
 
 export interface PatchOptions {
   /** Default: the clean run's top word at the last position. */
   readonly target?: number;
   /** Default: the corrupted run's top word, when it differs from the target; null: none. */
   readonly alt?: number | null;
-  /** Also patch each head (default true). */
-  readonly heads?: boolean;
+  /** Which views: the residual stream by layer × position, each head's output, or both (default). */
+  readonly views?: 'resid' | 'heads' | 'both';
 }
 
 export interface Patching {
@@ -27,8 +28,8 @@ export interface Patching {
   readonly alt: number | null;
   readonly ldClean: number;
   readonly ldCorrupted: number;
-  /** [layer][position]: share recovered patching resid_pre of the layer at the position. */
-  readonly resid: number[][];
+  /** [layer][position]: share recovered patching resid_pre of the layer at the position (null: not asked). */
+  readonly resid: number[][] | null;
   /** [layer][head]: share recovered patching the head's output at every position (null: not asked). */
   readonly heads: number[][] | null;
 }
@@ -51,8 +52,16 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
   const L = spec.layers.length;
   const last = (logits: Float32Array): Float32Array => logits.subarray((T - 1) * V, T * V);
 
+  const withResid = (opts.views ?? 'both') !== 'heads';
+  const withHeads = (opts.views ?? 'both') !== 'resid';
+  const headCount = spec.layers.reduce((n, l) => n + (l.attention ? l.attention.NH : 0), 0);
+  const total = 2 + (withResid ? L * T : 0) + (withHeads ? headCount : 0);
+  let done = 0;
+  // (a step after each full run too: the worker answers its other messages between steps)
   const cleanStages = new Map(engine.run(clean).map((s) => [s.id, s.data]));
+  yield { done: ++done, total };
   const corruptStages = new Map(engine.run(corrupted).map((s) => [s.id, s.data]));
+  yield { done: ++done, total };
   const cleanLast = last(cleanStages.get('head.logits')!);
   const corruptLast = last(corruptStages.get('head.logits')!);
   const target = opts.target ?? top2(cleanLast)[0];
@@ -61,33 +70,49 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
   for (const w of alt === null ? [target] : [target, alt]) {
     if (!Number.isInteger(w) || w < 0 || w >= V) throw new LensError(`word ${w} is outside the vocabulary 0…${V - 1}`);
   }
-  const ld = (row: Float32Array): number => row[target] - (alt === null ? 0 : row[alt]);
-  const ldClean = ld(cleanLast);
-  const ldCorrupted = ld(corruptLast);
+  // The metric from the last row of `output` (the final norm's), read along the head's two words:
+  // the head's matmul over the whole vocabulary for one row would cost more than the rest of a
+  // late patch. Clean, corrupted and patched runs are all measured this way, so an unchanged row
+  // reads exactly 0 and the clean stream exactly 1.
+  const C0 = spec.C;
+  const W = clean.params.get('head.W') ?? null;
+  const bU = clean.params.get('head.b')?.data;
+  const dir = new Float64Array(C0);
+  for (let c = 0; c < C0; c++) dir[c] = (W ? weightAt(W, c, target, C0, V) : c === target ? 1 : 0) - (alt === null ? 0 : W ? weightAt(W, c, alt, C0, V) : c === alt ? 1 : 0);
+  const bias = bU ? bU[target] - (alt === null ? 0 : bU[alt]) : 0;
+  const ld = (output: Float32Array): number => {
+    let s = bias;
+    for (let c = 0, o = (T - 1) * C0; c < C0; c++) s += output[o + c] * dir[c];
+    return s;
+  };
+  const ldClean = ld(cleanStages.get('output')!);
+  const ldCorrupted = ld(corruptStages.get('output')!);
   // (+ 0: an unchanged run reads 0, not −0)
   const share = (x: number): number => (ldClean === ldCorrupted ? 0 : (x - ldCorrupted) / (ldClean - ldCorrupted) + 0);
 
-  const withHeads = opts.heads ?? true;
-  const headCount = spec.layers.reduce((n, l) => n + (l.attention ? l.attention.NH : 0), 0);
-  const total = L * T + (withHeads ? headCount : 0);
-  let done = 0;
   const C = spec.C;
   // (the engine may have run something else between two steps: a lens asked for meanwhile)
   const patched = (id: string, data: Float32Array, firstRow: number): Float32Array => {
     if (engine.current !== corrupted) engine.run(corrupted);
-    return last(engine.patched(corrupted, { id, data, firstRow }, 'head.logits', true));
+    return engine.patched(corrupted, { id, data, firstRow }, 'output');
   };
 
-  const resid: number[][] = [];
-  for (let l = 0; l < L; l++) {
+  let resid: number[][] | null = null;
+  if (withResid) resid = [];
+  for (let l = 0; resid && l < L; l++) {
     const id = l === 0 ? 'input' : stageId(l - 1, 'out');
     const from = cleanStages.get(id)!;
     const base = corruptStages.get(id)!;
     const row: number[] = [];
     for (let p = 0; p < T; p++) {
-      const data = base.slice();
-      data.set(from.subarray(p * C, (p + 1) * C), p * C);
-      row.push(share(ld(patched(id, data, p))));
+      // the same row in both runs (a position before the first corrupted token): the patched run
+      // is the corrupted run, bit for bit, so it recovers exactly nothing
+      if (sameRow(from, base, p * C, C)) row.push(0);
+      else {
+        const data = base.slice();
+        data.set(from.subarray(p * C, (p + 1) * C), p * C);
+        row.push(share(ld(patched(id, data, p))));
+      }
       yield { done: ++done, total };
     }
     resid.push(row);
@@ -124,4 +149,9 @@ export function runPatching(engine: Engine, clean: Model, corrupted: Model, opts
     const r = g.next();
     if (r.done) return r.value;
   }
+}
+
+function sameRow(a: Float32Array, b: Float32Array, at: number, n: number): boolean {
+  for (let i = at; i < at + n; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
 }

@@ -250,7 +250,7 @@ export class Panel extends Disposable {
         void this.unit(m.text);
         return;
       case 'runPatching':
-        void vscode.commands.executeCommand('ffnLens.patch', this.src.uri);
+        void vscode.commands.executeCommand('ffnLens.patch', this.src.uri, m.views);
         return;
       case 'compare':
         void this.setCompare(m.kind);

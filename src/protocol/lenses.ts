@@ -9,7 +9,7 @@ export type LensRequest =
   /** Head scores on the input; `repeat`: also on a random sequence of that many ids, repeated. */
   | { readonly kind: 'heads'; readonly repeat: number | null }
   /** Activation patching of the input's run into the corrupted input's (a long job: progress, cancel). */
-  | { readonly kind: 'patch'; readonly target: number | null; readonly alt: number | null };
+  | { readonly kind: 'patch'; readonly target: number | null; readonly alt: number | null; readonly views: 'resid' | 'heads' };
 
 export type LensKind = LensRequest['kind'];
 
@@ -70,8 +70,8 @@ export type LensResult =
     readonly words: Readonly<Record<number, string>>;
     readonly ldClean: number;
     readonly ldCorrupted: number;
-    /** [layer][position] */
-    readonly resid: ReadonlyArray<readonly number[]>;
+    /** [layer][position] (null: this run patched the heads) */
+    readonly resid: ReadonlyArray<readonly number[]> | null;
     /** [layer][head] */
     readonly heads: ReadonlyArray<readonly number[]> | null;
     readonly ms: number;

@@ -77,7 +77,7 @@ export type FromWebview =
   /** A head or neuron clicked in a lens (`layers.3.attn.head.5`): offer to ablate or scale it. */
   | { readonly type: 'unit'; readonly text: string }
   /** The patching tab's button: run "FFN Lens: Activation Patching" for this panel's document. */
-  | { readonly type: 'runPatching' }
+  | { readonly type: 'runPatching'; readonly views: 'resid' | 'heads' }
   /** The header's "Compare with" control. */
   | { readonly type: 'compare'; readonly kind: 'none' | 'plain' | 'head' | 'file' }
   /** The bytes of an export (null: it failed, `error` says why). */

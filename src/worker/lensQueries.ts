@@ -90,14 +90,15 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
 export function patchJob(file: ModelFile, engine: Engine, req: Extract<LensRequest, { kind: 'patch' }>): Generator<PatchProgress, Patching> {
   const corrupted = file.checkpoint?.corruptedIds ?? null;
   if (!corrupted) throw new LensError('patching needs a second input: add "corrupted_prompt": "…" (as many tokens as the prompt) or "corrupted_token_ids": [ … ] to the model file');
-  return activationPatching(engine, file.model, withTokens(file.model, corrupted), { target: req.target ?? undefined, alt: req.alt ?? undefined });
+  return activationPatching(engine, file.model, withTokens(file.model, corrupted), { target: req.target ?? undefined, alt: req.alt ?? undefined, views: req.views });
 }
 
 export function patchResult(file: ModelFile, p: Patching, ms: number): LensResult {
   const corrupted = file.checkpoint!.corruptedIds!;
   const words = wordsOf(file, p.alt === null ? [p.target] : [p.target, p.alt]);
+  const tokens = file.tokens;
   return {
-    kind: 'patch', tokens: file.tokens, corruptedTokens: corrupted.map((id) => file.vocab[id] ?? `#${id}`), target: p.target, alt: p.alt, words,
+    kind: 'patch', tokens, corruptedTokens: corrupted.map((id) => file.vocab[id] ?? `#${id}`), target: p.target, alt: p.alt, words,
     ldClean: p.ldClean, ldCorrupted: p.ldCorrupted, resid: p.resid, heads: p.heads, ms,
   };
 }

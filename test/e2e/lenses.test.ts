@@ -127,17 +127,25 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
   it('patching: runs with progress, and the residual stream at the changed token recovers 100 % at layer 0 (pixels)', async () => {
     const view = await wb.webview(TITLE);
     await tab('patch');
-    await view.locator('.lens-patch vscode-button').first().click();
+    await view.locator('.lens-patch .patch-resid').click();
     const frame = await wb.webviewFrame(TITLE);
     const head = view.locator('.lens-patch .lens-headline');
     await until('the patching result', async () => (await head.count()) === 1, 60_000);
-    const px = await wb.readCanvas(frame, '.lens-patch canvas');
+    const px = await wb.readCanvas(frame, '.lens-patch .hm canvas');
     assert.deepEqual([px.width, px.height], [7, 5]);
     const at = (l: number, t: number): string => px.data.slice((l * 7 + t) * 4, (l * 7 + t) * 4 + 3).join();
     // layer 0: positions before the changed one (4) are the same in both runs: 0, the centre colour;
     // the changed one recovers everything: the top of the scale (range ±max(1, |share|))
     for (let t = 0; t < 4; t++) assert.equal(at(0, t), at(0, 0), `layer 0, token ${t}: 0 %`);
     assert.notEqual(at(0, 4), at(0, 0), 'layer 0, token 4: recovered');
+    // the second view, each head, on its own run: a 5 × 8 grid beside the first
+    await view.locator('.lens-patch .patch-heads').click();
+    await until('the heads view', async () => (await view.locator('.lens-patch .hm canvas').count()) === 2, 60_000);
+    const hp = await until('the heads grid drawn', async () => {
+      const p = await wb.readCanvas(frame, '.lens-patch .hm-small canvas');
+      return p.width === 8 && p.height === 5 ? p : null;
+    });
+    assert.ok(new Set(Array.from({ length: 40 }, (_, i) => hp.data.slice(i * 4, i * 4 + 3).join())).size > 5, 'the heads differ');
     await wb.screenshot('lenses-patching');
   });
 

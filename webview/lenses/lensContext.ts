@@ -16,7 +16,7 @@ export interface LensContext {
   /** A head or a neuron clicked: the host offers to ablate or scale it in the model file. */
   unit(text: string): void;
   /** Runs activation patching (a command with VS Code's progress and cancel). */
-  runPatching(): void;
+  runPatching(views: 'resid' | 'heads'): void;
   /** The model shown (null before the first render). */
   summary(): ModelSummary | null;
   /** A stage's numbers, if the panel has them. */

@@ -14,7 +14,9 @@ export class PatchView {
   private readonly resid = new HeatmapView();
   private readonly heads = new HeatmapView(true, true);
   private readonly progress = h('vscode-progress-bar', { hidden: true, 'aria-label': 'Patching progress' });
+  /** The last residual-stream patching and the last per-head one (two runs, each when asked). */
   private last: Patch | null = null;
+  private lastHeads: Patch | null = null;
   private message = '';
 
   constructor(private readonly ctx: LensContext) {
@@ -34,7 +36,8 @@ export class PatchView {
   }
 
   show(r: Patch): void {
-    this.last = r;
+    if (r.resid) this.last = r;
+    if (r.heads) this.lastHeads = r;
     this.message = '';
     this.progress.hidden = true;
     this.render();
@@ -51,38 +54,44 @@ export class PatchView {
   }
 
   private render(): void {
-    const button = h('vscode-button', { title: 'FFN Lens: Activation Patching (runs in the background; cancel from its notification)' }, this.last ? 'Run patching again' : 'Run activation patching');
+    const button = h('vscode-button', { class: 'patch-resid', title: 'FFN Lens: Activation Patching (runs in the background; cancel from its notification)' }, this.last ? 'Patch the residual stream again' : 'Patch the residual stream');
     button.addEventListener('click', () => {
       this.message = '';
-      this.ctx.runPatching();
+      this.ctx.runPatching('resid');
+    });
+    const headsButton = h('vscode-button', { class: 'patch-heads', secondary: true, title: 'Patches each head\'s output at every token: one run per head' }, this.lastHeads ? 'Patch each head again' : 'Patch each head');
+    headsButton.addEventListener('click', () => {
+      this.message = '';
+      this.ctx.runPatching('heads');
     });
     const intro = h('p', { class: 'lens-note' }, 'Runs the model on "corrupted_prompt" (or "corrupted_token_ids") of the model file, then puts back one piece of the clean run at a time and measures how much of the clean answer returns: 100 % means that piece carries it.');
-    const parts: Array<Node | null> = [h('div', { class: 'lens-controls' }, button, this.progress), intro];
+    const parts: Array<Node | null> = [h('div', { class: 'lens-controls' }, button, headsButton, this.progress), intro];
     if (this.message) parts.push(h('p', { class: 'lens-error', role: 'alert' }, this.message));
-    const r = this.last;
+    const r = this.last ?? this.lastHeads;
     if (r) {
       const T = r.tokens.length;
-      const L = r.resid.length;
+      const L = (r.resid ?? r.heads)!.length;
       const metric = r.alt === null ? `logit(${wordLabel(r.words, r.target)})` : `logit(${wordLabel(r.words, r.target)}) − logit(${wordLabel(r.words, r.alt)})`;
       parts.push(h('p', { class: 'lens-headline', 'data-ld-clean': String(r.ldClean), 'data-ld-corrupted': String(r.ldCorrupted) },
-        `${metric}: clean ${r.ldClean.toFixed(3)}, corrupted ${r.ldCorrupted.toFixed(3)}. Each cell: (patched − corrupted) / (clean − corrupted). ${L * T + (r.heads ? r.heads.flat().length : 0)} patched runs in ${(r.ms / 1000).toFixed(1)} s.`));
+        `${metric}: clean ${r.ldClean.toFixed(3)}, corrupted ${r.ldCorrupted.toFixed(3)}. Each cell: (patched − corrupted) / (clean − corrupted).${this.last ? ` The residual stream: ${L * T} patched runs in ${(this.last.ms / 1000).toFixed(1)} s.` : ''}${this.lastHeads ? ` Each head: ${this.lastHeads.heads!.flat().length} runs in ${(this.lastHeads.ms / 1000).toFixed(1)} s.` : ''}`));
       const data = new Float32Array(L * T);
-      r.resid.forEach((row, l) => row.forEach((v, t) => (data[l * T + t] = v)));
-      const m = Math.max(1, ...data.map(Math.abs));
+      this.last?.resid!.forEach((row, l) => row.forEach((v, t) => (data[l * T + t] = v)));
+      const hm = this.lastHeads?.heads ?? null;
+      const m = Math.max(1, ...data.map(Math.abs), ...(hm ? hm.flat().map(Math.abs) : []));
       const cols = r.tokens.map((t, i) => (r.corruptedTokens[i] !== t ? `${t}→${r.corruptedTokens[i]}` : t));
       this.resid.set({
-        data, rows: L, cols: T, rowLabels: r.resid.map((_, l) => `L${l}`), colLabels: cols, colAxis: 'token',
+        data, rows: L, cols: T, rowLabels: Array.from({ length: L }, (_, l) => `L${l}`), colLabels: cols, colAxis: 'token',
         describe: (l, t, v) => [`the stream entering layer ${l} at token ${t} "${r.tokens[t]}"${r.corruptedTokens[t] !== r.tokens[t] ? ` (corrupted: "${r.corruptedTokens[t]}")` : ''}`, `recovers ${(v * 100).toFixed(1)} % of ${metric}`, 'click: open this layer'],
         onClick: (l) => this.ctx.openLayer(l),
         ariaLabel: `Residual stream patching: ${L} layers × ${T} tokens`,
       });
-      parts.push(h('h4', {}, 'Residual stream, by layer and token'), this.resid.el, legend('share of the logit difference recovered (1 = 100 %)', 'coolwarm', [-m, m], this.ctx.backdrop()));
-      if (r.heads && r.heads.some((x) => x.length)) {
-        const NH = Math.max(...r.heads.map((x) => x.length));
+      if (this.last) parts.push(h('h4', {}, 'Residual stream, by layer and token'), this.resid.el, legend('share of the logit difference recovered (1 = 100 %)', 'coolwarm', [-m, m], this.ctx.backdrop()));
+      if (hm && hm.some((x) => x.length)) {
+        const NH = Math.max(...hm.map((x) => x.length));
         const hd = new Float32Array(L * NH).fill(NaN);
-        r.heads.forEach((row, l) => row.forEach((v, k) => (hd[l * NH + k] = v)));
+        hm.forEach((row, l) => row.forEach((v, k) => (hd[l * NH + k] = v)));
         this.heads.set({
-          data: hd, rows: L, cols: NH, rowLabels: r.heads.map((_, l) => `L${l}`), colLabels: null, colAxis: 'head',
+          data: hd, rows: L, cols: NH, rowLabels: hm.map((_, l) => `L${l}`), colLabels: null, colAxis: 'head',
           describe: (l, k, v) => [`layer ${l}, head ${k}: its output at every token`, `recovers ${(v * 100).toFixed(1)} % of ${metric}`, 'click: switch it off or scale it'],
           onClick: (l, k) => this.ctx.unit(`layers.${l}.attn.head.${k}`),
           ariaLabel: `Head patching: ${L} layers × ${NH} heads`,
@@ -91,8 +100,8 @@ export class PatchView {
       }
       requestAnimationFrame(() => {
         const paint = { colormap: 'coolwarm' as const, backdrop: this.ctx.backdrop(), range: [-m, m] as [number, number], maxRows: 4096, maxCols: 4096 };
-        this.resid.paint(paint, this.el.clientWidth || 600);
-        if (r.heads) this.heads.paint(paint, 260);
+        if (this.last) this.resid.paint(paint, this.el.clientWidth || 600);
+        if (hm) this.heads.paint(paint, 260);
       });
     }
     this.el.replaceChildren(...parts.filter((x): x is Node => x !== null));
