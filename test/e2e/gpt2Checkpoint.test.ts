@@ -104,4 +104,50 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     assert.notEqual(after, before, 'the top words\' probabilities changed');
     await wb.screenshot('gpt2-checkpoint-ablate');
   });
+
+  it('the lenses at GPT-2-small scale: the logit lens grid (12 layers × 7 tokens) ends in the prediction, the attribution adds up, patching a corrupted prompt recovers at the changed token', async () => {
+    const view = await wb.webview(TITLE);
+    const frame = await wb.webviewFrame(TITLE);
+    // a corrupted prompt of as many tokens, typed in as a user would
+    const text = readFileSync(join(wb.folder, FILE), 'utf8');
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('"checkpoint"')) + 1;
+    await wb.tab(FILE).click();
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type(`${line}:${lines[line - 1].length + 1}`);
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.insertText('"corrupted_prompt": "Michael Jordan plays the sport of football",');
+    const section = view.locator('vscode-collapsible[data-section="lenses"]');
+    await section.evaluate((el: any) => { el.open = true; el.dispatchEvent(new CustomEvent('vsc-collapsible-toggle', { detail: { open: true } })); });
+    await view.locator('vscode-tab-header[data-lens="logitLens"]').click();
+    const cells = view.locator('.lens-cell');
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline && (await cells.count()) !== 84) await wb.page.waitForTimeout(300);
+    assert.equal(await cells.count(), 84, '12 layers × 7 tokens');
+    const top = await view.locator('.lens-cell[data-layer="11"][data-token="6"]').innerText();
+    const cap = await caption(/After "·basketball"/);
+    assert.ok(cap.includes(`predicts "${top}"`), `the last layer's lens (${top}) is the prediction: ${cap}`);
+    await section.scrollIntoViewIfNeeded();
+    await wb.screenshot('gpt2-checkpoint-logit-lens');
+
+    await view.locator('vscode-tab-header[data-lens="dla"]').click();
+    const head = view.locator('.lens-dla .lens-headline');
+    await head.waitFor({ timeout: 60_000 });
+    const diff = Number(await head.getAttribute('data-logit-diff'));
+    const sum = Number(await head.getAttribute('data-sum'));
+    assert.ok(Math.abs(sum - diff) <= 1e-3 * Math.max(1, Math.abs(diff)), `Σ parts ${sum} vs ${diff}`);
+    await wb.screenshot('gpt2-checkpoint-attribution');
+
+    await view.locator('vscode-tab-header[data-lens="patch"]').click();
+    await view.locator('.lens-patch .patch-resid').click();
+    const until = Date.now() + 120_000;
+    while (Date.now() < until && (await view.locator('.lens-patch .lens-headline').count()) === 0) await wb.page.waitForTimeout(300);
+    const px = await wb.readCanvas(frame, '.lens-patch .hm canvas');
+    assert.deepEqual([px.width, px.height], [7, 12]);
+    const at = (l: number, t: number): string => px.data.slice((l * 7 + t) * 4, (l * 7 + t) * 4 + 3).join();
+    for (let t = 0; t < 6; t++) assert.equal(at(0, t), at(0, 0), `layer 0, token ${t}: the same in both prompts, 0 %`);
+    assert.notEqual(at(0, 6), at(0, 0), 'layer 0, "·basketball": recovered');
+    await wb.screenshot('gpt2-checkpoint-patching');
+  });
 });
