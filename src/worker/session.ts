@@ -454,6 +454,8 @@ export class DocSession {
       }
       if (r.done) {
         this.job = null;
+        const runs = 2 + (r.value.resid ? r.value.resid.flat().length : 0) + (r.value.heads ? r.value.heads.flat().length : 0);
+        this.post({ type: 'progress', id, done: runs, total: runs }); // (the bar reaches its end)
         return reply({ kind: 'lens', version, result: patchResult(cur.file, r.value, performance.now() - t0) });
       }
       this.post({ type: 'progress', id, done: r.value.done, total: r.value.total });

@@ -1,7 +1,7 @@
 // The command line as a process: the built dist/cli.js, as `npx ffn-lens` runs it.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatFloat32 } from '../../../src/util/float32';
@@ -150,5 +150,59 @@ describe('formatFloat32', () => {
     assert.equal(formatFloat32(16777216), '16777216');
     assert.equal(formatFloat32(Math.fround(1e-45)), '1e-45');
     assert.equal(formatFloat32(NaN), 'null');
+  });
+});
+
+describe('ffn-lens lens|dla|heads|patch (process)', () => {
+  const stories = join(REPO, 'samples', 'stories260K.ffn.json');
+
+  it('lens: the grid of top words per layer and token; the last layer\'s top is the prediction', () => {
+    const r = cli('lens', stories, '--k', '3');
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out).lens;
+    assert.deepEqual([j.layers, j.top.length, j.top[0].length, j.top[0][0].length], [5, 5, 5, 3]);
+    assert.equal(j.top[4][4][0][0], 432, 'after "<s> Once upon a time": ","');
+    assert.ok(Math.abs(j.top[4][4][0][1] - 0.969) < 1e-3);
+  });
+
+  it('dla: the parts and the constant add up to the logit difference', () => {
+    const r = cli('dla', stories, '--alt', 'second');
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out).dla;
+    assert.equal(j.target, 432);
+    const sum = Object.values(j.components as Record<string, number>).reduce((a, b) => a + b, j.constant);
+    assert.ok(Math.abs(sum - j.logit_diff) < 1e-4, `${sum} vs ${j.logit_diff}`);
+    assert.equal(j.heads.length, 5);
+  });
+
+  it('heads: three scores per layer and head, and the induction test', () => {
+    const r = cli('heads', stories, '--repeat', '6');
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out).heads;
+    assert.deepEqual([j.prev.length, j.prev[0].length, j.repeat.token_ids.length], [5, 8, 12]);
+  });
+
+  it('patch: the share recovered per layer and token (the changed token at layer 0: all of it); without the corrupted ids, one message and exit 1; an unknown option, exit 2', () => {
+    const r = cli('patch', stories, '--corrupted-ids', '1,403,407,261,300', '--views', 'resid');
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out).patch;
+    assert.deepEqual(j.resid[0], [0, 0, 0, 0, 1]);
+    assert.equal(j.heads, null);
+    const bad = cli('patch', stories);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /^ffn-lens patch: patch needs the corrupted input/);
+    assert.doesNotMatch(bad.err, /\n\s+at /, 'no stack trace');
+    const usage = cli('lens', stories, '--nope');
+    assert.equal(usage.code, 2);
+    assert.match(usage.err, /unknown option "--nope" for lens/);
+  });
+
+  it('stages --npy DIR writes each stage as a .npy file numpy reads', () => {
+    const out = join(dir, 'npy');
+    const r = cli('stages', stories, '--summary', '--only', 'head.logits', '--npy', out);
+    assert.equal(r.code, 0, r.err);
+    const b = readFileSync(join(out, 'head.logits.npy'));
+    assert.deepEqual([...b.subarray(0, 6)], [0x93, 78, 85, 77, 80, 89]);
+    assert.match(b.subarray(10, 10 + b[8]).toString('latin1'), /'shape': \(5, 512\)/);
   });
 });
