@@ -64,6 +64,18 @@ export async function tfjsKernel(backend: 'cpu' | 'wasm'): Promise<BenchKernel |
   }
 }
 
+/** TensorFlow.js on its WebAssembly backend (the GPT-2 forward peer), or null where it cannot run. */
+export async function tfjsWasm(): Promise<Tf | null> {
+  try {
+    const tf = await loadTf();
+    if (!(await tf.setBackend('wasm'))) return null;
+    await tf.ready();
+    return tf;
+  } catch {
+    return null;
+  }
+}
+
 export async function tfjsVersion(): Promise<string> {
   const tf = await loadTf();
   return tf.version_core;

@@ -66,12 +66,26 @@ export interface ActivationArgs {
 export function activationColumns(act: Float32Array, up: Float32Array, gate: Float32Array | null, a: Activation, units: Float32Array | null, T: number, F: number, cols: Iterable<number> | null): void {
   const f = activationFn(a);
   const gated = isGated(a);
-  const one = (i: number, j: number): void => {
-    const v = gated ? f(gate![i]) * up[i] : f(up[i]);
-    act[i] = units ? v * units[j] : v;
-  };
-  if (cols === null) for (let t = 0; t < T; t++) for (let j = 0; j < F; j++) one(t * F + j, j);
-  else for (const j of cols) for (let t = 0; t < T; t++) one(t * F + j, j);
+  if (gated && gate === null) throw new Error(`${a} needs the gate stage`);
+  if (cols === null) {
+    // the whole stage: one loop per case, f inlined by the JIT (a closure per element cost a third
+    // of GPT-2-small's activation time)
+    const n = T * F;
+    if (gated) {
+      if (units) for (let i = 0, j = 0; i < n; i++, j = j + 1 === F ? 0 : j + 1) act[i] = f(gate![i]) * up[i] * units[j];
+      else for (let i = 0; i < n; i++) act[i] = f(gate![i]) * up[i];
+    } else if (units) for (let i = 0, j = 0; i < n; i++, j = j + 1 === F ? 0 : j + 1) act[i] = f(up[i]) * units[j];
+    else for (let i = 0; i < n; i++) act[i] = f(up[i]);
+    return;
+  }
+  // (the same operations in the same order as above, so a column recomputed is bit-identical)
+  for (const j of cols) {
+    for (let t = 0; t < T; t++) {
+      const i = t * F + j;
+      const v = gated ? f(gate![i]) * up[i] : f(up[i]);
+      act[i] = units ? v * units[j] : v;
+    }
+  }
 }
 
 /** Elementwise: after an edit that changed some neurons' columns of up or gate (or their unit scales), only those columns. */
