@@ -3,6 +3,8 @@
 //   dist/worker.js     compute worker (worker_threads), node/cjs
 //   dist/cli.js        `ffn-lens` command line
 //   dist/webview.js    browser bundle for the panel (+ dist/webview.css)
+//   dist/web/extension.js, dist/web/worker.js   the same host and worker for the web worker
+//                      extension host (vscode.dev): browser/cjs (`vscode` external) and one iife
 //   dist/bench.js      `npm run bench` (+ dist/bench-draw.js, the page it draws in); not with --production
 // `--tests` instead compiles src/, test/, webview/ and bench/host/ file by file into out/ for mocha.
 // `--watch` rebuilds the bundles on change; `--production` minifies (what the .vsix ships).
@@ -26,6 +28,8 @@ const product = [
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...browser, entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { webview: 'webview/panel.css' }, outdir: 'dist' },
+  { ...common, platform: 'browser', format: 'cjs', target: 'chrome114', entryPoints: { extension: 'src/extensionWeb.ts' }, outdir: 'dist/web', external: ['vscode'], define: { __VERSION__: JSON.stringify(pkg.version) } },
+  { ...browser, entryPoints: { worker: 'src/worker/webWorker.ts' }, outdir: 'dist/web' },
 ];
 const bench = [
   { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist', external: ['playwright-core', '@tensorflow/*'] },

@@ -2,7 +2,8 @@
 // npm test: everything, in order, with a summary; exit status 1 if anything failed.
 //   build (node esbuild.mjs) · typecheck (npm run typecheck) · unit (npm run test:unit) ·
 //   setup (scripts/vscode/setup.sh: chromium + code-server, only what is missing) ·
-//   integration (scripts/run-integration.mjs) · e2e (scripts/run-e2e.mjs)
+//   integration (scripts/run-integration.mjs) · e2e (scripts/run-e2e.mjs) · e2e-web (the same
+//   harness with the extension forced into the web worker extension host: test/e2e-web/)
 // Later steps still run after a failure (so one run reports everything), except that a failed build
 // skips the tests and a failed setup skips integration and e2e.
 //
@@ -26,6 +27,7 @@ const STEPS = [
   { name: 'setup', cmd: 'bash', args: [join('scripts', 'vscode', 'setup.sh')], timeoutMs: 30 * MIN },
   { name: 'integration', cmd: node, args: [join('scripts', 'run-integration.mjs'), '--no-setup'], timeoutMs: 10 * MIN, needs: ['build', 'setup'], tests: true },
   { name: 'e2e', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup'], timeoutMs: 25 * MIN, needs: ['build', 'setup'], tests: true },
+  { name: 'e2e-web', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup', '--settings', join('test', 'e2e-web', 'settings.json'), '--files', 'out/test/e2e-web/**/*.test.js'], timeoutMs: 10 * MIN, needs: ['build', 'setup'], tests: true },
 ];
 
 /** Mocha's closing counts in a step's output (the last ones printed). */

@@ -1,172 +1,22 @@
-// FFN Lens: activation wires the parts together; each part owns its own disposables.
+// The extension on Node (desktop VS Code, remote hosts, code-server's Node host): the compute
+// worker is a worker_threads worker reading files with Node's fs; New Model File… streams to disk.
+// Everything else is src/ffnLens.ts, shared with the web entry (src/extensionWeb.ts).
 import * as path from 'node:path';
-import * as vscode from 'vscode';
-import { newModelFile } from './commands/newModel';
-import { openSample, pickSample, SAMPLES } from './commands/samples';
-import { ComputeClient } from './compute/computeClient';
-import { readSettings } from './config';
-import { ModelCodeActionProvider } from './editor/codeActions';
-import { ModelCodeLensProvider } from './editor/codeLens';
-import { ModelCompletionProvider } from './editor/completion';
-import { runPatching } from './commands/patching';
-import { exportFromPanel } from './commands/exports';
-import type { Panel } from './panel/panel';
-import type { BaselineKind } from './editor/baselines';
-import { openCheckpoint } from './commands/openCheckpoint';
-import { CursorLink } from './editor/cursorLink';
-import { ModelDiagnostics } from './editor/diagnostics';
-import { activeTabUri, DiskModels, EXTENSION_FILE_LIMIT, fileSize } from './editor/diskModels';
-import { ModelHoverProvider } from './editor/hover';
-import { ModelStatusBar } from './editor/statusBar';
-import { looksLikeModelDocument, ModelDocuments } from './editor/modelDocuments';
-import { busy, resetBusy, type BusyStats } from './util/busy';
-import { Disposable } from './util/dispose';
-import { PanelManager } from './panel/panelManager';
+import type * as vscode from 'vscode';
+import { nodeLocalFiles } from './commands/localFiles';
+import { nodeWorkerPort } from './compute/nodeWorkerPort';
+import { activateWith, type FfnLensApi } from './ffnLens';
 
-/** Handed to the integration tests (the return value of activate). */
-export interface FfnLensApi {
-  readonly panels: PanelManager;
-  readonly documents: ModelDocuments;
-  readonly client: ComputeClient;
-  /** The longest our code held this thread (the benchmark reads it). */
-  readonly busy: BusyStats;
-  resetBusy(): void;
-}
-
-class FfnLens extends Disposable {
-  readonly log: vscode.LogOutputChannel;
-  readonly client: ComputeClient;
-  readonly documents: ModelDocuments;
-  readonly panels: PanelManager;
-
-  constructor(context: vscode.ExtensionContext) {
-    super();
-    this.log = this._register(vscode.window.createOutputChannel('FFN Lens', { log: true }));
-    this.client = this._register(new ComputeClient(path.join(context.extensionPath, 'dist', 'worker.js'), this.log));
-    this.client.send({ type: 'config', debounceMs: readSettings().debounceMs });
-    this.documents = this._register(new ModelDocuments(this.client));
-    const disk = this._register(new DiskModels(this.client));
-    this._register(new ModelDiagnostics(this.client, this.documents, disk));
-    this.panels = this._register(new PanelManager(this.client, this.documents, disk, context.extensionUri));
-    this._register(new ModelHoverProvider(this.client, this.documents));
-    this._register(new ModelCodeLensProvider(this.client, this.documents));
-    this._register(new ModelCodeActionProvider(this.client, this.documents));
-    this._register(new ModelCompletionProvider(this.client, this.documents));
-    this._register(new ModelStatusBar(this.client, this.documents));
-    this._register(new CursorLink(this.client, this.documents, this.panels));
-
-    // (a lens passes the stage to show: the panel opens scrolled to it)
-    this._register(vscode.commands.registerCommand('ffnLens.visualize', (uri?: vscode.Uri, stageId?: unknown) => this.visualize(uri, typeof stageId === 'string' ? stageId : undefined)));
-    this._register(vscode.commands.registerCommand('ffnLens.newModel', async () => {
-      const uri = await newModelFile();
-      if (uri) await this.visualize(uri);
-    }));
-    this._register(vscode.commands.registerCommand('ffnLens.openCheckpoint', () => openCheckpoint()));
-    // (the webview's context menu passes its data-vscode-context: the stage under the pointer)
-    const activePanel = (): Panel | undefined => this.panels.all().find((p) => p.panel.active) ?? this.panels.all()[0];
-    const stageOf = (ctx: unknown): string | null => (ctx && typeof ctx === 'object' && typeof (ctx as { stageId?: unknown }).stageId === 'string' ? (ctx as { stageId: string }).stageId : null);
-    for (const kind of ['png', 'csv', 'npy'] as const) {
-      this._register(vscode.commands.registerCommand(`ffnLens.export${kind[0].toUpperCase()}${kind.slice(1)}`, (ctx?: unknown) => exportFromPanel(activePanel(), kind, stageOf(ctx))));
-    }
-    this._register(vscode.commands.registerCommand('ffnLens.exportReport', () => exportFromPanel(activePanel(), 'report', null)));
-    this._register(vscode.commands.registerCommand('ffnLens.compare', async () => {
-      const panel = activePanel();
-      if (!panel) {
-        void vscode.window.showInformationMessage('FFN Lens: open a panel first (Visualize FFN).');
-        return;
-      }
-      const items: Array<vscode.QuickPickItem & { baseline: BaselineKind }> = [
-        { label: 'This file without "ablate", "scale" and "weights"', detail: 'what the overrides change (a model file that names a checkpoint)', baseline: 'plain' },
-        { label: 'This file as committed (HEAD)', detail: 'what the edits since the last commit change', baseline: 'head' },
-        { label: 'Another model file…', detail: 'any model file with the same shapes', baseline: 'file' },
-        { label: 'Nothing', detail: 'show the numbers themselves again', baseline: 'none' },
-      ];
-      const pick = await vscode.window.showQuickPick(items, { title: 'FFN Lens: compare the panel with…' });
-      if (pick) await panel.setCompare(pick.baseline);
-    }));
-    this._register(vscode.commands.registerCommand('ffnLens.patch', async (uri?: unknown, views?: unknown) => {
-      // (from the palette with a panel in front: that panel's document)
-      const fromPanel = this.panels.all().find((p) => p.panel.active)?.document;
-      const doc = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document ?? fromPanel ?? undefined;
-      if (!doc) {
-        void vscode.window.showInformationMessage('FFN Lens: open a model file that names a checkpoint and has a "corrupted_prompt" first.');
-        return;
-      }
-      await runPatching(this.client, this.panels.find(doc.uri) ?? this.panels.show(doc), views === 'heads' ? 'heads' : 'resid');
-    }));
-    // (an argument, the sample's file name, skips the list: for links and tests)
-    this._register(vscode.commands.registerCommand('ffnLens.openSample', async (file?: unknown) => {
-      const known = typeof file === 'string' && SAMPLES.some((x) => x.file === file);
-      const doc = known ? await openSample(context.extensionUri, file) : await pickSample(context.extensionUri);
-      if (!doc) return;
-      await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-      this.panels.show(doc);
-    }));
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('ffnLens.debounceMs')) this.client.send({ type: 'config', debounceMs: readSettings().debounceMs });
-    }));
-
-    // The context key behind the editor title button.
-    // (set when it changes, not on every keystroke)
-    let isModelFile: boolean | undefined;
-    const updateContext = (): void => {
-      const doc = vscode.window.activeTextEditor?.document;
-      const now = !!doc && (this.documents.isTracked(doc.uri) || looksLikeModelDocument(doc));
-      if (now === isModelFile) return;
-      isModelFile = now;
-      void vscode.commands.executeCommand('setContext', 'ffnLens.isModelFile', now);
-    };
-    this._register(vscode.window.onDidChangeActiveTextEditor(updateContext));
-    this._register(this.documents.onDidChange(updateContext));
-    updateContext();
-  }
-
-  async visualize(uri?: vscode.Uri, stageId?: string): Promise<void> {
-    // Too large for VS Code to hand to extensions: no document, only a tab. Read it from disk.
-    const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor ? undefined : activeTabUri();
-    if (target && target.scheme === 'file' && (await fileSize(target)) > EXTENSION_FILE_LIMIT) {
-      this.panels.showFile(target);
-      return;
-    }
-    let doc: vscode.TextDocument | undefined;
-    if (target) doc = await vscode.workspace.openTextDocument(target);
-    else doc = vscode.window.activeTextEditor?.document;
-    if (!doc) {
-      const pick = await vscode.window.showInformationMessage('FFN Lens: open a model file (*.ffn.json) first, or try a sample.', 'Open Sample');
-      if (pick) await vscode.commands.executeCommand('ffnLens.openSample');
-      return;
-    }
-    if (!this.documents.isTracked(doc.uri) && !looksLikeModelDocument(doc)) {
-      const go = await vscode.window.showWarningMessage(
-        `FFN Lens: ${path.basename(doc.fileName)} does not look like a model file (a *.ffn.json, or JSON with "version": 1 and "ffn", "attention" or "layers"). Visualize it anyway?`,
-        'Visualize', 'Open Sample');
-      if (go === 'Open Sample') await vscode.commands.executeCommand('ffnLens.openSample');
-      if (go !== 'Visualize') return;
-    }
-    const p = this.panels.show(doc);
-    if (stageId) p.focusStage(stageId);
-  }
-
-  /** `npm run demo` sets FFN_LENS_OPEN: open that file with its panel beside, once. */
-  async openFromEnvironment(state: vscode.Memento): Promise<void> {
-    const file = process.env.FFN_LENS_OPEN;
-    if (!file || state.get('ffnLens.openedFromEnvironment') === file) return; // a reload restores the panel itself
-    await state.update('ffnLens.openedFromEnvironment', file);
-    try {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-      await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-      this.panels.show(doc, vscode.ViewColumn.Two);
-    } catch (e) {
-      this.log.warn(`FFN_LENS_OPEN=${file}: ${(e as Error).message}`);
-    }
-  }
-}
+export type { FfnLensApi } from './ffnLens';
 
 export function activate(context: vscode.ExtensionContext): FfnLensApi {
-  const lens = new FfnLens(context);
-  context.subscriptions.push(lens);
-  void lens.openFromEnvironment(context.globalState);
-  return { panels: lens.panels, documents: lens.documents, client: lens.client, busy, resetBusy };
+  return activateWith(context, {
+    kind: 'node',
+    startWorker: (ctx) => () => nodeWorkerPort(path.join(ctx.extensionPath, 'dist', 'worker.js')),
+    hostFiles: null,
+    local: nodeLocalFiles,
+    env: (name) => process.env[name],
+  });
 }
 
 export function deactivate(): void {

@@ -9,10 +9,8 @@
 // VS Code does not hand documents over 50 MB to extensions: those are opened with vscode.open
 // (the editor shows them; the panel reads the file from disk and follows its saves).
 
-import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { LocalFiles } from './localFiles';
 import { EXTENSION_FILE_LIMIT } from '../editor/diskModels';
 import { describePreset, estimateBytes, formatBytes, modelChunks, PRESETS, type PresetId } from '../model/generate';
 import { CHECKPOINT_PRESETS, checkpointBytes, checkpointChunks, checkpointModelText, configText, type CheckpointPreset } from '../checkpoint/presets';
@@ -27,21 +25,28 @@ export function defaultFileName(preset: PresetId): string {
   return `${preset}-block.ffn.json`;
 }
 
-class Cancelled extends Error {}
+export class Cancelled extends Error {}
 
 /**
  * The command. Returns the new file's uri, or undefined when the user cancels (the preset
  * pick, the save dialog or the progress notification) or when writing fails (then after one
  * error message, without a stack trace).
  */
-export async function newModelFile(): Promise<vscode.Uri | undefined> {
+/**
+ * `local`: the disk, where the extension host has one (desktop): files are streamed and checkpoint
+ * folders can be written; null in the web worker host (model files only, written whole).
+ */
+export async function newModelFile(local: LocalFiles | null): Promise<vscode.Uri | undefined> {
   let target: vscode.Uri | undefined;
   try {
     const items: PresetItem[] = [
       { label: 'Model files', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
       ...PRESETS.map((p) => ({ label: p.label, description: describePreset(p.id), detail: p.detail, preset: p.id })),
-      { label: 'Checkpoints (Hugging Face layout, random weights)', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
-      ...CHECKPOINT_PRESETS.map((c) => ({ label: c.label, description: formatBytes(checkpointBytes(c)), detail: c.detail, checkpoint: c })),
+      // (a checkpoint folder of 270–500 MB is streamed to disk: not offered where there is none)
+      ...(local ? [
+        { label: 'Checkpoints (Hugging Face layout, random weights)', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
+        ...CHECKPOINT_PRESETS.map((c) => ({ label: c.label, description: formatBytes(checkpointBytes(c)), detail: c.detail, checkpoint: c })),
+      ] : []),
     ];
     const pick = await vscode.window.showQuickPick(items, {
       title: 'FFN Lens: New Model File',
@@ -50,12 +55,12 @@ export async function newModelFile(): Promise<vscode.Uri | undefined> {
       matchOnDetail: true,
     });
     if (!pick) return undefined;
-    if ('checkpoint' in pick) return await newCheckpoint(pick.checkpoint);
+    if ('checkpoint' in pick) return local ? await newCheckpoint(pick.checkpoint, local) : undefined;
     const preset = pick.preset;
 
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? (local ? vscode.Uri.file(local.homedir()) : undefined);
     // a name not taken yet: Enter in the dialog never replaces a file the user made earlier
-    const defaultUri = await freeName(folder, defaultFileName(preset));
+    const defaultUri = folder ? await freeName(folder, defaultFileName(preset)) : undefined;
     target = await vscode.window.showSaveDialog({
       title: `FFN Lens: save the ${pick.label} model file`,
       defaultUri,
@@ -67,7 +72,7 @@ export async function newModelFile(): Promise<vscode.Uri | undefined> {
 
     const estimate = estimateBytes({ preset });
     const write = (report: Progress): Promise<number> =>
-      uri.scheme === 'file' ? writeStreaming(uri.fsPath, preset, report) : writeWhole(uri, preset, estimate, report);
+      uri.scheme === 'file' && local ? local.writeChunks(uri.fsPath, modelChunks({ preset }), report) : writeWhole(uri, preset, estimate, report);
     let bytes: number;
     if (estimate < PROGRESS_BYTES) bytes = await write(() => true);
     else {
@@ -98,10 +103,10 @@ export async function newModelFile(): Promise<vscode.Uri | undefined> {
  * A checkpoint preset: the model file where the user saves it, the checkpoint's folder beside it
  * (config.json, model.safetensors streamed with progress and Cancel). Only on disk (file:).
  */
-async function newCheckpoint(preset: CheckpointPreset): Promise<vscode.Uri | undefined> {
+async function newCheckpoint(preset: CheckpointPreset, local: LocalFiles): Promise<vscode.Uri | undefined> {
   let target: vscode.Uri | undefined;
   try {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(local.homedir());
     target = await vscode.window.showSaveDialog({
       title: `FFN Lens: save the model file of the ${preset.label}`,
       defaultUri: await freeName(folder, `${preset.folder}.ffn.json`),
@@ -111,22 +116,22 @@ async function newCheckpoint(preset: CheckpointPreset): Promise<vscode.Uri | und
     if (!target) return undefined;
     if (target.scheme !== 'file') throw new Error('checkpoints are written to disk only: choose a folder on this machine');
     const file = target.fsPath;
-    const dir = path.join(path.dirname(file), preset.folder);
+    const dir = local.join(local.dirname(file), preset.folder);
     const total = checkpointBytes(preset);
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `FFN Lens: writing ${preset.folder}/model.safetensors`, cancellable: true },
       async (progress, token) => {
-        await fsp.mkdir(dir, { recursive: true });
-        await fsp.writeFile(path.join(dir, 'config.json'), configText(preset));
+        await local.mkdir(dir);
+        await local.writeFile(local.join(dir, 'config.json'), configText(preset));
         let shown = 0;
-        await writeChunks(path.join(dir, 'model.safetensors'), checkpointChunks(preset), (done) => {
+        await local.writeChunks(local.join(dir, 'model.safetensors'), checkpointChunks(preset), (done) => {
           const pct = Math.min(99, (100 * done) / total);
           progress.report({ increment: pct - shown, message: `${formatBytes(done)} of ${formatBytes(total)}` });
           shown = pct;
           return !token.isCancellationRequested;
         });
       });
-    await fsp.writeFile(file, checkpointModelText(preset));
+    await local.writeFile(file, checkpointModelText(preset));
     await vscode.window.showTextDocument(target, { preview: false });
     return target;
   } catch (e) {
@@ -139,44 +144,6 @@ async function newCheckpoint(preset: CheckpointPreset): Promise<vscode.Uri | und
 /** Called after each chunk with the bytes written so far; false asks to stop (cancel). */
 type Progress = (bytesDone: number) => boolean;
 
-/** Streams the model's text to a temporary file beside `file`, then renames it into place. */
-function writeStreaming(file: string, preset: PresetId, progress: Progress): Promise<number> {
-  return writeChunks(file, modelChunks({ preset }), progress); // (one chunk is about 1 MB of text)
-}
-
-/**
- * Chunks (text as UTF-8, or bytes) to a temporary file beside `file`, renamed into place when
- * complete; the host's thread is free between two chunks, and a cancel or a failure leaves nothing.
- */
-async function writeChunks(file: string, chunks: Iterable<string | Uint8Array>, progress: Progress): Promise<number> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  let done = 0;
-  const fh = await fsp.open(tmp, 'w');
-  let ok = false;
-  try {
-    for (const chunk of chunks) {
-      const { bytesWritten } = typeof chunk === 'string' ? await fh.write(chunk) : await fh.write(chunk);
-      done += bytesWritten;
-      if (!progress(done)) throw new Cancelled();
-    }
-    await fh.close();
-    try {
-      await fsp.rename(tmp, file);
-    } catch {
-      // e.g. Windows, when the target is held open: copy over it instead.
-      await fsp.copyFile(tmp, file);
-      await fsp.unlink(tmp);
-    }
-    ok = true;
-    return done;
-  } finally {
-    if (!ok) {
-      await fh.close().catch(() => undefined);
-      await fsp.unlink(tmp).catch(() => undefined);
-    }
-  }
-}
-
 /** Other file systems: gather the encoded chunks, then one writeFile. */
 async function writeWhole(uri: vscode.Uri, preset: PresetId, estimate: number, progress: Progress): Promise<number> {
   const enc = new TextEncoder();
@@ -187,7 +154,7 @@ async function writeWhole(uri: vscode.Uri, preset: PresetId, estimate: number, p
     parts.push(bytes);
     done += bytes.length;
     if (!progress(Math.min(done, estimate))) throw new Cancelled();
-    await new Promise<void>((resolve) => setImmediate(resolve)); // let the progress and Cancel through
+    await new Promise<void>((resolve) => setTimeout(resolve, 0)); // let the progress and Cancel through
   }
   const all = new Uint8Array(done);
   let at = 0;
@@ -233,7 +200,7 @@ async function openModel(uri: vscode.Uri, bytes: number): Promise<void> {
 }
 
 function baseName(uri: vscode.Uri): string {
-  return path.posix.basename(uri.path);
+  return uri.path.slice(uri.path.lastIndexOf('/') + 1);
 }
 
 /** One line for the user: what went wrong, in words, without a stack trace. */

@@ -2,14 +2,15 @@
 // opened (any JSON file activates the extension; a user who never opens a model pays for no
 // worker), sends it messages, answers queries, and restarts it if it ever dies (then everything
 // is sent to it again).
-import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import type { FromWorker, Query, QueryResult, ToWorker } from '../protocol/worker';
+import type { StartWorker, WorkerPort } from './workerPort';
+import type { HostFiles } from './hostFiles';
 
 export class ComputeClient extends Disposable {
-  private worker: Worker | null = null;
+  private worker: WorkerPort | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, (r: QueryResult | null) => void>();
   /** Progress of long queries (patching), by query id. */
@@ -24,7 +25,8 @@ export class ComputeClient extends Disposable {
   private readonly _onRestart = this._register(new vscode.EventEmitter<void>());
   readonly onRestart = this._onRestart.event;
 
-  constructor(private readonly workerPath: string, private readonly log: vscode.LogOutputChannel) {
+  /** `files`: where the worker reads checkpoints through the host (the web worker host), else null. */
+  constructor(private readonly startWorker: StartWorker, private readonly log: vscode.LogOutputChannel, private readonly files: HostFiles | null = null) {
     super();
   }
 
@@ -34,10 +36,12 @@ export class ComputeClient extends Disposable {
   }
 
   private start(): void {
-    const w = new Worker(this.workerPath);
+    const w = this.startWorker();
     this.worker = w;
-    w.on('message', (msg: FromWorker) => timed(`worker message ${msg.type}`, () => {
-      if (msg.type === 'reply') {
+    w.onMessage((msg: FromWorker) => timed(`worker message ${msg.type}`, () => {
+      if (msg.type === 'fs') {
+        void this.files?.answer(msg).then(({ reply, transfer }) => this.worker === w && w.postMessage(reply, transfer));
+      } else if (msg.type === 'reply') {
         this.pending.get(msg.id)?.(msg.result);
         this.pending.delete(msg.id);
         this.progress.delete(msg.id);
@@ -49,9 +53,9 @@ export class ComputeClient extends Disposable {
         this._onMessage.fire(msg);
       }
     }));
-    w.on('error', (e) => this.log.error(`compute worker failed: ${e.message}`));
+    w.onError((message) => this.log.error(`compute worker failed: ${message}`));
     if (this.config) w.postMessage(this.config);
-    w.on('exit', (code) => {
+    w.onExit((code) => {
       if (this.isDisposed || this.worker !== w) return;
       this.worker = null;
       for (const resolve of this.pending.values()) resolve(null);
@@ -113,6 +117,6 @@ export class ComputeClient extends Disposable {
     const w = this.worker;
     this.worker = null;
     super.dispose();
-    void w?.terminate();
+    w?.terminate();
   }
 }

@@ -1,10 +1,16 @@
 // The panel's HTML: a strict Content Security Policy (nothing but our own files; scripts only
 // with this page's nonce; no inline styles).
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
+// 16 random bytes as base64 (Web Crypto: in Node and in the web worker host alike)
+function nonce16(): string {
+  const b = new Uint8Array(16);
+  (globalThis as unknown as { crypto: { getRandomValues(a: Uint8Array): Uint8Array } }).crypto.getRandomValues(b);
+  return btoa(String.fromCharCode(...b));
+}
+
 export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = nonce16();
   const asset = (...p: string[]): vscode.Uri => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p));
   const csp = [
     "default-src 'none'",

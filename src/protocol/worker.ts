@@ -61,6 +61,8 @@ export type ToWorker =
   | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query }
   /** Show the document's stages as differences from a baseline (null: as they are). */
   | { readonly type: 'compare'; readonly doc: string; readonly baseline: CompareSpec | null }
+  /** The host's answer to a worker's `fs` request: a size (null: no such file), bytes, or an error. */
+  | { readonly type: 'fsReply'; readonly id: number; readonly size?: number | null; readonly bytes?: ArrayBuffer; readonly error?: string }
   /** Stop a long query (patching) early: its reply comes at once. */
   | { readonly type: 'cancel'; readonly id: number };
 
@@ -143,6 +145,11 @@ export type FromWorker =
    * `top`: the baseline's top words per token, [T][k] flattened.
    */
   | { readonly type: 'compare'; readonly doc: string; readonly version: number; readonly label: string | null; readonly error: string | null; readonly incomparable: readonly string[]; readonly top: { readonly k: number; readonly ids: readonly number[]; readonly p: readonly number[] } | null }
+  /**
+   * In the web worker host the worker has no file system: it asks the host (vscode.workspace.fs)
+   * for a file's size or its bytes, by path (the document's fileName style).
+   */
+  | { readonly type: 'fs'; readonly id: number; readonly op: 'size' | 'read'; readonly path: string }
   /** How far a long query (patching) has got. */
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
   | { readonly type: 'log'; readonly message: string };

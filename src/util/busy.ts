@@ -2,7 +2,6 @@
 // (events, worker messages, webview messages, providers up to their first await) runs through
 // timed(). The benchmark reads the longest; nothing else depends on it. (The host's overall event
 // loop delay also counts VS Code's own work, e.g. built-in extensions rescanning a large document.)
-import { performance } from 'node:perf_hooks';
 
 export interface BusyStats {
   /** The longest synchronous stretch, ms, and what it was. */

@@ -5,6 +5,7 @@
 // disposed webview.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { nodeWorkerPort } from '../../src/compute/nodeWorkerPort';
 import { ComputeClient } from '../../src/compute/computeClient';
 import { panelSettingTarget } from '../../src/config';
 import { api, closeAll, diagnostics, extensionPath, openCopy, rendered, sampleText, waitFor } from './helpers';
@@ -83,7 +84,7 @@ describe('the extension host (issue 8)', function () {
 
   it('the compute worker starts with the first model document, not before', async () => {
     const log = vscode.window.createOutputChannel('FFN Lens test', { log: true });
-    const client = new ComputeClient(`${extensionPath()}/dist/worker.js`, log);
+    const client = new ComputeClient(() => nodeWorkerPort(`${extensionPath()}/dist/worker.js`), log);
     try {
       client.send({ type: 'config', debounceMs: 10 });
       assert.equal(client.started, false, 'settings alone start nothing');

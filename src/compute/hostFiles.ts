@@ -1,0 +1,35 @@
+// The worker's files in the web worker extension host: it has no file system, so it asks the host,
+// which reads with vscode.workspace.fs (the only way there: no ranged reads, so a file comes whole
+// and is transferred, not copied, to the worker, which then holds its only copy).
+import * as vscode from 'vscode';
+import type { FromWorker, ToWorker } from '../protocol/worker';
+
+export interface HostFiles {
+  answer(req: Extract<FromWorker, { type: 'fs' }>): Promise<{ reply: ToWorker; transfer?: ArrayBuffer[] }>;
+}
+
+/** A path as the worker names files (a document's fileName: its URI's path) → the workspace's URI for it. */
+export function uriOfPath(path: string): vscode.Uri {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const folder = folders.find((f) => path === f.uri.path || path.startsWith(f.uri.path.endsWith('/') ? f.uri.path : `${f.uri.path}/`)) ?? folders[0];
+  return folder ? folder.uri.with({ path }) : vscode.Uri.file(path);
+}
+
+export const workspaceHostFiles: HostFiles = {
+  async answer(req) {
+    const uri = uriOfPath(req.path);
+    try {
+      if (req.op === 'size') {
+        const st = await vscode.workspace.fs.stat(uri);
+        return { reply: { type: 'fsReply', id: req.id, size: st.type & vscode.FileType.File ? st.size : null } };
+      }
+      const bytes = await vscode.workspace.fs.readFile(uri);
+      // (a buffer of its own, moved to the worker)
+      const buf = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer as ArrayBuffer : bytes.slice().buffer as ArrayBuffer;
+      return { reply: { type: 'fsReply', id: req.id, bytes: buf }, transfer: [buf] };
+    } catch (e) {
+      if (req.op === 'size') return { reply: { type: 'fsReply', id: req.id, size: null } };
+      return { reply: { type: 'fsReply', id: req.id, error: e instanceof vscode.FileSystemError ? e.code : (e as Error).message } };
+    }
+  },
+};

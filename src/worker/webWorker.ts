@@ -1,0 +1,28 @@
+// The compute worker in the web worker extension host: a Web Worker (dist/web/worker.js, one
+// bundled file). Files come through the extension host (hostFilesClient.ts). Its body is
+// workerMain.ts, shared with the Node worker (computeWorker.ts).
+import type { FromWorker, ToWorker } from '../protocol/worker';
+import { hostFilesClient } from './hostFilesClient';
+import { runWorker } from './workerMain';
+
+interface WorkerScope {
+  postMessage(msg: unknown, transfer: ArrayBuffer[]): void;
+  addEventListener(type: 'message', h: (e: { data: ToWorker }) => void): void;
+}
+const scope = globalThis as unknown as WorkerScope;
+const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => scope.postMessage(msg, transfer ?? []);
+const host = hostFilesClient(post);
+let handler: ((m: ToWorker) => void) | null = null;
+scope.addEventListener('message', (e) => {
+  if (e.data.type === 'fsReply') host.reply(e.data);
+  else handler?.(e.data);
+});
+
+runWorker({
+  post,
+  onMessage: (h) => {
+    handler = h;
+  },
+  files: host.files,
+  readFile: (path) => host.readWhole(path),
+});

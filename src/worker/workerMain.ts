@@ -1,0 +1,122 @@
+// The compute worker's body, the same on both hosts: it reads model files and runs the forward
+// pass, so the extension host's thread (the editor's) never waits on either. One DocSession per
+// document. Its entries give it the platform: computeWorker.ts (a worker_threads worker, Node's
+// files) and webWorker.ts (a Web Worker, files through the extension host's workspace.fs).
+import type { FromWorker, ToWorker } from '../protocol/worker';
+import { defaultKernel, type MatmulKernel } from '../core/kernel';
+import { DocSession } from './session';
+import { CheckpointStore } from '../checkpoint/store';
+import type { CheckpointFiles } from '../checkpoint/files';
+
+/** What the worker's body needs from where it runs. */
+export interface WorkerPlatform {
+  post(msg: FromWorker, transfer?: ArrayBuffer[]): void;
+  onMessage(handler: (msg: ToWorker) => void): void;
+  /** Checkpoint files. */
+  readonly files: CheckpointFiles;
+  /** A model file too large for VS Code's documents, whole, as bytes (a path as `openFile` names it). */
+  readFile(path: string): Promise<Uint8Array>;
+}
+
+export function runWorker(platform: WorkerPlatform): void {
+const sessions = new Map<string, DocSession>();
+/** The version of the last file read asked for, per document read from disk. */
+const asked = new Map<string, number>();
+/** Documents read from disk: where. */
+const paths = new Map<string, string>();
+let debounceMs = 150;
+let kernel: MatmulKernel | null = null;
+const getKernel = (): MatmulKernel => (kernel ??= defaultKernel());
+/** Checkpoints, loaded once for every document that names them. */
+const store = new CheckpointStore(platform.files);
+const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => platform.post(msg, transfer);
+
+platform.onMessage((msg: ToWorker) => {
+  try {
+    handle(msg);
+  } catch (e) {
+    post({ type: 'log', message: `worker: ${(e as Error)?.stack ?? String(e)}` });
+  }
+});
+
+function handle(msg: ToWorker): void {
+  switch (msg.type) {
+    case 'open': {
+      sessions.get(msg.doc)?.dispose();
+      sessions.set(msg.doc, new DocSession(msg.doc, msg.fileName, msg.text, msg.version, post, getKernel, () => debounceMs, msg.sniffed, store));
+      return;
+    }
+    case 'openFile':
+    case 'reloadFile': {
+      const path = msg.type === 'openFile' ? msg.path : paths.get(msg.doc);
+      if (!path) return;
+      paths.set(msg.doc, path);
+      // As bytes: a file too large for VS Code is too large to copy into a JS string for nothing.
+      // (read asynchronously: a read overtaken by a newer one of the same document is dropped)
+      asked.set(msg.doc, msg.version);
+      void platform.readFile(path).then((text) => opened(msg, path, text), (e: unknown) => {
+        const code = (e as { code?: string }).code;
+        post({ type: 'fileError', doc: msg.doc, message: `cannot read ${path}: ${code === 'ENOENT' || code === 'FileNotFound' ? 'no such file' : (e as Error).message}` });
+      });
+      return;
+    }
+
+    case 'change':
+      sessions.get(msg.doc)?.change(msg.version, msg.changes, msg.length);
+      return;
+    case 'close':
+      sessions.get(msg.doc)?.dispose();
+      sessions.delete(msg.doc);
+      paths.delete(msg.doc);
+      asked.delete(msg.doc);
+      return;
+    case 'subscribe':
+      sessions.get(msg.doc)?.subscribe(msg.on);
+      return;
+    case 'want':
+      sessions.get(msg.doc)?.want(msg.ids);
+      return;
+    case 'config':
+      debounceMs = msg.debounceMs;
+      return;
+    case 'compare':
+      sessions.get(msg.doc)?.setCompare(msg.baseline);
+      return;
+    case 'cancel':
+      for (const s of sessions.values()) s.stopJob('cancelled', msg.id);
+      return;
+    case 'query': {
+      const s = sessions.get(msg.doc);
+      if (s && msg.query.kind === 'lens' && msg.query.request.kind === 'patch') {
+        // a job: its reply comes when it ends (progress meanwhile)
+        try {
+          s.patch(msg.id, msg.query.request, (result) => post({ type: 'reply', id: msg.id, result }));
+        } catch (e) {
+          post({ type: 'reply', id: msg.id, result: null });
+          throw e;
+        }
+        return;
+      }
+      let result = null;
+      try {
+        result = s ? s.query(msg.query) : null;
+      } finally {
+        post({ type: 'reply', id: msg.id, result }); // an answer always, so the host never waits out its timeout
+      }
+      return;
+    }
+  }
+}
+
+function opened(msg: Extract<ToWorker, { type: 'openFile' | 'reloadFile' }>, path: string, text: Uint8Array): void {
+  if (asked.get(msg.doc) !== msg.version) return;
+  const s = sessions.get(msg.doc);
+  // A document VS Code has open: its text as VS Code decodes it (UTF-8, without a BOM).
+  const content = msg.type === 'openFile' && msg.asDocument ? new TextDecoder('utf-8').decode(text) : text;
+  if (s && msg.type === 'reloadFile') s.replace(msg.version, content);
+  else {
+    s?.dispose();
+    sessions.set(msg.doc, new DocSession(msg.doc, path, content, msg.version, post, getKernel, () => debounceMs, msg.type === 'openFile' && msg.sniffed, store));
+  }
+}
+}

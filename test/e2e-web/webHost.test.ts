@@ -1,0 +1,99 @@
+// FFN Lens in the web worker extension host (what vscode.dev and github.dev run), in code-server
+// forced there by the setting web-extension notes name ("remote.extensionKind": web): the
+// extension and its compute worker (a Web Worker) run in the browser, files come through
+// vscode.workspace.fs. The same harness as the e2e suite: it checks which host runs the extension
+// ("Developer: Show Running Extensions"), then opens the Michael Jordan model, reads the panel's
+// pixels, edits a weight and sees the prediction follow, hovers a number, and opens stories260K (a
+// checkpoint read through the host).
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Workbench } from '../e2e/lib/workbench';
+
+const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
+const MJ = 'michael-jordan.ffn.json';
+const MJ_TITLE = 'FFN Lens: Michael Jordan';
+const MJ_TEXT = readFileSync(join(SAMPLES, MJ), 'utf8');
+const ST = 'stories260K.ffn.json';
+const ST_TITLE = 'FFN Lens: stories260K (TinyStories, Llama architecture)';
+const folder = (f: string): Uint8Array => readFileSync(join(SAMPLES, 'stories260K', f));
+
+describe('the web worker extension host (vscode.dev\'s), in code-server', function () {
+  this.timeout(240_000);
+  let wb: Workbench;
+
+  before(async () => {
+    wb = await Workbench.open({
+      name: 'web-host',
+      files: { [MJ]: MJ_TEXT, [ST]: readFileSync(join(SAMPLES, ST), 'utf8'), 'stories260K/config.json': folder('config.json'), 'stories260K/model.safetensors': folder('model.safetensors') },
+      waitForFile: MJ, viewport: { width: 1600, height: 1000 },
+    });
+  });
+  after(async () => wb?.close());
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`web-host-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+  });
+
+  async function caption(title: string, match: RegExp, ms = 30_000): Promise<string> {
+    const view = await wb.webview(title);
+    const c = view.locator('.probs-chart .chart-caption');
+    const deadline = Date.now() + ms;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = await c.innerText().catch(() => '');
+      if (match.test(text)) return text;
+      await wb.page.waitForTimeout(150);
+    }
+    assert.fail(`the prediction should match ${match}, it reads: ${text}`);
+  }
+
+  it('the Michael Jordan model opens in its panel: basketball 92.8 %, the heatmaps drawn (pixels)', async () => {
+    await wb.visualize(MJ, MJ_TITLE);
+    await caption(MJ_TITLE, /predicts "basketball" \(92\.8%\)/);
+    const frame = await wb.webviewFrame(MJ_TITLE);
+    const px = await wb.readCanvas(frame, 'section.card[data-stage-id="layers.0.ffn.up"] .hm-canvas');
+    assert.ok(px.width > 0 && px.height > 0);
+    const colors = new Set<string>();
+    for (let i = 0; i < px.data.length; i += 4) colors.add(px.data.slice(i, i + 3).join());
+    assert.ok(colors.size > 3, `the up-projection is drawn (${colors.size} colours)`);
+    await wb.screenshot('web-host-open');
+  });
+
+  it('runs in the web worker extension host (Developer: Show Running Extensions)', async () => {
+    await wb.runCommand('Developer: Show Running Extensions');
+    // (the row names the extension by its display name, or by its id when run from source)
+    const row = wb.page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: /FFN Lens|ffn-lens\.ffn-lens/ }).first();
+    await row.waitFor({ timeout: 20_000 });
+    const text = await row.innerText();
+    await wb.screenshot('web-host-running-extensions');
+    assert.match(text, /web worker/i, `the running extensions editor says: ${text}`);
+    await wb.page.keyboard.press('Control+W');
+  });
+
+  it('an edit of a weight: the panel follows (W1[0][2] from 2 to 0: 19.2 %)', async () => {
+    const lines = MJ_TEXT.split('\n');
+    assert.match(lines[114], /^\s*\[\s+0,\s+0,\s+2,\s+2,/, 'line 115 is W1 row 0');
+    const m = /(?<=\[\s+0,\s+0,\s+)2/.exec(lines[114])!;
+    await wb.tab(MJ).click();
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type(`115:${m.index + 1}`);
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Shift+ArrowRight');
+    await wb.page.keyboard.type('0');
+    await caption(MJ_TITLE, /\(19\.2%\)/);
+    await wb.page.keyboard.press('Control+Z');
+    await caption(MJ_TITLE, /\(92\.8%\)/);
+  });
+
+  it('a hover over a number shows the neuron\'s values', async () => {
+    const text = await wb.hover('0.5', { expect: /neuron|weight/i });
+    assert.match(text, /ffn\.|W1|W2|neuron/);
+  });
+
+  it('stories260K: its checkpoint read through the host\'s workspace.fs, the prediction "#432" (96.9 %)', async () => {
+    await wb.visualize(ST, ST_TITLE, { timeoutMs: 60_000 });
+    const c = await caption(ST_TITLE, /#432/, 60_000);
+    assert.match(c, /96\.9\s?%/);
+    await wb.screenshot('web-host-stories260K');
+  });
+});
