@@ -11,14 +11,15 @@
 //
 //   --files GLOB: other mocha files than the e2e suite (the benchmark's keystroke run: bench/e2e/)
 //   node scripts/run-e2e.mjs [--grep REGEX] [--files GLOB] [--no-build] [--no-setup] [--port N] [--timeout SECONDS]
+//                            [--vsix FILE: the packaged extension installed, not this repo from source]
 //                            [--settings FILE.json] [--headed] [-- extra mocha args]
 // Results (screenshots, console logs, code-server.log): test-results/e2e/
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { FIXTURE_WORKSPACE, REPO, RESULTS, build, devExtensionPath, ensureSetup, exit, fail, isExiting, log, makeTempDir, makeWorkspace, parseArgs, run, seconds, setTag, startServer } from './vscode/lib.mjs';
 
 setTag('e2e');
-const { flags, rest } = parseArgs(process.argv.slice(2), ['grep', 'port', 'timeout', 'settings', 'files']);
+const { flags, rest } = parseArgs(process.argv.slice(2), ['grep', 'port', 'timeout', 'settings', 'files', 'vsix']);
 if (flags.help || flags.h) {
   console.log('usage: node scripts/run-e2e.mjs [--grep REGEX] [--no-build] [--no-setup] [--port N] [--timeout SECONDS] [--settings FILE.json] [--headed] [-- mocha args]');
   process.exit(0);
@@ -42,6 +43,8 @@ async function main() {
     port: flags.port ? Number(flags.port) : undefined,
     logTo: join(OUT, 'code-server.log'),
     ...(flags.settings ? { settings: JSON.parse(readFileSync(String(flags.settings), 'utf8')) } : {}),
+    // --vsix: the packaged extension installed in the server instead of this repo loaded from source
+    ...(flags.vsix ? { vsix: resolve(String(flags.vsix)) } : {}),
   });
 
   const env = {
@@ -50,7 +53,7 @@ async function main() {
     FFN_E2E_WORKSPACE: workspace,
     FFN_E2E_FIXTURE: makeWorkspace(FIXTURE_WORKSPACE, 'ffn-lens-fixture-'),   // a snapshot: tests never touch the repo's copy
     FFN_E2E_TMP: makeTempDir('ffn-lens-e2e-'),   // per-window workspace copies; deleted at the end
-    FFN_E2E_EXTENSION_PATH: devExtensionPath(),   // a symlink to this repo, see lib.mjs
+    FFN_E2E_EXTENSION_PATH: flags.vsix ? '' : devExtensionPath(),   // a symlink to this repo, see lib.mjs
     FFN_E2E_RESULTS_DIR: OUT,
     FFN_E2E_USER_SETTINGS: server.userSettings,
     CHROMIUM: process.env.CHROMIUM || '/usr/bin/chromium',

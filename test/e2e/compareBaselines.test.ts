@@ -1,0 +1,119 @@
+// Compare with the two baselines that need more than the file itself, and the attribution's
+// clicks, in a real VS Code: the model file in a Git repository, edited (an "ablate" entry typed)
+// and compared with HEAD through VS Code's Git extension; then with another model file picked in
+// the open dialog; and a click on a head in the attribution writes its "ablate" entry.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { e2eEnv, Workbench } from './lib/workbench';
+
+const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
+const FILE = 'cmp.ffn.json';
+const TITLE = 'FFN Lens: compare';
+const TEXT = `{
+  "version": 1,
+  "name": "compare",
+  "checkpoint": "./stories260K",
+  "token_ids": [1, 403, 407, 261, 378],
+  "ablate": []
+}
+`;
+
+describe('compare with HEAD and with another file; an attribution click writes "ablate"', function () {
+  this.timeout(180_000);
+  let wb: Workbench;
+
+  before(async () => {
+    const env = e2eEnv();
+    mkdirSync(env.tmpDir, { recursive: true });
+    const folder = mkdtempSync(join(env.tmpDir, 'compare-'));
+    cpSync(env.fixture, folder, { recursive: true });
+    cpSync(join(SAMPLES, 'stories260K'), join(folder, 'stories260K'), { recursive: true });
+    writeFileSync(join(folder, FILE), TEXT);
+    writeFileSync(join(folder, 'other.ffn.json'), TEXT.replace('"compare"', '"other"').replace('261, 378]', '261, 300]'));
+    const git = (...a: string[]): void => void execFileSync('git', a, { cwd: folder, stdio: 'ignore' });
+    git('init', '-q');
+    git('-c', 'user.email=e2e@example.com', '-c', 'user.name=e2e', 'add', '.');
+    git('-c', 'user.email=e2e@example.com', '-c', 'user.name=e2e', 'commit', '-q', '-m', 'models');
+    wb = await Workbench.open({ name: 'compare', folder, waitForFile: FILE, viewport: { width: 1600, height: 1000 } });
+  });
+  after(async () => wb?.close());
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`compare-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+  });
+
+  async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const v = await f().catch(() => null);
+      if (v) return v;
+      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+      await wb.page.waitForTimeout(150);
+    }
+  }
+
+  async function uniform(sel: string): Promise<boolean> {
+    const px = await wb.readCanvas(await wb.webviewFrame(TITLE), sel);
+    const first = px.data.slice(0, 4).join();
+    for (let i = 0; i < px.data.length; i += 4) if (px.data.slice(i, i + 4).join() !== first) return false;
+    return px.width > 0;
+  }
+
+  async function compareWith(kind: string): Promise<void> {
+    const view = await wb.webview(TITLE);
+    await view.locator('.compare-select').evaluate((el: any, k: string) => { el.value = k; el.dispatchEvent(new Event('change')); }, kind);
+  }
+
+  it('with the file as committed (HEAD): an ablate typed since shows as differences after it, none in the input', async () => {
+    await wb.visualize(FILE, TITLE);
+    await wb.tab(FILE).click();
+    const line = TEXT.split('\n').findIndex((l) => l.includes('"ablate"')) + 1;
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type(`${line}:14`);
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.insertText('"layers.2.ffn.neuron.7", "layers.4.attn.head.1"');
+    await compareWith('head');
+    const view = await wb.webview(TITLE);
+    await until('the HEAD note', async () => /as committed \(HEAD\)/.test(await view.locator('.compare-note').innerText()));
+    await until('the logits differ from HEAD', async () => !(await uniform('section.card[data-stage-id="head.logits"] .hm-canvas')));
+    assert.ok(await uniform('section.card[data-stage-id="input"] .hm-canvas'), 'the input is as committed');
+    await wb.screenshot('compare-head');
+  });
+
+  it('with another model file, picked in the open dialog', async () => {
+    await compareWith('file');
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    // (the dialog fills in the folder once it has read it: the path is typed after that, again if reset)
+    const path = join(wb.folder, 'other.ffn.json');
+    await until('the dialog at the workspace folder', async () => (await input.inputValue()).endsWith('/'));
+    await until('the path typed', async () => {
+      await input.fill(path);
+      await wb.page.waitForTimeout(300);
+      return (await input.inputValue()) === path;
+    });
+    await wb.page.keyboard.press('Enter');
+    const view = await wb.webview(TITLE);
+    await until('the note names the file', async () => /other\.ffn\.json/.test(await view.locator('.compare-note').innerText()));
+    // the last token differs: the input's last row, only
+    await until('the input differs', async () => !(await uniform('section.card[data-stage-id="input"] .hm-canvas')));
+    await compareWith('none');
+  });
+
+  it('a click on a head in the attribution offers to switch it off, and writes "ablate"', async () => {
+    const view = await wb.webview(TITLE);
+    const section = view.locator('vscode-collapsible[data-section="lenses"]');
+    await section.evaluate((el: any) => { el.open = true; el.dispatchEvent(new CustomEvent('vsc-collapsible-toggle', { detail: { open: true } })); });
+    await view.locator('vscode-tab-header[data-lens="dla"]').click();
+    const bar = view.locator('button.dla-bar[data-unit*="attn.head"]').first();
+    await bar.waitFor({ timeout: 30_000 });
+    const unit = (await bar.getAttribute('data-unit'))!;
+    await bar.click();
+    await wb.pickQuickItem(new RegExp(`Switch off ${unit.replace(/\./g, '\\.')}`));
+    await until('the ablate entry in the file', async () => {
+      const text = await wb.page.locator('.editor-group-container .view-lines').first().innerText();
+      return text.includes(`"${unit}"`);
+    });
+  });
+});
