@@ -6,7 +6,7 @@
 // target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,keystroke] [--out FILE] [--profile]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,keystroke,hosts] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -693,6 +693,45 @@ function patchingBench(model: Model, engine: Engine, fullMs: number): object {
   return { residMs: r2(resid.ms), residRuns: resid.runs, headsMs: r2(heads.ms), headsRuns: heads.runs, ratio: r2(ratio) };
 }
 
+// --- the two extension hosts ------------------------------------------------------------------------------
+
+/**
+ * The compute worker in the Node extension host and in the web worker host (vscode.dev's), the same
+ * VS Code on the same machine: the d = 512 block opened (read + full forward: matmul-bound) and an
+ * edit of W1 (parse + recompute), on the worker's clock as the panel reports it.
+ */
+function hosts(): void {
+  console.log('\n# extension hosts: the compute worker in the Node host and in the web worker host (code-server + Chromium), d = 512');
+  const runOne = (web: boolean): { host: string; openMs: number; fullMs: number[]; editMs: number[]; fileMB: number } | null => {
+    const out = join(tmpdir(), `ffn-bench-hosts-${process.pid}-${web ? 'web' : 'node'}.json`);
+    const settings = join(tmpdir(), `ffn-bench-hosts-settings-${process.pid}.json`);
+    writeFileSync(settings, JSON.stringify({ 'files.autoSave': 'off', ...(web ? { 'remote.extensionKind': { 'ffn-lens.ffn-lens': ['web'] } } : {}) }));
+    const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/hosts.js', '--timeout', '900', '--settings', settings], {
+      encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
+    });
+    rmSync(settings, { force: true });
+    if (!existsSync(out)) {
+      console.log(`  skipped (${web ? 'web' : 'Node'} host): the VS Code run did not finish (${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ')})`);
+      return null;
+    }
+    const j = JSON.parse(readFileSync(out, 'utf8'));
+    rmSync(out, { force: true });
+    return j;
+  };
+  const node = runOne(false);
+  const web = runOne(true);
+  if (!node || !web) return;
+  const e = (x: { editMs: number[] }) => stat(x.editMs);
+  const one = (v: number) => ({ median: v, min: v, max: v, n: 1 });
+  const f = (x: { fullMs: number[] }) => stat(x.fullMs);
+  void one;
+  information(`d = 512 (${node.fileMB} MB) read and computed in full (its name edited): the worker's parse + forward, Node host`, 'ms', f(node), `the host: ${node.host}`);
+  information('d = 512 read and computed in full: the worker\'s parse + forward, web worker host', 'ms', f(web), `the host: ${web.host}; ${r2(f(web).median / f(node).median)}× the Node host's`);
+  information('an edit of W1 in d = 512: the worker\'s parse + recompute, Node host', 'ms', e(node), `${node.editMs.length} edits`);
+  information('an edit of W1 in d = 512: the worker\'s parse + recompute, web worker host', 'ms', e(web), `${web.editMs.length} edits; ${r2(e(web).median / e(node).median)}× the Node host's`);
+  results.hosts = { node, web };
+}
+
 // --- keystroke to pixels, in a real VS Code ---------------------------------------------------------------
 
 function keystroke(): void {
@@ -773,6 +812,7 @@ async function main(): Promise<void> {
   await section('checkpoint', checkpoints);
   await section('host', host);
   await section('keystroke', keystroke);
+  await section('hosts', hosts);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;
   const summary = {

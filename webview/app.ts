@@ -270,6 +270,7 @@ export class App {
     const r = this.stream.render;
     if (!r || r.version !== version) return;
     document.body.dataset.doneAt = String(Date.now());
+    document.body.dataset.computeMs = String(Math.round(ms * 10) / 10); // (the worker's parse + forward: the hosts bench reads it)
     document.body.dataset.busyMs = String(Math.round(this.busyMs));
     document.body.dataset.arrivals = this.arrivals.join(' ');
     requestAnimationFrame(() => {

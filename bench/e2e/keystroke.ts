@@ -36,7 +36,7 @@ function merge(a: Edits, b: Edits): Edits {
 }
 const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function rendered(frame: Frame): Promise<Rendered> {
+export async function rendered(frame: Frame): Promise<Rendered> {
   return frame.evaluate(() => {
     const d = (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body.dataset;
     return { v: Number(d.renderedVersion ?? -1), at: Number(d.renderedAt ?? 0), model: Number(d.modelAt ?? 0), done: Number(d.doneAt ?? 0), busy: Number(d.busyMs ?? 0), arrivals: d.arrivals ?? '' };
@@ -59,7 +59,7 @@ async function clockOffset(frame: Frame): Promise<{ offsetMs: number; rttMs: num
 }
 
 /** The panel whose title starts with `title`, once it has drawn a render. */
-async function panelFrame(wb: Workbench, title: RegExp): Promise<Frame> {
+export async function panelFrame(wb: Workbench, title: RegExp): Promise<Frame> {
   for (let i = 0; i < 600; i++) {
     const t = (await wb.webviewTitles()).find((x) => title.test(x));
     if (t) {
@@ -74,7 +74,7 @@ async function panelFrame(wb: Workbench, title: RegExp): Promise<Frame> {
 }
 
 /** Opens a file with Quick Open as a user does, answering VS Code's "Open Anyway" for a large one. */
-async function openLarge(wb: Workbench, file: string): Promise<void> {
+export async function openLarge(wb: Workbench, file: string): Promise<void> {
   await wb.focusWorkbench();
   await wb.page.keyboard.press('Control+P');
   await wb.page.locator('.quick-input-widget').waitFor({ state: 'visible' });
@@ -92,7 +92,7 @@ async function openLarge(wb: Workbench, file: string): Promise<void> {
 }
 
 /** The line (1-based) and column of the first decimal digit of the third number of W1's first row. */
-function w1Digit(text: string): { line: number; col: number } {
+export function w1Digit(text: string): { line: number; col: number } {
   const lines = text.split('\n');
   const w1 = lines.findIndex((l) => l.includes('"W1"'));
   const rowLine = lines.findIndex((l, i) => i > w1 && /^\s*\[\s*-?\d/.test(l));
@@ -138,7 +138,7 @@ async function readEcho(wb: Workbench): Promise<{ key: number; text: number }> {
  * line, and the browser scrolls the page sideways to it behind the editor's back (the edited line
  * is then drawn out of sight).
  */
-async function focusEditor(wb: Workbench): Promise<void> {
+export async function focusEditor(wb: Workbench): Promise<void> {
   await wb.runCommand('View: Focus First Editor Group');
 }
 

@@ -4,7 +4,7 @@
 // the open dialog; and a click on a head in the attribution writes its "ablate" entry.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { e2eEnv, Workbench } from './lib/workbench';
 
