@@ -158,6 +158,7 @@ export class App {
         return;
       }
       case 'done':
+        if (msg.kernel) document.body.dataset.kernel = msg.kernel; // (tests read which kernel ran)
         this.onDone(msg.version, msg.ms);
         return;
       case 'problems':

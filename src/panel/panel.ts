@@ -196,7 +196,7 @@ export class Panel extends Disposable {
       // did not get numbers stay marked as older until the newer render comes.
       if (m.version !== this.shown || this.isStale(m.version)) return;
       this.stats.posted.done++;
-      this.post({ type: 'done', version: m.version, ms: m.ms.parse + m.ms.forward });
+      this.post({ type: 'done', version: m.version, ms: m.ms.parse + m.ms.forward, ...(m.kernel ? { kernel: m.kernel } : {}) });
     } else if (m.type === 'compare') {
       if (this.isStale(m.version)) return;
       this.post({ type: 'compare', version: m.version, label: m.label, error: m.error, incomparable: m.incomparable, top: m.top });

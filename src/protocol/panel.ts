@@ -37,7 +37,8 @@ export type ToWebview =
   | { readonly type: 'same'; readonly version: number; readonly id: string; readonly of: string }
   /** This stage is unchanged from the render before: keep its numbers, now current. */
   | { readonly type: 'kept'; readonly version: number; readonly id: string }
-  | { readonly type: 'done'; readonly version: number; readonly ms: number }
+  /** `kernel`: the matmul kernel the worker ran (wasm-simd, or ts where WebAssembly SIMD is missing). */
+  | { readonly type: 'done'; readonly version: number; readonly ms: number; readonly kernel?: string }
   /** The text does not read as a model: keep the last good render, dimmed, and say why. */
   | { readonly type: 'problems'; readonly version: number; readonly problems: readonly ProblemInfo[] }
   /** The file is too large for VS Code to hand to extensions: the panel follows the file on disk. */

@@ -128,7 +128,7 @@ export type FromWorker =
   | { readonly type: 'same'; readonly doc: string; readonly version: number; readonly id: string; readonly of: string }
   /** This stage of `version` holds the same numbers as in the version before (not sent again). */
   | { readonly type: 'kept'; readonly doc: string; readonly version: number; readonly id: string }
-  | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number } }
+  | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number }; readonly kernel?: string }
   /** A checkpoint (or tokenizer) the file names is being read: the numbers come when it is in. */
   | { readonly type: 'loading'; readonly doc: string; readonly version: number; readonly what: string }
   /** A file could not be read from disk. */

@@ -274,7 +274,7 @@ export class DocSession {
     this.stages = this.engine().run(model.model, edits, emit);
     this.stagesVersion = version;
     this.stagesModel = model;
-    this.post({ type: 'done', doc: this.doc, version, ms: { parse: t1 - t0, forward: performance.now() - t1 } });
+    this.post({ type: 'done', doc: this.doc, version, ms: { parse: t1 - t0, forward: performance.now() - t1 }, kernel: this.kernel().name });
     this.postRuntime(version);
   }
 
@@ -318,7 +318,7 @@ export class DocSession {
     this.post({ type: 'model', doc: this.doc, version: this.readVersion, problems: this.problems(), summary: model ? this.summary(model) : null });
     if (!model || !this.stages) return;
     for (const s of this.stages) this.postStage(s, this.stagesVersion, true);
-    this.post({ type: 'done', doc: this.doc, version: this.stagesVersion, ms: { parse: 0, forward: 0 } });
+    this.post({ type: 'done', doc: this.doc, version: this.stagesVersion, ms: { parse: 0, forward: 0 }, kernel: this.kernel().name });
     this.postRuntime(this.stagesVersion);
   }
 

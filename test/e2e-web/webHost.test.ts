@@ -56,6 +56,8 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
     const colors = new Set<string>();
     for (let i = 0; i < px.data.length; i += 4) colors.add(px.data.slice(i, i + 3).join());
     assert.ok(colors.size > 3, `the up-projection is drawn (${colors.size} colours)`);
+    // the forward ran on the WebAssembly SIMD kernel in the Web Worker (not the TypeScript fallback)
+    assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string> } } }).document.body.dataset.kernel), 'wasm-simd');
     await wb.screenshot('web-host-open');
   });
 
