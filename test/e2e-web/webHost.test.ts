@@ -98,4 +98,18 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
     assert.match(c, /96\.9\s?%/);
     await wb.screenshot('web-host-stories260K');
   });
+
+  it('Open Sample: "XOR needs a non-linearity" from the extension\'s own files, with its panel', async () => {
+    await wb.runCommand('FFN Lens: Open Sample');
+    await wb.pickQuickItem('XOR needs a non-linearity');
+    const frame = await wb.webviewFrame('FFN Lens: XOR needs ReLU (layout in_out)', { timeoutMs: 30_000 });
+    const deadline = Date.now() + 30_000;
+    let drawn = false;
+    while (Date.now() < deadline && !drawn) {
+      drawn = await frame.evaluate(() => Number((globalThis as unknown as { document: { body: { dataset: Record<string, string> } } }).document.body.dataset.renderedVersion ?? -1) >= 0).catch(() => false);
+      if (!drawn) await wb.page.waitForTimeout(200);
+    }
+    assert.ok(drawn, 'the sample\'s panel drew it');
+    await wb.screenshot('web-host-open-sample');
+  });
 });
