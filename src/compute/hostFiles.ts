@@ -26,13 +26,13 @@ export const workspaceHostFiles: HostFiles = {
         const st = await vscode.workspace.fs.stat(uri);
         return { reply: { type: 'fsReply', id: req.id, size: st.type & vscode.FileType.File ? st.size : null } };
       }
-      // a large file (a checkpoint): said in the status bar while it is read (workspace.fs reads
+      // a large file (a checkpoint): said in a notification while it is read (workspace.fs reads
       // it whole and tells nothing on the way, so the progress has no percentage)
       const size = (await vscode.workspace.fs.stat(uri)).size;
       const name = req.path.slice(req.path.lastIndexOf('/') + 1);
       const bytes = size < LARGE_READ
         ? await vscode.workspace.fs.readFile(uri)
-        : await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `FFN Lens: reading ${name} (${Math.round(size / 1e6)} MB)` }, () => Promise.resolve(vscode.workspace.fs.readFile(uri)));
+        : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `FFN Lens: reading ${name} (${Math.round(size / 1e6)} MB)` }, () => Promise.resolve(vscode.workspace.fs.readFile(uri)));
       // (a buffer of its own, moved to the worker)
       const buf = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer as ArrayBuffer : bytes.slice().buffer as ArrayBuffer;
       return { reply: { type: 'fsReply', id: req.id, bytes: buf }, transfer: [buf] };

@@ -7,6 +7,7 @@
 // checkpoint read through the host).
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { checkpointChunks, type CheckpointPreset } from '../../src/checkpoint/presets';
 import { join } from 'node:path';
 import { Workbench } from '../e2e/lib/workbench';
 
@@ -18,6 +19,38 @@ const ST = 'stories260K.ffn.json';
 const ST_TITLE = 'FFN Lens: stories260K (TinyStories, Llama architecture)';
 const folder = (f: string): Uint8Array => readFileSync(join(SAMPLES, 'stories260K', f));
 
+/** A checkpoint over 50 MB: one Llama layer, d_model 1024, d_ff 4096, vocab 512 (16.8M float32 parameters, 67 MB). */
+function wideCheckpoint(): Record<string, Uint8Array | string> {
+  const C = 1024, F = 4096, V = 512;
+  const l = 'model.layers.0.';
+  const preset = {
+    id: 'smollm2-135m-checkpoint', label: 'wide', detail: '', folder: 'wide-llama', dtype: 'F32',
+    config: { architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: C, intermediate_size: F, num_hidden_layers: 1, num_attention_heads: 8, num_key_value_heads: 8, vocab_size: V, max_position_embeddings: 64, rms_norm_eps: 1e-5, rope_theta: 10000, tie_word_embeddings: true, hidden_act: 'silu' },
+    tensors: [
+      { name: 'model.embed_tokens.weight', shape: [V, C], fill: 'normal' },
+      { name: `${l}input_layernorm.weight`, shape: [C], fill: 'ones' },
+      ...['q', 'k', 'v', 'o'].map((x) => ({ name: `${l}self_attn.${x}_proj.weight`, shape: [C, C], fill: 'normal' as const })),
+      { name: `${l}post_attention_layernorm.weight`, shape: [C], fill: 'ones' },
+      { name: `${l}mlp.gate_proj.weight`, shape: [F, C], fill: 'normal' }, { name: `${l}mlp.up_proj.weight`, shape: [F, C], fill: 'normal' },
+      { name: `${l}mlp.down_proj.weight`, shape: [C, F], fill: 'normal' },
+      { name: 'model.norm.weight', shape: [C], fill: 'ones' },
+    ],
+    tokenIds: [1, 2, 3],
+  } as unknown as CheckpointPreset;
+  const chunks = [...checkpointChunks(preset)];
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return {
+    'wide-llama/config.json': JSON.stringify(preset.config),
+    'wide-llama/model.safetensors': all,
+    'wide.ffn.json': '{\n  "version": 1,\n  "name": "wide",\n  "checkpoint": "./wide-llama",\n  "token_ids": [1, 2, 3, 4]\n}\n',
+  };
+}
+
 describe('the web worker extension host (vscode.dev\'s), in code-server', function () {
   this.timeout(240_000);
   let wb: Workbench;
@@ -25,7 +58,7 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
   before(async () => {
     wb = await Workbench.open({
       name: 'web-host',
-      files: { [MJ]: MJ_TEXT, [ST]: readFileSync(join(SAMPLES, ST), 'utf8'), 'stories260K/config.json': folder('config.json'), 'stories260K/model.safetensors': folder('model.safetensors') },
+      files: { [MJ]: MJ_TEXT, [ST]: readFileSync(join(SAMPLES, ST), 'utf8'), 'stories260K/config.json': folder('config.json'), 'stories260K/model.safetensors': folder('model.safetensors'), ...wideCheckpoint() },
       waitForFile: MJ, viewport: { width: 1600, height: 1000 },
     });
   });
@@ -111,5 +144,12 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
     }
     assert.ok(drawn, 'the sample\'s panel drew it');
     await wb.screenshot('web-host-open-sample');
+  });
+
+  it('a checkpoint over 50 MB (67 MB of float32) read through workspace.fs: the panel computes it', async () => {
+    assert.ok(readFileSync(join(wb.folder, 'wide-llama', 'model.safetensors')).length > 50e6);
+    await wb.visualize('wide.ffn.json', 'FFN Lens: wide', { timeoutMs: 90_000 });
+    await caption('FFN Lens: wide', /the model predicts/, 90_000);
+    await wb.screenshot('web-host-large-checkpoint');
   });
 });
