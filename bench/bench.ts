@@ -702,7 +702,7 @@ function patchingBench(model: Model, engine: Engine, fullMs: number): object {
  */
 function hosts(): void {
   console.log('\n# extension hosts: the compute worker in the Node host and in the web worker host (code-server + Chromium), d = 512');
-  const runOne = (web: boolean): { host: string; openMs: number; fullMs: number[]; editMs: number[]; fileMB: number } | null => {
+  const runOne = (web: boolean): { host: string; openMs: number; fullMs: number[]; editMs: number[]; fileMB: number; gflops: number; kernel: string } | null => {
     const out = join(tmpdir(), `ffn-bench-hosts-${process.pid}-${web ? 'web' : 'node'}.json`);
     const settings = join(tmpdir(), `ffn-bench-hosts-settings-${process.pid}.json`);
     writeFileSync(settings, JSON.stringify({ 'files.autoSave': 'off', ...(web ? { 'remote.extensionKind': { 'ffn-lens.ffn-lens': ['web'] } } : {}) }));
@@ -724,7 +724,8 @@ function hosts(): void {
   const e = (x: { editMs: number[] }) => stat(x.editMs);
   const one = (v: number) => ({ median: v, min: v, max: v, n: 1 });
   const f = (x: { fullMs: number[] }) => stat(x.fullMs);
-  void one;
+  information('matmul 32×768×3072 in the compute worker (FFN Lens: Measure Compute Speed), Node host', 'GFLOPS', one(node.gflops), `kernel ${node.kernel}`);
+  information('matmul 32×768×3072 in the compute worker, web worker host', 'GFLOPS', one(web.gflops), `kernel ${web.kernel}; ${r2(web.gflops / node.gflops)}× the Node host's`);
   information(`d = 512 (${node.fileMB} MB) read and computed in full (its name edited): the worker's parse + forward, Node host`, 'ms', f(node), `the host: ${node.host}`);
   information('d = 512 read and computed in full: the worker\'s parse + forward, web worker host', 'ms', f(web), `the host: ${web.host}; ${r2(f(web).median / f(node).median)}× the Node host's`);
   information('an edit of W1 in d = 512: the worker\'s parse + recompute, Node host', 'ms', e(node), `${node.editMs.length} edits`);

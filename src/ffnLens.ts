@@ -86,6 +86,15 @@ export class FfnLens extends Disposable {
       this._register(vscode.commands.registerCommand(`ffnLens.export${kind[0].toUpperCase()}${kind.slice(1)}`, (ctx?: unknown) => exportFromPanel(activePanel(), kind, stageOf(ctx))));
     }
     this._register(vscode.commands.registerCommand('ffnLens.exportReport', () => exportFromPanel(activePanel(), 'report', null)));
+    this._register(vscode.commands.registerCommand('ffnLens.speed', async () => {
+      const r = this.client.started ? await this.client.query('', { kind: 'speed' }, 30_000) : null;
+      if (r?.kind !== 'speed') {
+        void vscode.window.showInformationMessage('FFN Lens: the compute worker starts with the first model file: open one (or a sample), then measure.');
+        return;
+      }
+      const where = this.platform.kind === 'web' ? 'a Web Worker of the web worker extension host' : 'a worker thread of the Node extension host';
+      void vscode.window.showInformationMessage(`FFN Lens: the compute worker (${where}) multiplies ${r.shape.join('×')} at ${r.gflops} GFLOPS with its ${r.kernel === 'wasm-simd' ? 'WebAssembly SIMD' : 'TypeScript'} kernel (${r.kernel}).`);
+    }));
     this._register(vscode.commands.registerCommand('ffnLens.compare', async () => {
       const panel = activePanel();
       if (!panel) {

@@ -63,9 +63,14 @@ describe('the compute worker in this extension host (benchmark)', function () {
         if (i > 0) edits.push(await computeMs()); // (the first warms up)
         await wb.page.waitForTimeout(400); // (past the debounce: each edit its own run)
       }
+      // the kernel's speed inside this host's compute worker (FFN Lens: Measure Compute Speed)
+      await wb.runCommand('FFN Lens: Measure Compute Speed');
+      const said = await wb.waitForNotification(/GFLOPS/, { timeoutMs: 60_000 });
+      const gflops = Number(/at ([\d.]+) GFLOPS/.exec(said)?.[1] ?? NaN);
+      const kernel = /\((wasm-simd|ts)\)/.exec(said)?.[1] ?? '?';
       await wb.screenshot(`hosts-${host === 'Node' ? 'node' : 'web'}`);
       console.log(`  ${host} host: open ${openMs} ms, edits ${edits.join(', ')} ms`);
-      if (process.env.FFN_BENCH_OUT) writeFileSync(process.env.FFN_BENCH_OUT, JSON.stringify({ host, openMs, fullMs: full, editMs: edits, fileMB: Math.round(text.length / 1e5) / 10 }));
+      if (process.env.FFN_BENCH_OUT) writeFileSync(process.env.FFN_BENCH_OUT, JSON.stringify({ host, openMs, fullMs: full, editMs: edits, fileMB: Math.round(text.length / 1e5) / 10, gflops, kernel }));
     } finally {
       await wb.close();
     }

@@ -76,6 +76,8 @@ export type Query =
   | { readonly kind: 'complete'; readonly offset: number }
   /** The unit (a neuron, a head) a cell of a checkpoint file's stage belongs to: what the panel can switch off. */
   | { readonly kind: 'unit'; readonly stageId: string; readonly index: readonly number[] }
+  /** The compute worker's matmul speed (32×768×3072, its own kernel): "FFN Lens: Measure Compute Speed". Any document. */
+  | { readonly kind: 'speed' }
   /** A research lens of the current run (src/protocol/lenses.ts); patching reports progress and can be cancelled. */
   | { readonly kind: 'lens'; readonly request: LensRequest };
 
@@ -94,7 +96,8 @@ export type QueryResult =
   | { readonly kind: 'text-length'; readonly version: number; readonly length: number }
   | { readonly kind: 'complete'; readonly version: number; readonly items: readonly CompletionItemData[] }
   | { readonly kind: 'unit'; readonly version: number; readonly unit: CellUnit | null }
-  | { readonly kind: 'lens'; readonly version: number; readonly result: LensResult };
+  | { readonly kind: 'lens'; readonly version: number; readonly result: LensResult }
+  | { readonly kind: 'speed'; readonly version: number; readonly kernel: string; readonly gflops: number; readonly shape: readonly [number, number, number] };
 
 /** A neuron or head of a checkpoint's model; `w1`: a neuron's input weights (out_in row of W1), to copy and edit. */
 export interface CellUnit {

@@ -478,6 +478,8 @@ export class DocSession {
         const checkpoint = /"checkpoint"\s*:/.test(sourceSlice(this.text, 0, Math.min(this.text.length, 1 << 16))) || !!this.read?.checkpoint;
         return { kind: 'complete', version: this.version, items: place ? completionItems(place, checkpoint) : [] };
       }
+      case 'speed':
+        return null; // (the worker's, not a document's: workerMain.ts answers it)
       case 'lens': {
         const req = q.request;
         if (req.kind === 'patch') return null; // (a job: patch())

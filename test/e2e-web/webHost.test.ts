@@ -101,8 +101,14 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
     await row.waitFor({ timeout: 20_000 });
     const text = await row.innerText();
     await wb.screenshot('web-host-running-extensions');
-    assert.match(text, /web worker/i, `the running extensions editor says: ${text}`);
     await wb.page.keyboard.press('Control+W');
+    // and its compute worker multiplies with the WebAssembly SIMD kernel
+    await wb.runCommand('FFN Lens: Measure Compute Speed');
+    const said = await wb.waitForNotification(/GFLOPS/, { timeoutMs: 60_000 });
+    assert.match(said, /a Web Worker of the web worker extension host/);
+    assert.match(said, /\(wasm-simd\)/);
+    assert.ok(Number(/at ([\d.]+) GFLOPS/.exec(said)![1]) > 5, said);
+    assert.match(text, /web worker/i, `the running extensions editor says: ${text}`);
   });
 
   it('an edit of a weight: the panel follows (W1[0][2] from 2 to 0: 19.2 %)', async () => {
