@@ -150,7 +150,9 @@ export class FfnLens extends Disposable {
   async visualize(uri?: vscode.Uri, stageId?: string): Promise<void> {
     // Too large for VS Code to hand to extensions: no document, only a tab. Read it from disk.
     const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor ? undefined : activeTabUri();
-    if (target && target.scheme === 'file' && (await fileSize(target)) > EXTENSION_FILE_LIMIT) {
+    // (the worker reads it: from the disk, or, in the web worker host, through the host's workspace.fs)
+    const readable = target && (target.scheme === 'file' || this.platform.hostFiles !== null);
+    if (target && readable && (await fileSize(target)) > EXTENSION_FILE_LIMIT) {
       this.panels.showFile(target);
       return;
     }

@@ -604,6 +604,32 @@ export class Workbench {
     return this.page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
   }
 
+  /**
+   * Start recording every notification toast's text as it appears (a MutationObserver in the page),
+   * so one that is shown only for a moment (a progress that ends quickly) is not missed by polling.
+   * Read them with `recordedNotifications()`.
+   */
+  async recordNotifications(): Promise<void> {
+    await this.page.evaluate(() => {
+      const g = globalThis as any;
+      if (g.__ffnSeenToasts) return;
+      const seen: string[] = g.__ffnSeenToasts = [];
+      const take = (): void => {
+        for (const el of g.document.querySelectorAll('.notifications-toasts .notification-list-item-message')) {
+          const t = (el.textContent ?? '').trim();
+          if (t && !seen.includes(t)) seen.push(t);
+        }
+      };
+      new g.MutationObserver(take).observe(g.document.body, { childList: true, subtree: true, characterData: true });
+      take();
+    });
+  }
+
+  /** Texts of every notification toast shown since `recordNotifications()`. */
+  async recordedNotifications(): Promise<string[]> {
+    return this.page.evaluate(() => [...((globalThis as any).__ffnSeenToasts ?? [])] as string[]);
+  }
+
   /** Wait for a notification toast whose text matches; returns its text. */
   async waitForNotification(match: string | RegExp, opts: { timeoutMs?: number } = {}): Promise<string> {
     const toast = this.page.locator('.notifications-toasts .notification-list-item-message', { hasText: match }).first();
