@@ -15,7 +15,7 @@ import { ModelCompletionProvider } from './editor/completion';
 import { runPatching } from './commands/patching';
 import { exportFromPanel } from './commands/exports';
 import type { Panel } from './panel/panel';
-import type { BaselineKind } from './editor/baselines';
+import { gitAvailable, type BaselineKind } from './editor/baselines';
 import { openCheckpoint } from './commands/openCheckpoint';
 import { CursorLink } from './editor/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
@@ -103,7 +103,8 @@ export class FfnLens extends Disposable {
       }
       const items: Array<vscode.QuickPickItem & { baseline: BaselineKind }> = [
         { label: 'This file without "ablate", "scale" and "weights"', detail: 'what the overrides change (a model file that names a checkpoint)', baseline: 'plain' },
-        { label: 'This file as committed (HEAD)', detail: 'what the edits since the last commit change', baseline: 'head' },
+        // (where VS Code's Git extension is not, as on vscode.dev, there is no HEAD to ask for)
+        ...(gitAvailable() ? [{ label: 'This file as committed (HEAD)', detail: 'what the edits since the last commit change', baseline: 'head' as const }] : []),
         { label: 'Another model file…', detail: 'any model file with the same shapes', baseline: 'file' },
         { label: 'Nothing', detail: 'show the numbers themselves again', baseline: 'none' },
       ];

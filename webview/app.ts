@@ -103,6 +103,7 @@ export class App {
         this.lenses = this.newLenses(); // (the lenses of the document shown before go with it)
         this.comparing = null;
         this.header.compare(null, null);
+        this.header.offerGitHead(msg.gitHead);
         this.wantedKey = ''; // (a new subscriber: told again)
         this.problems = null;
         this.warnings = [];

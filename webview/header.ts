@@ -59,6 +59,13 @@ export class PanelHeader {
     });
   }
 
+  /** The "as committed (HEAD)" choice only where the host can read Git (not on vscode.dev). */
+  offerGitHead(available: boolean): void {
+    const opt = this.compareSel.querySelector('vscode-option[value="head"]') as HTMLElement | null;
+    if (!available && opt) opt.remove();
+    else if (available && !opt) this.compareSel.insertBefore(h('vscode-option', { value: 'head' }, 'this file as committed (HEAD)'), this.compareSel.querySelector('vscode-option[value="file"]'));
+  }
+
   /** What the panel compares with now (label null: nothing); `cancelled`: the choice went back. */
   compare(label: string | null, error: string | null, cancelled = false): void {
     if (cancelled) {

@@ -11,6 +11,11 @@ interface GitApi {
 }
 
 /** The baseline of `kind` for the model file at `uri`; null: compare off; undefined: cancelled or failed (said). */
+/** VS Code's Git extension is there (desktop, code-server; not vscode.dev or github.dev): HEAD can be a baseline. */
+export function gitAvailable(): boolean {
+  return vscode.extensions.getExtension('vscode.git') !== undefined;
+}
+
 export async function baselineFor(kind: BaselineKind, uri: vscode.Uri): Promise<CompareSpec | null | undefined> {
   switch (kind) {
     case 'none':

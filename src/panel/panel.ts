@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { CompareSpec, FromWorker, WorkerProblem } from '../protocol/worker';
-import { baselineFor, type BaselineKind } from '../editor/baselines';
+import { baselineFor, gitAvailable, type BaselineKind } from '../editor/baselines';
 import { readSettings, writePanelSetting } from '../config';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
@@ -212,7 +212,7 @@ export class Panel extends Disposable {
 
   /** A (re)started webview: its settings and notice now, the numbers from the worker's replay. */
   private sendInit(): void {
-    this.post({ type: 'init', settings: readSettings().panel, uri: this.src.uri.toString() });
+    this.post({ type: 'init', settings: readSettings().panel, uri: this.src.uri.toString(), gitHead: gitAvailable() });
     if (this.notice) this.post({ type: 'notice', text: this.notice });
   }
 

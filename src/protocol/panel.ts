@@ -21,8 +21,11 @@ import type { LensKind, LensRequest, LensResult } from './lenses';
 
 /** Host → webview */
 export type ToWebview =
-  /** (Re)start: forget any render; `uri` is the document shown (kept in the webview state for restore). */
-  | { readonly type: 'init'; readonly settings: PanelSettings; readonly uri: string }
+  /**
+   * (Re)start: forget any render; `uri` is the document shown (kept in the webview state for restore);
+   * `gitHead`: the file as committed can be a baseline (VS Code's Git extension is there: not on vscode.dev).
+   */
+  | { readonly type: 'init'; readonly settings: PanelSettings; readonly uri: string; readonly gitHead: boolean }
   | { readonly type: 'settings'; readonly settings: PanelSettings }
   /** A new render begins: lay out these stages; keep showing the old numbers until new ones come. */
   | { readonly type: 'model'; readonly version: number; readonly summary: ModelSummary; readonly warnings: readonly ProblemInfo[] }

@@ -19,7 +19,7 @@ const ST = 'stories260K.ffn.json';
 const ST_TITLE = 'FFN Lens: stories260K (TinyStories, Llama architecture)';
 const folder = (f: string): Uint8Array => readFileSync(join(SAMPLES, 'stories260K', f));
 
-/** A checkpoint over 50 MB: one Llama layer, d_model 1024, d_ff 4096, vocab 512 (16.8M float32 parameters, 67 MB). */
+/** A checkpoint over 50 MB: one Llama layer, d_model 1024, d_ff 4096, vocab 512 (17.3M float32 parameters, 69 MB). */
 function wideCheckpoint(): Record<string, Uint8Array | string> {
   const C = 1024, F = 4096, V = 512;
   const l = 'model.layers.0.';
@@ -91,6 +91,9 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
     assert.ok(colors.size > 3, `the up-projection is drawn (${colors.size} colours)`);
     // the forward ran on the WebAssembly SIMD kernel in the Web Worker (not the TypeScript fallback)
     assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string> } } }).document.body.dataset.kernel), 'wasm-simd');
+    // no Git extension in this host (as on vscode.dev): "Compare with" offers no HEAD, the other choices stay
+    const choices = await frame.locator('.compare-select vscode-option').evaluateAll((els) => els.map((e) => e.getAttribute('value')));
+    assert.deepEqual(choices, ['none', 'plain', 'file']);
     await wb.screenshot('web-host-open');
   });
 
@@ -152,10 +155,14 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
     await wb.screenshot('web-host-open-sample');
   });
 
-  it('a checkpoint over 50 MB (67 MB of float32) read through workspace.fs: the panel computes it', async () => {
+  it('a checkpoint over 50 MB (69 MB of float32) read through workspace.fs, with a progress notification: the panel computes it', async () => {
     assert.ok(readFileSync(join(wb.folder, 'wide-llama', 'model.safetensors')).length > 50e6);
+    await wb.recordNotifications();
     await wb.visualize('wide.ffn.json', 'FFN Lens: wide', { timeoutMs: 90_000 });
     await caption('FFN Lens: wide', /the model predicts/, 90_000);
+    // the read said so while it lasted (a notification without a percentage: workspace.fs reads whole)
+    const seen = await wb.recordedNotifications();
+    assert.ok(seen.some((t) => /FFN Lens: reading model\.safetensors \(69 MB\)/.test(t)), `the read's progress; seen: ${JSON.stringify(seen)}`);
     await wb.screenshot('web-host-large-checkpoint');
   });
 });
