@@ -3,6 +3,7 @@
 // would change the computation in a way the core does not follow (scaled RoPE, sliding windows,
 // GPT-2's unscaled attention) are errors rather than silently wrong numbers.
 
+import type { RopeScaling } from '../core/spec';
 import type { Activation } from '../core/activation';
 import { CheckpointError } from './errors';
 
@@ -27,6 +28,8 @@ export interface ArchConfig {
   readonly activation: Activation;
   /** RoPE θ (llama, qwen2), else null. */
   readonly ropeTheta: number | null;
+  /** RoPE's frequencies rescaled (`rope_scaling` of type linear or llama3), or null. */
+  readonly ropeScaling: RopeScaling | null;
   /** The head is the embedding (tie_word_embeddings). */
   readonly tied: boolean;
   /** Biases on q/k/v (gpt2, qwen2; llama's attention_bias), on o (gpt2; llama's attention_bias), on the MLP (gpt2; llama's mlp_bias). */
@@ -81,7 +84,7 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
     if (bool('scale_attn_by_inverse_layer_idx', false)) fail('"scale_attn_by_inverse_layer_idx": true is not supported (FFN Lens divides attention scores by √head_size only)');
     return {
       modelType: 'gpt2', C, F: int('n_inner', 4 * C), L: int('n_layer'), NH, KVH: NH, HS: C / NH, V: int('vocab_size'),
-      maxPositions: int('n_positions', 1024), eps: num('layer_norm_epsilon', 1e-5), activation: activation!, ropeTheta: null,
+      maxPositions: int('n_positions', 1024), eps: num('layer_norm_epsilon', 1e-5), activation: activation!, ropeTheta: null, ropeScaling: null,
       tied: bool('tie_word_embeddings', true), qkvBias: true, oBias: true, mlpBias: true,
     };
   }
@@ -97,34 +100,44 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
   if (HS % 2) fail(`the head size ${HS} is odd; RoPE rotates pairs of dimensions`);
   const act = c.hidden_act ?? 'silu';
   if (act !== 'silu') fail(`hidden_act ${JSON.stringify(act)} is not supported; FFN Lens computes the SwiGLU MLP ("silu")`);
-  const ropeTheta = ropeThetaOf(c, num, fail);
+  const { theta: ropeTheta, scaling: ropeScaling } = ropeOf(c, num, fail);
   if (qwen2 && bool('use_sliding_window', false)) fail('"use_sliding_window": true is not supported (FFN Lens computes full causal attention)');
   const attentionBias = bool('attention_bias', false);
   return {
     modelType: type as ModelType, C, F: int('intermediate_size'), L: int('num_hidden_layers'), NH, KVH, HS, V: int('vocab_size'),
-    maxPositions: int('max_position_embeddings', qwen2 ? 32768 : 2048), eps: num('rms_norm_eps', 1e-6), activation: 'swiglu', ropeTheta,
+    maxPositions: int('max_position_embeddings', qwen2 ? 32768 : 2048), eps: num('rms_norm_eps', 1e-6), activation: 'swiglu', ropeTheta, ropeScaling,
     tied: bool('tie_word_embeddings', false),
     qkvBias: qwen2 ? true : attentionBias, oBias: qwen2 ? false : attentionBias, mlpBias: qwen2 ? false : bool('mlp_bias', false),
   };
 }
 
 /**
- * θ of plain RoPE: `rope_theta` (default 10000), or in `rope_parameters` (transformers 5). A RoPE
- * of another type (llama3, linear, dynamic, yarn… in `rope_scaling` or `rope_parameters`) would
- * give other positions than the core's: an error.
+ * RoPE's θ: `rope_theta` (default 10000), or in `rope_parameters` (transformers 5); and its
+ * scaling, from `rope_scaling` or `rope_parameters`: none ("default"), "linear" or "llama3" (Llama
+ * 3.1–3.3, as Hugging Face's `_compute_llama3_parameters`). Other types (dynamic, yarn, longrope…)
+ * would give other positions than the core's: an error that names the supported ones.
  */
-function ropeThetaOf(c: Record<string, unknown>, num: (key: string, dflt: number) => number, fail: (m: string) => never): number {
+function ropeOf(c: Record<string, unknown>, num: (key: string, dflt: number) => number, fail: (m: string) => never): { theta: number; scaling: RopeScaling | null } {
+  let theta: number | null = null;
+  let scaling: RopeScaling | null = null;
   for (const key of ['rope_scaling', 'rope_parameters']) {
     const r = c[key];
     if (r == null) continue;
     if (typeof r !== 'object' || Array.isArray(r)) fail(`"${key}" must be an object or null, found ${JSON.stringify(r)}`);
     const o = r as Record<string, unknown>;
     const kind = o.rope_type ?? o.type ?? 'default';
-    if (kind !== 'default') fail(`"${key}" of type ${JSON.stringify(kind)} is not supported; FFN Lens computes plain RoPE ("rope_theta")`);
-    if (o.rope_theta != null) {
-      if (typeof o.rope_theta !== 'number' || !(o.rope_theta > 0) || !Number.isFinite(o.rope_theta)) fail(`"${key}.rope_theta" must be a positive number, found ${JSON.stringify(o.rope_theta)}`);
-      return o.rope_theta as number;
-    }
+    const positive = (name: string, dflt?: number): number => {
+      const v = o[name] ?? dflt;
+      if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) fail(`"${key}.${name}" must be a positive number${o[name] === undefined ? ' (it is missing)' : `, found ${JSON.stringify(o[name])}`}`);
+      return v;
+    };
+    if (kind === 'linear') scaling = { type: 'linear', factor: positive('factor') };
+    else if (kind === 'llama3') {
+      const s = { type: 'llama3' as const, factor: positive('factor'), lowFreqFactor: positive('low_freq_factor'), highFreqFactor: positive('high_freq_factor'), originalMaxPositions: positive('original_max_position_embeddings') };
+      if (!(s.highFreqFactor > s.lowFreqFactor)) fail(`"${key}.high_freq_factor" (${s.highFreqFactor}) must be greater than "low_freq_factor" (${s.lowFreqFactor})`);
+      scaling = s;
+    } else if (kind !== 'default') fail(`"${key}" of type ${JSON.stringify(kind)} is not supported; FFN Lens computes RoPE of type "default", "linear" or "llama3"`);
+    if (o.rope_theta != null) theta = positive('rope_theta');
   }
-  return num('rope_theta', 10000);
+  return { theta: theta ?? num('rope_theta', 10000), scaling };
 }

@@ -88,7 +88,7 @@ export function archSpec(arch: ArchConfig, opts: { readonly ids: readonly number
     embedding: { kind: 'tokens', ids: [...opts.ids], positional: gpt2 ? 'learned' : 'none' },
     norm: 'pre', normKind: gpt2 ? 'layernorm' : 'rmsnorm', eps, residual: true,
     layers: Array.from({ length: arch.L }, () => ({
-      attention: { NH: arch.NH, KVH: arch.KVH, HS: arch.HS, causal: true, rope: arch.ropeTheta === null ? null : { theta: arch.ropeTheta } },
+      attention: { NH: arch.NH, KVH: arch.KVH, HS: arch.HS, causal: true, rope: arch.ropeTheta === null ? null : { theta: arch.ropeTheta, ...(arch.ropeScaling ? { scaling: arch.ropeScaling } : {}) } },
       ffn: { F: arch.F, activation: arch.activation },
     })),
     finalNorm: true,

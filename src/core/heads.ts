@@ -8,6 +8,7 @@ import type { StageOp } from './graph';
 import { biasAdd } from './bias';
 import { linearStage } from './linear';
 import { ropeForward } from './rope';
+import type { RopeSpec } from './spec';
 
 // (T,H·HS) -> (H,T,HS)
 export function splitHeads(out: Float32Array, inp: Float32Array, T: number, H: number, HS: number): void {
@@ -38,7 +39,7 @@ export interface HeadsArgs {
   readonly C: number;
   readonly H: number;
   readonly HS: number;
-  readonly rope: { readonly theta: number } | null;
+  readonly rope: RopeSpec | null;
 }
 
 /** After an edit of rows of W only those columns of the projection are multiplied again; the split (and rotation) is redone whole. */
@@ -48,7 +49,7 @@ export const headsOp: StageOp<HeadsArgs> = {
     const { y, changed } = linearStage(ctx, { x: a.x, W: a.W, b: a.b, C: a.C, OC: a.H * a.HS });
     const out = new Float32Array(a.H * ctx.T * a.HS);
     splitHeads(out, y, ctx.T, a.H, a.HS);
-    if (a.rope) ropeForward(out, a.H, ctx.T, a.HS, a.rope.theta);
+    if (a.rope) ropeForward(out, a.H, ctx.T, a.HS, a.rope);
     return { data: out, changed: changed === null ? null : 'all' };
   },
   // rows T0… projected and rotated at their positions; each head's first T0 rows kept
@@ -65,7 +66,7 @@ export const headsOp: StageOp<HeadsArgs> = {
     if (b) biasAdd(y, b, n, OC);
     const fresh = new Float32Array(a.H * n * a.HS);
     splitHeads(fresh, y, n, a.H, a.HS);
-    if (a.rope) ropeForward(fresh, a.H, n, a.HS, a.rope.theta, T0);
+    if (a.rope) ropeForward(fresh, a.H, n, a.HS, a.rope, T0);
     const out = new Float32Array(a.H * T * a.HS);
     for (let h = 0; h < a.H; h++) {
       out.set(previous.subarray(h * T0 * a.HS, (h + 1) * T0 * a.HS), h * T * a.HS);

@@ -2,7 +2,7 @@
 // properties: position 0 is left alone, every pair keeps its length, and a query·key dot product
 // depends only on the distance between the two positions.
 import * as assert from 'node:assert/strict';
-import { ropeForward } from './rope';
+import { ropeForward, ropeInvFreq } from './rope';
 
 // q·cos + rotate_half(q)·sin with cos, sin = cat(freqs, freqs), rotate_half(x) = cat(-x2, x1)
 function ropeNaive(x: Float32Array, H: number, T: number, HS: number, theta: number): Float32Array {
@@ -28,13 +28,13 @@ describe('ropeForward (rotate-half)', () => {
   it('equals the naive formula', () => {
     const x = rand(2 * 5 * 8, 1);
     const want = ropeNaive(x, 2, 5, 8, 10000);
-    ropeForward(x, 2, 5, 8, 10000);
+    ropeForward(x, 2, 5, 8, { theta: 10000 });
     for (let i = 0; i < x.length; i++) assert.ok(Math.abs(x[i] - want[i]) < 1e-6, `${i}: ${x[i]} vs ${want[i]}`);
   });
   it('leaves position 0 as it is and keeps the length of every (d, d + HS/2) pair', () => {
     const x = rand(6 * 4, 2);
     const before = x.slice();
-    ropeForward(x, 1, 6, 4, 500000);
+    ropeForward(x, 1, 6, 4, { theta: 500000 });
     assert.deepEqual(Array.from(x.subarray(0, 4)), Array.from(before.subarray(0, 4)));
     for (let t = 0; t < 6; t++) for (let d = 0; d < 2; d++) {
       const a = Math.hypot(before[t * 4 + d], before[t * 4 + d + 2]);
@@ -52,13 +52,31 @@ describe('ropeForward (rotate-half)', () => {
       const K = new Float32Array(T * HS);
       Q.set(q, m * HS);
       K.set(k, n * HS);
-      ropeForward(Q, 1, T, HS, 10000);
-      ropeForward(K, 1, T, HS, 10000);
+      ropeForward(Q, 1, T, HS, { theta: 10000 });
+      ropeForward(K, 1, T, HS, { theta: 10000 });
       let s = 0;
       for (let d = 0; d < HS; d++) s += Q[m * HS + d] * K[n * HS + d];
       return s;
     };
     assert.ok(Math.abs(dot(5, 2) - dot(3, 0)) < 1e-4);
     assert.ok(Math.abs(dot(7, 7) - dot(0, 0)) < 1e-4);
+  });
+
+});
+
+describe('ropeInvFreq: rope_scaling as Hugging Face computes it', () => {
+  const close = (got: Float32Array, want: number[]): void => {
+    assert.equal(got.length, want.length);
+    for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= 1e-6 * Math.abs(want[i]), `[${i}] ${got[i]} vs ${want[i]}`);
+  };
+  it('plain: 1 / θ^(2i/HS)', () => close(ropeInvFreq(8, { theta: 10000 }), [1, 0.1, 0.01, 0.001]));
+  it('linear: each divided by the factor', () => close(ropeInvFreq(8, { theta: 10000, scaling: { type: 'linear', factor: 4 } }), [0.25, 0.025, 0.0025, 0.00025]));
+  it('llama3: the high frequencies kept, the low ones divided, those between blended (worked by hand)', () => {
+    // original context 64, low 1, high 4: wavelengths 2π/inv = 6.28 (under 64/4 = 16: kept), 62.8
+    // (between 16 and 64: blended with smooth = (64/62.83 − 1)/(4 − 1) = 0.0061972), 628 and 6283 (over 64: / 8)
+    const smooth = (64 / (2 * Math.PI / 0.1) - 1) / 3;
+    close(ropeInvFreq(8, { theta: 10000, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 64 } }),
+      [1, (1 - smooth) * 0.1 / 8 + smooth * 0.1, 0.01 / 8, 0.001 / 8]);
+    assert.ok(Math.abs(smooth - 0.0061972) < 1e-6);
   });
 });

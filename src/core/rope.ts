@@ -4,17 +4,51 @@
 //   out[d]        = x[d]·cos − x[d + HS/2]·sin
 //   out[d + HS/2] = x[d + HS/2]·cos + x[d]·sin
 // The frequencies and angles are rounded to float32 as torch computes them.
+import type { RopeSpec } from './spec';
+
+/**
+ * The HS/2 frequencies, in float32 as torch computes them: inv_freq = 1 / θ^(2i/HS)
+ * (`base ** (arange(0, dim, 2) / dim)`), then rescaled as Hugging Face's rope_type "linear"
+ * (`inv_freq / factor`) or "llama3" (`_compute_llama3_parameters`).
+ */
+export function ropeInvFreq(HS: number, rope: RopeSpec): Float32Array {
+  const f = Math.fround;
+  const half = HS / 2;
+  const inv = new Float32Array(half);
+  for (let i = 0; i < half; i++) inv[i] = f(1 / f(Math.pow(rope.theta, f((2 * i) / HS))));
+  const s = rope.scaling;
+  if (!s) return inv;
+  if (s.type === 'linear') {
+    for (let i = 0; i < half; i++) inv[i] = f(inv[i] / s.factor);
+    return inv;
+  }
+  // llama3: by wavelength 2π / inv_freq against the original context's
+  const lowFreqWavelen = s.originalMaxPositions / s.lowFreqFactor;
+  const highFreqWavelen = s.originalMaxPositions / s.highFreqFactor;
+  for (let i = 0; i < half; i++) {
+    const wavelen = f(f(2 * Math.PI) / inv[i]);
+    const scaled = wavelen > lowFreqWavelen ? f(inv[i] / s.factor) : inv[i];
+    const medium = !(wavelen < highFreqWavelen) && !(wavelen > lowFreqWavelen);
+    if (!medium) {
+      inv[i] = scaled;
+      continue;
+    }
+    const smooth = f(f(f(s.originalMaxPositions / wavelen) - s.lowFreqFactor) / f(s.highFreqFactor - s.lowFreqFactor));
+    // (1 - smooth) * inv / factor + smooth * inv, left to right as torch evaluates it
+    inv[i] = f(f(f(f(1 - smooth) * scaled) / s.factor) + f(smooth * scaled));
+  }
+  return inv;
+}
 
 /** cos and sin (T, HS/2) of every position's angles. */
-export function ropeAngles(T: number, HS: number, theta: number): { cos: Float32Array; sin: Float32Array } {
+export function ropeAngles(T: number, HS: number, rope: RopeSpec): { cos: Float32Array; sin: Float32Array } {
   const half = HS / 2;
   const cos = new Float32Array(T * half);
   const sin = new Float32Array(T * half);
+  const inv = ropeInvFreq(HS, rope);
   for (let i = 0; i < half; i++) {
-    // inv_freq = 1 / θ^(2i/HS), in float32 as torch's (base ** (arange(0, dim, 2) / dim))
-    const invFreq = Math.fround(1 / Math.fround(Math.pow(theta, Math.fround((2 * i) / HS))));
     for (let t = 0; t < T; t++) {
-      const angle = Math.fround(t * invFreq);
+      const angle = Math.fround(t * inv[i]);
       cos[t * half + i] = Math.cos(angle);
       sin[t * half + i] = Math.sin(angle);
     }
@@ -23,9 +57,9 @@ export function ropeAngles(T: number, HS: number, theta: number): { cos: Float32
 }
 
 // x (H,T,HS) rotated in place, every head alike
-export function ropeForward(x: Float32Array, H: number, T: number, HS: number, theta: number, t0 = 0): void {
+export function ropeForward(x: Float32Array, H: number, T: number, HS: number, rope: RopeSpec, t0 = 0): void {
   const half = HS / 2;
-  const { cos, sin } = ropeAngles(t0 + T, HS, theta);
+  const { cos, sin } = ropeAngles(t0 + T, HS, rope);
   for (let h = 0; h < H; h++) {
     for (let t = 0; t < T; t++) {
       const o = (h * T + t) * HS;

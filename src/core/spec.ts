@@ -25,8 +25,23 @@ export interface AttentionSpec {
   readonly HS: number;
   readonly causal: boolean;
   /** Rotary positions on Q and K (rotate-half, as Hugging Face's Llama), or none. */
-  readonly rope: { readonly theta: number } | null;
+  readonly rope: RopeSpec | null;
 }
+
+/**
+ * RoPE's frequencies θ^(-2i/HS), rescaled for long contexts where the checkpoint says so (Hugging
+ * Face's `rope_scaling`): "linear" divides each by `factor`; "llama3" (Llama 3.1–3.3) divides the
+ * low ones (wavelength over originalMaxPositions / lowFreqFactor) by `factor`, keeps the high ones
+ * (under originalMaxPositions / highFreqFactor) and blends those between.
+ */
+export interface RopeSpec {
+  readonly theta: number;
+  readonly scaling?: RopeScaling | null;
+}
+
+export type RopeScaling =
+  | { readonly type: 'linear'; readonly factor: number }
+  | { readonly type: 'llama3'; readonly factor: number; readonly lowFreqFactor: number; readonly highFreqFactor: number; readonly originalMaxPositions: number };
 
 export interface FfnSpec {
   readonly F: number;

@@ -145,7 +145,7 @@ export class ModelDocuments extends Disposable {
     }
     if (e.contentChanges.length === 0) return; // dirty-state change only
     const changes: TextChange[] = e.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text }));
-    this.client.send({ type: 'change', doc: key, version: doc.version, changes, length: documentLength(doc) });
+    this.client.send({ type: 'change', doc: key, version: doc.version, changes, length: documentLength(doc), at: Date.now() });
     this._onDidChange.fire(doc);
   }
 

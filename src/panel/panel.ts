@@ -172,7 +172,7 @@ export class Panel extends Disposable {
         this.setTitle(m.summary.name);
         this.stats.posted.model++;
         this.stats.lastPostedVersion = m.version;
-        this.post({ type: 'model', version: m.version, summary: m.summary, warnings: this.infos(m.problems) });
+        this.post({ type: 'model', version: m.version, summary: m.summary, warnings: this.infos(m.problems), ...(m.trace ? { trace: [...m.trace, Date.now()] } : {}) });
       } else {
         this.stats.posted.problems++;
         this.post({ type: 'problems', version: m.version, problems: this.infos(m.problems) });

@@ -28,7 +28,8 @@ export type ToWebview =
   | { readonly type: 'init'; readonly settings: PanelSettings; readonly uri: string; readonly gitHead: boolean }
   | { readonly type: 'settings'; readonly settings: PanelSettings }
   /** A new render begins: lay out these stages; keep showing the old numbers until new ones come. */
-  | { readonly type: 'model'; readonly version: number; readonly summary: ModelSummary; readonly warnings: readonly ProblemInfo[] }
+  /** (`trace`: the worker's, and when the host forwarded it) */
+  | { readonly type: 'model'; readonly version: number; readonly summary: ModelSummary; readonly warnings: readonly ProblemInfo[]; readonly trace?: readonly number[] }
   /**
    * Numbers of a stage: `data` holds floats offset … offset + its length of `total` (a large stage
    * comes in pieces, so that no single postMessage holds the editor's thread for long).

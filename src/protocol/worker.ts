@@ -43,7 +43,8 @@ export type ToWorker =
    */
   | { readonly type: 'open'; readonly doc: string; readonly fileName: string; readonly version: number; readonly text: string; readonly sniffed?: boolean }
   /** Deltas in order, each relative to the text after the previous one; `length` is the text length after all. */
-  | { readonly type: 'change'; readonly doc: string; readonly version: number; readonly changes: readonly TextChange[]; readonly length: number }
+  /** (`at`: the host's Date.now() when it sent the change: the benchmark's split of keystroke → pixels) */
+  | { readonly type: 'change'; readonly doc: string; readonly version: number; readonly changes: readonly TextChange[]; readonly length: number; readonly at?: number }
   /**
    * The worker reads the file from disk: a file VS Code does not hand to extensions (over 50 MB,
    * kept as bytes), or a large saved document (`asDocument`: then decoded as VS Code shows it and
@@ -116,7 +117,11 @@ export interface WorkerProblem extends ProblemInfo, LineCol {
 
 /** Worker → host */
 export type FromWorker =
-  | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: ModelSummary | null }
+  /**
+   * `trace` (the benchmark's split of keystroke → pixels; Date.now() of each step, one clock on one
+   * machine): the host sent the change, the worker took it, its run began, this message was posted.
+   */
+  | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: ModelSummary | null; readonly trace?: readonly number[] }
   /**
    * Numbers of a stage: floats offset … offset + their count of `total`. A large stage comes in
    * pieces of at most STAGE_PIECE floats, sized for the webview: the host forwards them as they are.

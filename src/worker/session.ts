@@ -51,6 +51,8 @@ export class DocSession {
   private stagesModel: ModelFile | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastRun = -Infinity;
+  /** When the host sent the last change and the worker took it (the benchmark's trace). */
+  private changeAt: [number, number] | null = null;
   private forward: Engine | null = null;
   /** Compare: the baseline the stages are shown against, and its run for the version being posted. */
   private baseline: Baseline | null = null;
@@ -99,7 +101,8 @@ export class DocSession {
     this.schedule();
   }
 
-  change(version: number, changes: readonly TextChange[], length: number): void {
+  change(version: number, changes: readonly TextChange[], length: number, sentAt?: number): void {
+    this.changeAt = sentAt === undefined ? null : [sentAt, Date.now()];
     if (!(this.text instanceof TextChunks)) this.text = new TextChunks(sourceSlice(this.text, 0, this.text.length)); // (edits come only for documents)
     const text = this.text;
     const read = this.read;
@@ -244,6 +247,8 @@ export class DocSession {
 
   private run(): void {
     this.lastRun = Date.now();
+    const trace = this.changeAt ? [...this.changeAt, this.lastRun] : undefined;
+    this.changeAt = null;
     const version = this.version;
     const t0 = performance.now();
     const read = this.ensureRead();
@@ -261,7 +266,8 @@ export class DocSession {
       }
       this.sniffed = false;
     }
-    this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary: model ? this.summary(model) : null });
+    const summary = model ? this.summary(model) : null;
+    this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary, ...(trace ? { trace: [...trace, Date.now()] } : {}) });
     if (!model) return;
     // compare: the baseline first (its stages are what each stage is posted against), in full
     this.baselineRun = this.baseline ? this.baseline.for(model, this.engine(), () => this.rerunFull()) : null;

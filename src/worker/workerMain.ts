@@ -62,7 +62,7 @@ function handle(msg: ToWorker): void {
     }
 
     case 'change':
-      sessions.get(msg.doc)?.change(msg.version, msg.changes, msg.length);
+      sessions.get(msg.doc)?.change(msg.version, msg.changes, msg.length, msg.at);
       return;
     case 'close':
       sessions.get(msg.doc)?.dispose();
