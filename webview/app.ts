@@ -120,6 +120,7 @@ export class App {
         return;
       case 'model':
         this.onModel(msg.version, msg.summary, msg.warnings);
+        if (msg.trace) document.body.dataset.trace = msg.trace.join(',');
         return;
       case 'stage': {
         const t0 = performance.now();

@@ -13,6 +13,9 @@
 // a round-trip probe checks that each run (the webview's clock against ours, within half the
 // shortest round trip) and corrects by the offset should one ever show. The editor's own echo of the
 // digit (VS Code's part, same run) is stamped in the workbench page the same way.
+// The model message's own way is split by the stamps it carries (host sent the change, worker took
+// it, began, posted; host forwarded). With $FFN_BENCH_PAGE_PROFILE (a folder), the workbench page's
+// thread (the webview's too: the same process here) is sampled by V8 during the d = 64 edits.
 // Run by `npm run bench` (section "keystroke"); writes its figures to $FFN_BENCH_OUT.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -25,21 +28,23 @@ const SMALL = 'd64-keys.ffn.json';
 /** Edits per turn (the first of each warms up): two turns per file, 16 timed edits of each. */
 const PER_TURN = 9;
 
-interface Rendered { v: number; at: number; model: number; done: number; busy: number; arrivals: string }
+interface Rendered { v: number; at: number; model: number; done: number; busy: number; arrivals: string; trace: number[] }
 /** Per timed edit: keystroke → drawn, and its parts (ms). */
-interface Edits { ms: number[]; toModel: number[]; toDone: number[]; toDrawn: number[]; panelBusy: number[]; echo: number[]; key: number[]; clock: Array<{ offsetMs: number; rttMs: number }> }
-interface Run { ms: number[]; median: number; min: number; max: number; split: Record<string, number>; echoMs: number; keyMs: number }
+interface Edits { ms: number[]; path: number[][]; toModel: number[]; toDone: number[]; toDrawn: number[]; panelBusy: number[]; echo: number[]; key: number[]; clock: Array<{ offsetMs: number; rttMs: number }> }
+/** The parts of the model message's way, in order (see `measure`). */
+const PATH = ['key → host', 'host → worker', 'worker waits', 'worker reads', 'worker → host', 'host → webview'];
+interface Run { path: number[]; ms: number[]; median: number; min: number; max: number; split: Record<string, number>; echoMs: number; keyMs: number }
 
-const none = (): Edits => ({ ms: [], toModel: [], toDone: [], toDrawn: [], panelBusy: [], echo: [], key: [], clock: [] });
+const none = (): Edits => ({ ms: [], path: [], toModel: [], toDone: [], toDrawn: [], panelBusy: [], echo: [], key: [], clock: [] });
 function merge(a: Edits, b: Edits): Edits {
-  return { ms: [...a.ms, ...b.ms], toModel: [...a.toModel, ...b.toModel], toDone: [...a.toDone, ...b.toDone], toDrawn: [...a.toDrawn, ...b.toDrawn], panelBusy: [...a.panelBusy, ...b.panelBusy], echo: [...a.echo, ...b.echo], key: [...a.key, ...b.key], clock: [...a.clock, ...b.clock] };
+  return { ms: [...a.ms, ...b.ms], path: [...a.path, ...b.path], toModel: [...a.toModel, ...b.toModel], toDone: [...a.toDone, ...b.toDone], toDrawn: [...a.toDrawn, ...b.toDrawn], panelBusy: [...a.panelBusy, ...b.panelBusy], echo: [...a.echo, ...b.echo], key: [...a.key, ...b.key], clock: [...a.clock, ...b.clock] };
 }
 const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function rendered(frame: Frame): Promise<Rendered> {
   return frame.evaluate(() => {
     const d = (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body.dataset;
-    return { v: Number(d.renderedVersion ?? -1), at: Number(d.renderedAt ?? 0), model: Number(d.modelAt ?? 0), done: Number(d.doneAt ?? 0), busy: Number(d.busyMs ?? 0), arrivals: d.arrivals ?? '' };
+    return { v: Number(d.renderedVersion ?? -1), at: Number(d.renderedAt ?? 0), model: Number(d.modelAt ?? 0), done: Number(d.doneAt ?? 0), busy: Number(d.busyMs ?? 0), arrivals: d.arrivals ?? '', trace: (d.trace ?? '').split(',').filter(Boolean).map(Number) };
   });
 }
 
@@ -173,6 +178,12 @@ async function measure(wb: Workbench, frame: Frame, at: { line: number; col: num
     out.ms.push(now.at - shift - t0);
     // where the time goes: to the model message arriving in the webview, to the last stage ('done'), to the frame drawn
     out.toModel.push(now.model - shift - t0);
+    // the model message's way (stamps: the host sent the change, the worker took it, began its run,
+    // posted the model, the host forwarded it): key → host, host → worker, worker's wait, read, worker → host, host → webview
+    if (now.trace.length === 5) {
+      const [sent, took, began, posted, fwd] = now.trace;
+      out.path.push([sent - t0, took - sent, began - took, posted - began, fwd - posted, now.model - shift - fwd]);
+    }
     out.toDone.push(now.done - now.model);
     out.toDrawn.push(now.at - now.done);
     out.panelBusy.push(now.busy);
@@ -188,10 +199,11 @@ function summary(x: Edits, label: string): Run {
   const worst = x.clock.reduce((w, c) => (Math.abs(c.offsetMs) > Math.abs(w.offsetMs) ? c : w), x.clock[0]);
   const run: Run = {
     ms: x.ms, median: med(x.ms), min: s[0], max: s[s.length - 1],
+    path: PATH.map((_, i) => x.path.length ? med(x.path.map((p) => p[i])) : NaN),
     split: { toModel: med(x.toModel), toDone: med(x.toDone), toDrawn: med(x.toDrawn), panelBusy: med(x.panelBusy), clockOffsetMs: worst.offsetMs, clockRttMs: worst.rttMs },
     echoMs: x.echo.length ? med(x.echo) : NaN, keyMs: x.key.length ? med(x.key) : NaN,
   };
-  console.log(`keystroke → pixels, ${label}: median ${run.median} ms (min ${run.min}, max ${run.max}) over ${x.ms.length} edits; the digit in the editor ${run.echoMs} ms (the key in the page ${run.keyMs} ms); split: model message ${run.split.toModel}, stages ${run.split.toDone}, frame ${run.split.toDrawn}, the panel's own work ${run.split.panelBusy} ms; webview clock ${worst.offsetMs} ms from ours (round trip ${worst.rttMs} ms)`);
+  console.log(`keystroke → pixels, ${label}: median ${run.median} ms (min ${run.min}, max ${run.max}) over ${x.ms.length} edits; the digit in the editor ${run.echoMs} ms (the key in the page ${run.keyMs} ms); split: model message ${run.split.toModel} (${PATH.map((n, i) => `${n} ${run.path[i]}`).join(', ')}), stages ${run.split.toDone}, frame ${run.split.toDrawn}, the panel's own work ${run.split.panelBusy} ms; webview clock ${worst.offsetMs} ms from ours (round trip ${worst.rttMs} ms)`);
   return run;
 }
 
@@ -224,7 +236,10 @@ describe('keystroke → pixels (benchmark)', function () {
       let frame: Frame | null = null;
       for (let round = 0; round < 2; round++) {
         frame = await showFile(wb, SMALL, /^FFN Lens: d64/);
+        const prof = process.env.FFN_BENCH_PAGE_PROFILE ? await wb.page.context().newCDPSession(wb.page) : null;
+        if (prof) { await prof.send('Profiler.enable'); await prof.send('Profiler.setSamplingInterval', { interval: 200 }); await prof.send('Profiler.start'); }
         smallEdits = merge(smallEdits, await measure(wb, frame, w1Digit(small), PER_TURN, 'd = 64'));
+        if (prof) writeFileSync(`${process.env.FFN_BENCH_PAGE_PROFILE}/page-d64-${round}.cpuprofile`, JSON.stringify((await prof.send('Profiler.stop')).profile));
         if (round === 0) await wb.screenshot('keystroke-d64');
         frame = await showFile(wb, BIG, /^FFN Lens: d512/);
         bigLanguage = await language();
