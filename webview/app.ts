@@ -257,7 +257,7 @@ export class App {
     if (info.kind === 'ffn.up' || info.kind === 'ffn.gate') {
       const L = r.summary.layers[info.layer]?.ffn;
       const chart = this.layout.activationCharts.get(info.layer);
-      if (L && chart && (L.gated ? info.kind === 'ffn.gate' : info.kind === 'ffn.up')) chart.update(L.activation as Activation, data, r.summary.tokens);
+      if (L && chart && (L.gated ? info.kind === 'ffn.gate' : info.kind === 'ffn.up')) chart.later(L.activation as Activation, data, r.summary.tokens);
     }
     if (id === 'head.probs' && this.layout.probsChart && r.summary.head) {
       this.layout.probsChart.update(data, r.summary.tokens, r.summary.vocab, r.summary.head.temperature);

@@ -16,6 +16,22 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
   return el;
 }
 
+/**
+ * Runs f once after the next frame is painted (at most once however often it is asked for): work
+ * that should not hold back the frame, such as a chart beside heatmaps that just changed.
+ */
+export function afterPaint(f: () => void): () => void {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      queued = false;
+      f();
+    }, 0));
+  };
+}
+
 /** Runs f at most once per animation frame, with the latest arguments. */
 export function perFrame(f: () => void): () => void {
   let queued = false;

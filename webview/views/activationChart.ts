@@ -2,7 +2,7 @@
 // every (token, neuron) value plotted on it, and ReLU beside GELU/SiLU for comparison: which
 // neurons does the function silence, which does it let through, and how far below zero.
 import { activationFn, activationLabel, isGated, type Activation } from '../../src/core/activation';
-import { h } from '../dom';
+import { afterPaint, h } from '../dom';
 import type { TooltipItem } from 'chart.js';
 import { makeChart, themeColors, type Chart } from './charts';
 
@@ -21,6 +21,15 @@ export class ActivationChart {
   }
 
   private last: { activation: Activation; pre: Float32Array; tokens: readonly string[] } | null = null;
+  private readonly drawLater = afterPaint(() => {
+    if (this.last) this.update(this.last.activation, this.last.pre, this.last.tokens);
+  });
+
+  /** New values, drawn once the heatmaps that changed with them are on screen (the chart is not what an edit waits for). */
+  later(activation: Activation, pre: Float32Array, tokens: readonly string[]): void {
+    this.last = { activation, pre, tokens };
+    this.drawLater();
+  }
 
   /** The theme changed: draw again with its colors. */
   retheme(): void {

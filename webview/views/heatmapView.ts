@@ -47,6 +47,8 @@ export class HeatmapView {
   private spec: HeatmapSpec | null = null;
   private info: HeatmapInfo | null = null;
   private drawnFor = '';
+  /** What the labels were built for: new numbers of the same shape and words keep them (no DOM change, no layout). */
+  private labelled: { rows: readonly string[]; cols: readonly string[] | null; key: string } | null = null;
   private highlight: { axis: 'row' | 'col'; index: number } | null = null;
   private readonly cursorEl: HTMLElement;
   /**
@@ -121,18 +123,27 @@ export class HeatmapView {
       this.info = drawHeatmap(this.canvas, { data: s.data, rows: s.rows, cols: s.cols }, s.mask ? { ...opts, mask: s.mask } : opts);
       this.drawnFor = key;
     }
-    this.canvas.style.width = `${cssW}px`;
-    this.canvas.style.height = `${cssH}px`;
-    this.canvas.dataset.rows = String(s.rows);
-    this.canvas.dataset.cols = String(s.cols);
-    this.canvas.dataset.rangeLo = String(this.info.range[0]);
-    this.canvas.dataset.rangeHi = String(this.info.range[1]);
-    this.canvas.dataset.colormap = p.colormap;
-    this.canvas.dataset.backdrop = p.backdrop;
-    this.noteEl.textContent = this.info.pooled
+    // (each write only when it changes something: an edit's redraw then leaves the layout clean, and
+    // the next card's reading of its width costs no layout of the whole page)
+    setIfChanged(this.canvas.style, 'width', `${cssW}px`);
+    setIfChanged(this.canvas.style, 'height', `${cssH}px`);
+    const d = this.canvas.dataset;
+    setIfChanged(d, 'rows', String(s.rows));
+    setIfChanged(d, 'cols', String(s.cols));
+    setIfChanged(d, 'rangeLo', String(this.info.range[0]));
+    setIfChanged(d, 'rangeHi', String(this.info.range[1]));
+    setIfChanged(d, 'colormap', p.colormap);
+    setIfChanged(d, 'backdrop', p.backdrop);
+    const note = this.info.pooled
       ? `Pooled to ${this.info.rows} × ${this.info.cols} (each pixel shows the value of largest magnitude in its block of up to ${Math.ceil(s.rows / this.info.rows)} × ${Math.ceil(s.cols / this.info.cols)} cells).`
       : '';
-    this.labels(s, cssW, cssH);
+    if (this.noteEl.textContent !== note) this.noteEl.textContent = note;
+    const labelKey = `${s.rows}x${s.cols}:${cssW}x${cssH}:${s.colAxis}`;
+    const l = this.labelled;
+    if (!l || l.key !== labelKey || !sameWords(l.rows, s.rowLabels) || !sameWords(l.cols, s.colLabels)) {
+      this.labels(s, cssW, cssH);
+      this.labelled = { rows: s.rowLabels, cols: s.colLabels, key: labelKey };
+    }
     this.placeBand();
     // new numbers under a keyboard cursor: read them out again (clamped to the new shape)
     if (this.cursor && document.activeElement === this.canvas) this.showCursor();
@@ -152,7 +163,7 @@ export class HeatmapView {
     const s = this.spec;
     const hl = this.highlight;
     if (!s || !hl || (hl.axis === 'col' ? hl.index >= s.cols : hl.index >= s.rows)) {
-      this.band.hidden = true;
+      if (!this.band.hidden) this.band.hidden = true;
       return;
     }
     const w = parseFloat(this.canvas.style.width) || 0;
@@ -361,4 +372,18 @@ export function exact(v: number): string {
   if (Number.isNaN(v)) return 'NaN';
   if (!Number.isFinite(v)) return v > 0 ? '+Infinity' : '-Infinity';
   return formatFloat32(v);
+}
+
+/** Sets a style property or data attribute only when it differs (an unchanged write still dirties the layout). */
+function setIfChanged(target: CSSStyleDeclaration | DOMStringMap, key: string, value: string): void {
+  const t = target as unknown as Record<string, string | undefined>;
+  if (t[key] !== value) t[key] = value;
+}
+
+/** The same words (element by element: the summary's arrays are new objects each render). */
+function sameWords(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

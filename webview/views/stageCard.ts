@@ -93,6 +93,8 @@ export class StageCard {
     this.controls.append(h('span', { class: 'control-label' }, 'Head'), sel, box);
   }
 
+  private legendKey = '';
+
   setData(stage: StageData): void {
     this.stage = stage;
     this.el.dataset.state = 'drawn';
@@ -215,7 +217,6 @@ export class StageCard {
 
   /** The legend of `range`, for `data` as drawn (`mask`: its cells drawn as masked). */
   private legend(range: [number, number], data: Float32Array, mask?: Uint8Array): void {
-    this.legendBox.replaceChildren();
     // Probabilities (attention weights, the head's) are never negative: a diverging map's range
     // [-m, m] then uses only its upper half, and the legend shows only that half, 0 … m.
     const d = data;
@@ -232,6 +233,11 @@ export class StageCard {
     }
     const clipped = below || above ? { clipped: { lo: below, hi: above } } : {};
     const map = { colormap: this.ctx.colormap, backdrop: this.ctx.backdrop };
+    // (the same legend as drawn: left as it is, so that an edit's redraw changes no DOM)
+    const key = JSON.stringify([range, map, nonNegative, below, above]);
+    if (key === this.legendKey) return;
+    this.legendKey = key;
+    this.legendBox.replaceChildren();
     drawLegend(this.legendBox, nonNegative ? { ...map, range: [0, range[1]], part: [0.5, 1], ...clipped } : { ...map, range, ...clipped });
   }
 
