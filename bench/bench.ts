@@ -746,7 +746,7 @@ function keystroke(): void {
     encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
   });
   rmSync(settings, { force: true });
-  for (const l of r.stdout.split('\n')) if (/keystroke → pixels|arrivals/.test(l)) console.log(`  ${l.trim()}`);
+  for (const l of r.stdout.split('\n')) if (/keystroke → pixels|arrivals|did not run/.test(l)) console.log(`  ${l.trim()}`);
   if (!existsSync(out)) {
     // mocha's account of the failure, without the stack
     const lines = (r.stdout + r.stderr).split('\n');
@@ -755,7 +755,7 @@ function keystroke(): void {
     console.log(`  skipped: the VS Code run did not finish (${why.slice(0, 800)})`);
     return;
   }
-  interface Run { ms: number[]; split: Record<string, number>; echoMs: number; keyMs: number }
+  interface Run { ms: number[]; path?: number[]; split: Record<string, number>; echoMs: number; keyMs: number }
   const k = JSON.parse(readFileSync(out, 'utf8')) as Run & { fileMB: number; smallMB: number; language: string; small: Run; asJson: (Run & { language: string }) | null };
   rmSync(out, { force: true });
   const s = stat(k.ms);
@@ -764,9 +764,12 @@ function keystroke(): void {
   results.keystroke = {
     fileMB: k.fileMB, language: k.language, ms: round(s), all: k.ms, split: k.split, editorEchoMs: k.echoMs, keyInPageMs: k.keyMs,
     small: { fileMB: k.smallMB, ms: round(small), all: k.small.ms, split: k.small.split, editorEchoMs: k.small.echoMs },
+    path: k.path,
     asJson: k.asJson && json ? { language: k.asJson.language, ms: round(json), all: k.asJson.ms, split: k.asJson.split, editorEchoMs: k.asJson.echoMs } : null,
   };
-  const where = (x: Run): string => `to the model message in the webview ${x.split.toModel} ms, to the last stage ${x.split.toDone} ms, to the frame ${x.split.toDrawn} ms; the digit in the editor ${x.echoMs} ms`;
+  // (path: the model message's way, from the stamps it carries: key → host, host → worker, the worker's wait, its read, worker → host, host → webview)
+  const path = (x: Run): string => (x.path?.length === 6 ? ` (the key to the host ${x.path[0]}, the worker ${x.path[1] + x.path[2] + x.path[3]}, its answer to the host ${x.path[4]}, the host to the webview ${x.path[5]})` : '');
+  const where = (x: Run): string => `to the model message in the webview ${x.split.toModel} ms${path(x)}, to the last stage ${x.split.toDone} ms, to the frame ${x.split.toDrawn} ms; the digit in the editor ${x.echoMs} ms`;
   // Absolute: 100 ms is where a person stops seeing a reply as immediate, on any machine (as the
   // host thread's 10 ms); a slower machine does not make the person more patient. No ratio target
   // beside it: the path crosses five processes (browser, server, extension host, worker, webview)
