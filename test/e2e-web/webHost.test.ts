@@ -10,6 +10,28 @@ import { readFileSync } from 'node:fs';
 import { checkpointChunks, type CheckpointPreset } from '../../src/checkpoint/presets';
 import { join } from 'node:path';
 import { Workbench } from '../e2e/lib/workbench';
+import { nodeFiles } from '../../src/checkpoint/nodeFiles';
+import { CheckpointResolver } from '../../src/checkpoint/resolve';
+import { CheckpointStore, resolveReadNow } from '../../src/checkpoint/store';
+import { forward } from '../../src/core/forward';
+import { tsKernel } from '../../src/core/kernel';
+import { readModel } from '../../src/model/read';
+import { runOf } from '../../src/lenses/cache';
+import { directLogitAttribution } from '../../src/lenses/dla';
+import { logitLensGrid } from '../../src/lenses/logitLens';
+
+const LENSES = 'lenses.ffn.json';
+const LENSES_TITLE = 'FFN Lens: stories260K lenses';
+const LENSES_TEXT = '{\n  "version": 1,\n  "name": "stories260K lenses",\n  "checkpoint": "./stories260K",\n  "token_ids": [1, 403, 407, 261, 378, 432, 285],\n  "corrupted_token_ids": [1, 403, 407, 261, 300, 432, 285],\n  "lens": true\n}\n';
+
+/** The lenses of LENSES_TEXT computed in this (Node) process, from the same files. */
+async function lensesHere() {
+  const path = join(SAMPLES, 'x.ffn.json');
+  const r = await resolveReadNow(readModel(LENSES_TEXT, path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
+  const model = r.model!.model;
+  const run = runOf(model, forward(model, tsKernel));
+  return { lens: logitLensGrid(run, 5), dla: directLogitAttribution(run, { alt: 'second' }), T: model.spec.T, L: model.spec.layers.length };
+}
 
 const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
 const MJ = 'michael-jordan.ffn.json';
@@ -58,7 +80,7 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
   before(async () => {
     wb = await Workbench.open({
       name: 'web-host',
-      files: { [MJ]: MJ_TEXT, [ST]: readFileSync(join(SAMPLES, ST), 'utf8'), 'stories260K/config.json': folder('config.json'), 'stories260K/model.safetensors': folder('model.safetensors'), ...wideCheckpoint() },
+      files: { [MJ]: MJ_TEXT, [LENSES]: LENSES_TEXT, [ST]: readFileSync(join(SAMPLES, ST), 'utf8'), 'stories260K/config.json': folder('config.json'), 'stories260K/model.safetensors': folder('model.safetensors'), ...wideCheckpoint() },
       waitForFile: MJ, viewport: { width: 1600, height: 1000 },
     });
   });
@@ -164,5 +186,54 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
     const seen = await wb.recordedNotifications();
     assert.ok(seen.some((t) => /FFN Lens: reading model\.safetensors \(69 MB\)/.test(t)), `the read's progress; seen: ${JSON.stringify(seen)}`);
     await wb.screenshot('web-host-large-checkpoint');
+  });
+
+  it('the research lenses, computed in the Web Worker: the logit lens as computed here, the attribution adds up, patching recovers at layer 0 (pixels)', async () => {
+    await wb.visualize(LENSES, LENSES_TITLE, { timeoutMs: 60_000 });
+    const view = await wb.webview(LENSES_TITLE);
+    const frame = await wb.webviewFrame(LENSES_TITLE);
+    const want = await lensesHere();
+    const until = async <T>(what: string, f: () => Promise<T | null | false>, ms = 60_000): Promise<T> => {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const v = await f().catch(() => null);
+        if (v) return v;
+        if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+        await wb.page.waitForTimeout(150);
+      }
+    };
+    const section = view.locator('vscode-collapsible[data-section="lenses"]');
+    await section.waitFor();
+    await section.evaluate((el: any) => { el.open = true; el.dispatchEvent(new CustomEvent('vsc-collapsible-toggle', { detail: { open: true } })); });
+    const tab = (name: string) => view.locator(`vscode-tab-header[data-lens="${name}"]`).click();
+    // the logit lens: every cell's top word and its probability as this process computes them
+    await tab('logitLens');
+    await until('the lens grid', async () => (await view.locator('.lens-cell').count()) === want.L * want.T);
+    for (let l = 0; l < want.L; l++) {
+      for (let t = 0; t < want.T; t++) {
+        const cell = view.locator(`.lens-cell[data-layer="${l}"][data-token="${t}"]`);
+        assert.equal(Number(await cell.getAttribute('data-top')), want.lens.cells[l][t].top[0][0], `layer ${l} token ${t}`);
+        assert.ok(Math.abs(Number(await cell.getAttribute('data-p')) - want.lens.cells[l][t].top[0][1]) < 1e-3);
+      }
+    }
+    await section.scrollIntoViewIfNeeded();
+    await wb.screenshot('web-host-logit-lens');
+    // attribution: the logit difference computed here, and the parts sum to it
+    await tab('dla');
+    const head = view.locator('.lens-dla .lens-headline');
+    await head.waitFor();
+    const diff = Number(await head.getAttribute('data-logit-diff'));
+    assert.ok(Math.abs(diff - want.dla.logitDiff) < 1e-4, `${diff} vs ${want.dla.logitDiff}`);
+    assert.ok(Math.abs(Number(await head.getAttribute('data-sum')) - diff) < 1e-4);
+    // patching (a job in the Web Worker, with progress): the changed token recovers at layer 0, earlier ones are 0
+    await tab('patch');
+    await view.locator('.lens-patch .patch-resid').click();
+    await until('the patching result', async () => (await view.locator('.lens-patch .lens-headline').count()) === 1, 90_000);
+    const px = await wb.readCanvas(frame, '.lens-patch .hm canvas');
+    assert.deepEqual([px.width, px.height], [7, 5]);
+    const at = (l: number, t: number): string => px.data.slice((l * 7 + t) * 4, (l * 7 + t) * 4 + 3).join();
+    for (let t = 0; t < 4; t++) assert.equal(at(0, t), at(0, 0), `layer 0, token ${t}: 0 %`);
+    assert.notEqual(at(0, 4), at(0, 0), 'layer 0, token 4: recovered');
+    await wb.screenshot('web-host-patching');
   });
 });
