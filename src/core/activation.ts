@@ -5,9 +5,10 @@
 import { gelu } from './gelu';
 import type { StageOp } from './graph';
 import { unionCols, type Cols } from './params';
-import { geluTanh } from './geluTanh';
+import { expfInPlace } from './expf';
+import { geluTanh, geluTanhExpArg } from './geluTanh';
 import { relu } from './relu';
-import { silu } from './silu';
+import { silu, siluExpArg } from './silu';
 
 export type Activation = 'relu' | 'gelu' | 'gelu_tanh' | 'silu' | 'linear' | 'swiglu' | 'geglu' | 'reglu';
 
@@ -36,6 +37,15 @@ export function activationFn(a: Activation): (x: number) => number {
     case 'gelu_tanh': return geluTanh;
     case 'silu': case 'swiglu': return silu;
     case 'linear': return identity;
+  }
+}
+
+/** For f(x) = x / (1 + e^g(x)) (SiLU, GELU-tanh): g, so a whole stage takes e^ in one vector pass. */
+function sigmoidArg(a: Activation): ((x: number) => number) | null {
+  switch (a) {
+    case 'silu': case 'swiglu': return siluExpArg;
+    case 'gelu_tanh': return geluTanhExpArg;
+    default: return null;
   }
 }
 
@@ -71,6 +81,19 @@ export function activationColumns(act: Float32Array, up: Float32Array, gate: Flo
     // the whole stage: one loop per case, f inlined by the JIT (a closure per element cost a third
     // of GPT-2-small's activation time)
     const n = T * F;
+    const g = sigmoidArg(a);
+    if (g !== null) {
+      // act holds g(x), then e^g(x) (expf's vector form: the bits f's scalar expf gives), then f(x)·…
+      const x = gated ? gate! : up;
+      for (let i = 0; i < n; i++) act[i] = g(x[i]);
+      expfInPlace(act, 0, n);
+      if (gated) {
+        if (units) for (let i = 0, j = 0; i < n; i++, j = j + 1 === F ? 0 : j + 1) act[i] = (x[i] / (1 + act[i])) * up[i] * units[j];
+        else for (let i = 0; i < n; i++) act[i] = (x[i] / (1 + act[i])) * up[i];
+      } else if (units) for (let i = 0, j = 0; i < n; i++, j = j + 1 === F ? 0 : j + 1) act[i] = (x[i] / (1 + act[i])) * units[j];
+      else for (let i = 0; i < n; i++) act[i] = x[i] / (1 + act[i]);
+      return;
+    }
     if (gated) {
       if (units) for (let i = 0, j = 0; i < n; i++, j = j + 1 === F ? 0 : j + 1) act[i] = f(gate![i]) * up[i] * units[j];
       else for (let i = 0; i < n; i++) act[i] = f(gate![i]) * up[i];

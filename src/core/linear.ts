@@ -59,7 +59,10 @@ export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y:
   } else changed = null;
   ctx.keep(key, pre);
   changed = unionCols(changed, ctx.full ? 'all' : ctx.paramChanged(a.b));
-  return { y: addBias(pre, ctx.param(a.b)?.data ?? null, T, a.OC), changed };
+  // (no bias, as every Llama linear and GPT-2's head: the product is the stage itself, no copy;
+  // neither is written again, since an edit makes a new product)
+  const b = ctx.param(a.b)?.data ?? null;
+  return { y: b === null ? pre : addBias(pre, b, T, a.OC), changed };
 }
 
 export const linearOp: StageOp<LinearArgs> = {

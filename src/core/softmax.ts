@@ -3,11 +3,12 @@
 // distribution; we give it zeros rather than NaN (a causal mask never makes one: the
 // diagonal is always visible).
 
+import { expfInPlace } from './expf';
 import type { StageOp } from './graph';
 
-// out (R,N) = softmax(inp (R,N) · scale) by row
+// out (R,N) = softmax(inp (R,N) · scale) by row. e^x in float32 (expf: most of the time over a
+// 50,257-word vocabulary is exp), the sum in float64.
 export function softmaxForward(out: Float32Array, inp: Float32Array, R: number, N: number, scale = 1): void {
-  const e = new Float64Array(N);
   for (let r = 0; r < R; r++) {
     const o = r * N;
     let max = -Infinity;
@@ -15,16 +16,15 @@ export function softmaxForward(out: Float32Array, inp: Float32Array, R: number, 
       const v = inp[o + j] * scale;
       if (v > max) max = v;
     }
-    if (max === -Infinity) {
-      out.fill(0, o, o + N);
-      continue;
-    }
+    if (max === -Infinity) out.fill(-Infinity, o, o + N); // (e^−∞ = 0 below)
+    else for (let j = 0; j < N; j++) out[o + j] = inp[o + j] * scale - max;
+  }
+  expfInPlace(out, 0, R * N); // (one call for every row: a 32-token attention map is 32 rows)
+  for (let r = 0; r < R; r++) {
+    const o = r * N;
     let sum = 0;
-    for (let j = 0; j < N; j++) {
-      e[j] = Math.exp(inp[o + j] * scale - max);
-      sum += e[j];
-    }
-    for (let j = 0; j < N; j++) out[o + j] = e[j] / sum;
+    for (let j = 0; j < N; j++) sum += out[o + j];
+    if (sum !== 0) for (let j = 0; j < N; j++) out[o + j] /= sum; // (a NaN sum spreads, as it should)
   }
 }
 

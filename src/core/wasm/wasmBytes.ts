@@ -114,6 +114,8 @@ export class FuncBuilder {
   f32Load(offset = 0): this { return this.op(0x2a, 2, ...uleb(offset)); }
   f32Store(offset = 0): this { return this.op(0x38, 2, ...uleb(offset)); }
   f32Const0(): this { return this.op(0x43, 0, 0, 0, 0); }
+  /** f32.const v (v rounded to float32). */
+  f32Const(v: number): this { return this.op(0x43, ...new Uint8Array(Float32Array.of(v).buffer)); }
   f32Add(): this { return this.op(0x92); }
   f32Mul(): this { return this.op(0x94); }
 
@@ -128,7 +130,20 @@ export class FuncBuilder {
     return this.simd(0x0d, ...[l0, l1, l2, l3].flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]));
   }
   f32x4Add(): this { return this.simd(0xe4); }
+  f32x4Sub(): this { return this.simd(0xe5); }
   f32x4Mul(): this { return this.simd(0xe6); }
+  f32x4Min(): this { return this.simd(0xe8); }
+  f32x4Max(): this { return this.simd(0xe9); }
+  f32x4Nearest(): this { return this.simd(0x6a); }
+  f32x4Lt(): this { return this.simd(0x43); }
+  f32x4Gt(): this { return this.simd(0x44); }
+  i32x4TruncSatF32x4S(): this { return this.simd(0xf8); }
+  i32x4Add(): this { return this.simd(0xae); }
+  i32x4Shl(): this { return this.simd(0xab); }
+  i32x4Splat(): this { return this.simd(0x11); }
+  v128And(): this { return this.simd(0x4e); }
+  v128Or(): this { return this.simd(0x50); }
+  v128AndNot(): this { return this.simd(0x4f); }
 }
 
 export interface ModuleSpec {

@@ -1,0 +1,40 @@
+// The activation stage: its columns recomputed one by one (an edit of a few neurons) give the bits
+// of the whole stage, for every activation, with and without unit scales, and the whole stage
+// equals f applied element by element (SiLU and GELU-tanh take e^ in one vector pass there).
+import * as assert from 'node:assert/strict';
+import { ACTIVATIONS, activationColumns, activationFn, isGated } from './activation';
+
+const T = 5;
+const F = 37;
+const rand = (n: number, seed: number, spread: number): Float32Array => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + seed) * spread);
+
+describe('activationColumns', () => {
+  for (const a of ACTIVATIONS) {
+    for (const withUnits of [false, true]) {
+      it(`${a}${withUnits ? ', unit scales' : ''}: the whole stage = f element by element = its columns one by one`, () => {
+        const up = rand(T * F, 1, 12);
+        up[3] = -200; // e^(−2u) past float32's range: −0, as GELU's
+        up[4] = 200;
+        const gate = isGated(a) ? rand(T * F, 2, 12) : null;
+        const units = withUnits ? Float32Array.from({ length: F }, (_, j) => (j % 5 === 0 ? 0 : 1 + j / 10)) : null;
+        const whole = new Float32Array(T * F);
+        activationColumns(whole, up, gate, a, units, T, F, null);
+        const f = activationFn(a);
+        const byElement = new Float32Array(T * F);
+        for (let t = 0; t < T; t++) {
+          for (let j = 0; j < F; j++) {
+            const i = t * F + j;
+            const v = gate ? f(gate[i]) * up[i] : f(up[i]);
+            byElement[i] = units ? v * units[j] : v;
+          }
+        }
+        const cols = new Float32Array(T * F);
+        activationColumns(cols, up, gate, a, units, T, F, Array.from({ length: F }, (_, j) => F - 1 - j));
+        for (let i = 0; i < T * F; i++) {
+          assert.ok(Object.is(whole[i], byElement[i]), `${a} at ${i}: whole ${whole[i]} vs f ${byElement[i]}`);
+          assert.ok(Object.is(whole[i], cols[i]), `${a} at ${i}: whole ${whole[i]} vs column ${cols[i]}`);
+        }
+      });
+    }
+  }
+});
