@@ -1,6 +1,7 @@
 // One esbuild config, one entry per bundle (as vscode-hexeditor does):
 //   dist/extension.js  host, node/cjs, `vscode` external
 //   dist/worker.js     compute worker (worker_threads), node/cjs
+//   dist/matmulHelper.js  the matmul kernel's second thread, started by the worker (node/cjs)
 //   dist/cli.js        `ffn-lens` command line
 //   dist/webview.js    browser bundle for the panel (+ dist/webview.css)
 //   dist/web/extension.js, dist/web/worker.js   the same host and worker for the web worker
@@ -25,6 +26,7 @@ const browser = { ...common, platform: 'browser', format: 'iife', target: 'chrom
 const product = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...node, entryPoints: { worker: 'src/worker/computeWorker.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { matmulHelper: 'src/worker/matmulHelperThread.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...browser, entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { webview: 'webview/panel.css' }, outdir: 'dist' },

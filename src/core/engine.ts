@@ -36,7 +36,7 @@ export class Engine {
   /** By the Param object: a tied head and its embedding share one. */
   private readonly packs = new Map<Param, PackEntry>();
 
-  constructor(private readonly kernel: MatmulKernel) {}
+  constructor(readonly kernel: MatmulKernel) {}
 
   dispose(): void {
     for (const e of this.packs.values()) this.kernel.release(e.packed);

@@ -3,10 +3,12 @@
 
 import { matmulPacked, matmulPackedColumns, packB, repackBColumns, type PackedB } from './matmul';
 import type { BLayout } from './matmulNaive';
-import { createWasmKernel } from './wasm';
+import { createWasmKernel, type SpawnMatmulHelper } from './wasm';
 
 export interface MatmulKernel {
   readonly name: string;
+  /** Threads a large product runs on (2 where a helper thread shares it: wasm/matmulThreads.ts). */
+  readonly threads: number;
   /** Rearranges B once; the result is what matmul() takes. */
   pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed;
   // out (M,N) = a (M,K) · B
@@ -30,6 +32,7 @@ export interface Packed {
 
 export const tsKernel: MatmulKernel = {
   name: 'ts',
+  threads: 1,
   pack: (b, K, N, bLayout) => packB(b, K, N, bLayout),
   matmul: (out, a, M, packed) => matmulPacked(out, a, M, packed as PackedB),
   matmulColumns: (out, a, M, packed, cols) => matmulPackedColumns(out, a, M, packed as PackedB, cols),
@@ -52,7 +55,11 @@ export function matmulOnce(
 
 let cached: MatmulKernel | null = null;
 
-/** The WebAssembly SIMD kernel where the runtime has simd128 (Node 20, VS Code's extension host, browsers), else the TypeScript one. */
-export function defaultKernel(): MatmulKernel {
-  return (cached ??= createWasmKernel() ?? tsKernel);
+/**
+ * The WebAssembly SIMD kernel where the runtime has simd128 (Node 20, VS Code's extension host,
+ * browsers), else the TypeScript one. `spawnHelper`: a second thread for large products, where the
+ * platform has one (wasm/matmulThreads.ts).
+ */
+export function defaultKernel(spawnHelper?: SpawnMatmulHelper): MatmulKernel {
+  return (cached ??= createWasmKernel(spawnHelper) ?? tsKernel);
 }

@@ -1,9 +1,11 @@
 // The compute worker on Node (the desktop extension host): a worker_threads worker, reading files
 // with Node's fs. Its body is workerMain.ts, shared with the Web Worker (webWorker.ts).
 import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { nodeFiles } from '../checkpoint/nodeFiles';
 import type { ToWorker } from '../protocol/worker';
+import { nodeMatmulHelper } from './nodeMatmulHelper';
 import { runWorker } from './workerMain';
 
 const port = parentPort;
@@ -14,4 +16,5 @@ runWorker({
   onMessage: (h) => port.on('message', (m: ToWorker) => h(m)),
   files: nodeFiles,
   readFile: async (path) => new Uint8Array(await fsp.readFile(path)),
+  spawnMatmulHelper: nodeMatmulHelper(join(__dirname, 'matmulHelper.js')),
 });

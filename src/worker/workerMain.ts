@@ -4,6 +4,7 @@
 // files) and webWorker.ts (a Web Worker, files through the extension host's workspace.fs).
 import type { FromWorker, QueryResult, ToWorker } from '../protocol/worker';
 import { defaultKernel, type MatmulKernel } from '../core/kernel';
+import type { SpawnMatmulHelper } from '../core/wasm';
 import { DocSession } from './session';
 import { CheckpointStore } from '../checkpoint/store';
 import type { CheckpointFiles } from '../checkpoint/files';
@@ -16,6 +17,8 @@ export interface WorkerPlatform {
   readonly files: CheckpointFiles;
   /** A model file too large for VS Code's documents, whole, as bytes (a path as `openFile` names it). */
   readFile(path: string): Promise<Uint8Array>;
+  /** A second thread for the matmul kernel's large products, where the platform has one. */
+  readonly spawnMatmulHelper?: SpawnMatmulHelper;
 }
 
 export function runWorker(platform: WorkerPlatform): void {
@@ -26,7 +29,7 @@ const asked = new Map<string, number>();
 const paths = new Map<string, string>();
 let debounceMs = 150;
 let kernel: MatmulKernel | null = null;
-const getKernel = (): MatmulKernel => (kernel ??= defaultKernel());
+const getKernel = (): MatmulKernel => (kernel ??= defaultKernel(platform.spawnMatmulHelper));
 /** Checkpoints, loaded once for every document that names them. */
 const store = new CheckpointStore(platform.files);
 const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => platform.post(msg, transfer);
@@ -142,7 +145,7 @@ function measureSpeed(kernel: MatmulKernel): QueryResult {
     }
     ms.sort((x, y) => x - y);
     const median = ms[Math.floor(ms.length / 2)];
-    return { kind: 'speed', version: 0, kernel: kernel.name, gflops: Math.round((2 * M * K * N) / (median * 1e6) * 10) / 10, shape: [M, K, N] };
+    return { kind: 'speed', version: 0, kernel: kernel.name, threads: kernel.threads, gflops: Math.round((2 * M * K * N) / (median * 1e6) * 10) / 10, shape: [M, K, N] };
   } finally {
     kernel.release(packed);
   }

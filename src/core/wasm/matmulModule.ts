@@ -9,15 +9,20 @@
 // acc = fround(acc + fround(a·b)) reproduces it bit for bit (matmulColumns relies on this).
 //
 // Exports (all pointers are byte offsets into the imported memory):
-//   mm(a, b, out, M, K, NP)        out (M, NP·16) = a (M,K) · panels b
+//   mm(a, b, out, M, K, NP, p0, p1) out (M, NP·16) = a (M,K) · panels b, panels p0 … p1−1 only
+//                                  (two threads share one product by panels: matmulThreads.ts)
 //   pack_kn(src, dst, K, N)        full panels from src (K,N); columns ≥ 16·floor(N/16) are left to the caller
 //   pack_nk(src, dst, K, N)        full panels from src (N,K), the transposed layout
 
 import { encodeModule, FuncBuilder, I32, V128 } from './wasmBytes';
 
-export function matmulModuleBytes(): Uint8Array {
+/** Pages a shared memory may grow to (4 GiB, all wasm32 can address; reserved, not committed). */
+export const SHARED_MAX_PAGES = 65536;
+
+/** `shared`: the module imports a shared memory (threads), else an ordinary one. */
+export function matmulModuleBytes(shared = false): Uint8Array {
   return encodeModule({
-    memoryImport: { minPages: 1 },
+    memoryImport: shared ? { minPages: 1, maxPages: SHARED_MAX_PAGES, shared: true } : { minPages: 1 },
     functions: [
       { name: 'mm', fn: matmulFunction() },
       { name: 'pack_kn', fn: packKnFunction() },
@@ -33,13 +38,13 @@ export function simdProbeBytes(): Uint8Array {
   return encodeModule({ functions: [{ name: 'probe', fn: f }] });
 }
 
-// mm(a, b, out, M, K, NP): panels outer so one panel (K·64 bytes) stays in cache while every
+// mm(a, b, out, M, K, NP, p0, p1): panels outer so one panel (K·64 bytes) stays in cache while every
 // row pair of a streams past it; B is read from memory once per call. (Touching the next panel
 // during the current one, as a software prefetch, measured slower: 37 vs 39 GFLOPS at
 // 32×768×3072, 17 vs 26 at M = 1.)
 function matmulFunction(): FuncBuilder {
-  const f = new FuncBuilder([I32, I32, I32, I32, I32, I32]);
-  const [a, b, out, M, K, NP] = [0, 1, 2, 3, 4, 5].map((i) => f.param(i));
+  const f = new FuncBuilder([I32, I32, I32, I32, I32, I32, I32, I32]);
+  const [a, b, out, M, K, NP, p0, p1] = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => f.param(i));
   const aRowBytes = f.local(I32);   // K·4
   const outRowBytes = f.local(I32); // NP·64
   const panel = f.local(I32);       // current panel start
@@ -58,9 +63,9 @@ function matmulFunction(): FuncBuilder {
 
   f.get(K).i32(2).i32Shl().set(aRowBytes);
   f.get(NP).i32(6).i32Shl().set(outRowBytes);
-  f.get(b).set(panel);
-  f.get(b).get(K).get(NP).i32Mul().i32(6).i32Shl().i32Add().set(panelEnd);
-  f.get(out).set(outCol);
+  f.get(b).get(K).get(p0).i32Mul().i32(6).i32Shl().i32Add().set(panel);
+  f.get(b).get(K).get(p1).i32Mul().i32(6).i32Shl().i32Add().set(panelEnd);
+  f.get(out).get(p0).i32(6).i32Shl().i32Add().set(outCol);
 
   // One k step for `rows` rows: 4 loads of B, a load-and-splat of A per row, 4·rows mul + add.
   const step = (rows: number): void => {

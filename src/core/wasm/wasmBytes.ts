@@ -148,7 +148,7 @@ export class FuncBuilder {
 
 export interface ModuleSpec {
   /** Imported as env.memory; min pages. */
-  memoryImport?: { minPages: number };
+  memoryImport?: { minPages: number; maxPages?: number; shared?: boolean };
   functions: { name: string; fn: FuncBuilder }[];
 }
 
@@ -159,7 +159,11 @@ export function encodeModule(spec: ModuleSpec): Uint8Array {
   const out: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
   out.push(...section(SECTION.type, vec(types)));
   if (spec.memoryImport) {
-    const mem = [...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(spec.memoryImport.minPages)];
+    const { minPages, maxPages, shared } = spec.memoryImport;
+    if (shared && maxPages === undefined) throw new Error('a shared memory needs maxPages');
+    // limits: 0x00 min, 0x01 min max, 0x03 min max shared (the threads proposal)
+    const limits = maxPages === undefined ? [0x00, ...uleb(minPages)] : [shared ? 0x03 : 0x01, ...uleb(minPages), ...uleb(maxPages)];
+    const mem = [...name('env'), ...name('memory'), 0x02, ...limits];
     out.push(...section(SECTION.import, vec([mem])));
   }
   out.push(...section(SECTION.function, vec(fns.map((_, i) => uleb(i)))));

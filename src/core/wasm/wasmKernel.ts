@@ -6,7 +6,8 @@
 
 import type { MatmulKernel, Packed } from '../kernel';
 import type { BLayout } from '../matmulNaive';
-import { matmulModuleBytes, simdProbeBytes } from './matmulModule';
+import { matmulModuleBytes, SHARED_MAX_PAGES, simdProbeBytes } from './matmulModule';
+import { MatmulThreads, type SpawnMatmulHelper } from './matmulThreads';
 import { wasmApi, type WasmApi, type WasmMemory, type WasmModule } from './wasmApi';
 import { BLOCK_ALIGN, WasmHeap } from './wasmHeap';
 
@@ -14,6 +15,8 @@ import { BLOCK_ALIGN, WasmHeap } from './wasmHeap';
 export const PANEL = 16;
 /** Padded output rows up to this width are copied out element by element. */
 const SMALL_ROW = 64;
+/** A product shared with the helper thread has at least this many multiply-adds (~0.1 ms: waking it costs ~0.02). */
+const SHARE_MIN_MACS = 1 << 21;
 
 export interface WasmMatmulKernel extends MatmulKernel {
   readonly name: 'wasm-simd';
@@ -21,6 +24,10 @@ export interface WasmMatmulKernel extends MatmulKernel {
   readonly memoryBytes: number;
   /** Bytes held by live packed weights plus the scratch of the largest matmul so far. */
   readonly usedBytes: number;
+  /** Threads a large product runs on: 2 once a helper thread takes jobs, else 1. */
+  readonly threads: number;
+  /** Stops the helper thread, if any (the kernel goes on with one). */
+  dispose(): void;
   /**
    * Rewrites only the given columns j of packed B from b (same K, N, layout as at pack()):
    * after an edit of row j of an out_in weight, microseconds instead of a whole re-pack.
@@ -28,7 +35,7 @@ export interface WasmMatmulKernel extends MatmulKernel {
   repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void;
 }
 
-type MmFn = (a: number, b: number, out: number, M: number, K: number, NP: number) => void;
+type MmFn = (a: number, b: number, out: number, M: number, K: number, NP: number, p0: number, p1: number) => void;
 type PackFn = (src: number, dst: number, K: number, N: number) => void;
 
 // What pack() returns: where the panels live. Opaque to callers (see Packed).
@@ -52,19 +59,35 @@ export function hasWasmSimd(api: WasmApi | null = wasmApi()): boolean {
   }
 }
 
-/** The kernel, or null when WebAssembly or simd128 is unavailable (callers then use tsKernel). */
-export function createWasmKernel(): WasmMatmulKernel | null {
+/**
+ * The kernel, or null when WebAssembly or simd128 is unavailable (callers then use tsKernel).
+ * `spawnHelper`: how this platform starts a second thread for large products (matmulThreads.ts);
+ * without it, or where memory cannot be shared, one thread.
+ */
+export function createWasmKernel(spawnHelper?: SpawnMatmulHelper): WasmMatmulKernel | null {
   const api = wasmApi();
   if (api === null || !hasWasmSimd(api)) return null;
+  if (spawnHelper) {
+    try {
+      return new WasmKernel(api, spawnHelper);
+    } catch {
+      // (no shared memory here: one thread)
+    }
+  }
   try {
-    return new WasmKernel(api);
+    return new WasmKernel(api, null);
   } catch {
     return null; // e.g. a host that validates but refuses to compile (CSP without wasm-eval)
   }
 }
 
-// One compiled module per process; each kernel instantiates it against its own memory.
-let compiled: { api: WasmApi; module: WasmModule } | null = null;
+// One compiled module per process and kind of memory; each kernel instantiates it against its own.
+const compiled = new Map<boolean, { api: WasmApi; module: WasmModule }>();
+function compiledModule(api: WasmApi, shared: boolean): WasmModule {
+  let c = compiled.get(shared);
+  if (c === undefined || c.api !== api) compiled.set(shared, (c = { api, module: new api.Module(matmulModuleBytes(shared)) }));
+  return c.module;
+}
 
 class WasmKernel implements WasmMatmulKernel {
   readonly name = 'wasm-simd' as const;
@@ -80,15 +103,30 @@ class WasmKernel implements WasmMatmulKernel {
   // Frees the panels of a Packed dropped without release(), so a forgotten one cannot leak.
   private readonly finalizer = new FinalizationRegistry<number>((ptr) => this.heap.free(ptr));
 
-  constructor(api: WasmApi) {
-    if (compiled === null || compiled.api !== api) compiled = { api, module: new api.Module(matmulModuleBytes()) };
-    this.memory = new api.Memory({ initial: 1 });
-    const instance = new api.Instance(compiled.module, { env: { memory: this.memory } });
+  private readonly helper: MatmulThreads | null = null;
+
+  constructor(api: WasmApi, spawnHelper: SpawnMatmulHelper | null) {
+    const shared = spawnHelper !== null;
+    const module = compiledModule(api, shared);
+    this.memory = new api.Memory(shared ? { initial: 1, maximum: SHARED_MAX_PAGES, shared: true } : { initial: 1 });
+    const instance = new api.Instance(module, { env: { memory: this.memory } });
     this.mm = instance.exports.mm as MmFn;
     this.packKn = instance.exports.pack_kn as PackFn;
     this.packNk = instance.exports.pack_nk as PackFn;
     this.heap = new WasmHeap(this.memory);
     this.f32View = new Float32Array(this.memory.buffer);
+    if (spawnHelper) {
+      const thread = spawnHelper(module, this.memory);
+      if (thread) this.helper = new MatmulThreads(this.memory, thread);
+    }
+  }
+
+  get threads(): number {
+    return this.helper?.ready ? 2 : 1;
+  }
+
+  dispose(): void {
+    this.helper?.dispose();
   }
 
   get memoryBytes(): number {
@@ -140,7 +178,13 @@ class WasmKernel implements WasmMatmulKernel {
     const outPtr = aPtr + aBytes;
     let f32 = this.view();
     f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
-    this.mm(aPtr, p.ptr, outPtr, M, K, NP);
+    if (NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper?.ready) {
+      // the helper takes the second half of the panels while this thread does the first
+      const split = NP >> 1;
+      this.helper.start(aPtr, p.ptr, outPtr, M, K, NP, split, NP);
+      this.mm(aPtr, p.ptr, outPtr, M, K, NP, 0, split);
+      if (!this.helper.wait()) this.mm(aPtr, p.ptr, outPtr, M, K, NP, split, NP);
+    } else this.mm(aPtr, p.ptr, outPtr, M, K, NP, 0, NP);
     f32 = this.view();
     const o = outPtr >> 2;
     if (stride === N) out.set(f32.subarray(o, o + M * N));

@@ -1,0 +1,17 @@
+// How Node starts the matmul kernel's helper thread (src/core/wasm/matmulThreads.ts): a
+// worker_threads worker running `script` (dist/matmulHelper.js), which never keeps the process alive.
+import { Worker } from 'node:worker_threads';
+import type { SpawnMatmulHelper } from '../core/wasm';
+
+export function nodeMatmulHelper(script: string): SpawnMatmulHelper {
+  return (module, memory) => {
+    try {
+      const w = new Worker(script, { workerData: { module, memory } });
+      w.unref();
+      w.on('error', () => undefined); // (the kernel notices a helper that stops answering)
+      return w;
+    } catch {
+      return null;
+    }
+  };
+}
