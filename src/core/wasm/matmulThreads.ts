@@ -23,6 +23,12 @@ const ARGS = 3; // mm's 8 arguments
 const STOP = -1;
 /** A helper that has not finished its half after this long is taken for dead (stopped, never used again). */
 const HELPER_TIMEOUT_MS = 30_000;
+// Both sides poll a little before they sleep: a forward's products come one after another, and
+// waking a thread asleep in Atomics.wait took 0.1-1 ms in the VMs we run on (as long as a product).
+/** How long the helper polls for the next job after one, before it sleeps. */
+const HELPER_POLL_MS = 3;
+/** How long the caller polls for the helper's half before it sleeps. */
+const CALLER_POLL_MS = 20;
 
 type MmFn = (a: number, b: number, out: number, M: number, K: number, NP: number, p0: number, p1: number) => void;
 
@@ -51,10 +57,12 @@ export class MatmulThreads {
 
   /** True when the helper finished its part; false if it stopped answering (the caller computes that part). */
   wait(): boolean {
-    const deadline = Date.now() + HELPER_TIMEOUT_MS;
-    for (;;) {
+    const start = Date.now();
+    const deadline = start + HELPER_TIMEOUT_MS;
+    for (let i = 0; ; i++) {
       const done = Atomics.load(this.ctl, DONE);
       if (done === this.seq) return true;
+      if ((i & 1023) !== 1023 || Date.now() < start + CALLER_POLL_MS) continue;
       if (Date.now() > deadline) {
         this.dispose();
         return false;
@@ -77,9 +85,13 @@ export function runMatmulHelper(api: WasmApi, module: WasmModule, memory: WasmMe
   const mm = new api.Instance(module, { env: { memory } }).exports.mm as MmFn;
   const ctl = new Int32Array(memory.buffer, 0, 16);
   let seen = Atomics.load(ctl, SEQ);
+  let lastJob = 0;
   Atomics.store(ctl, READY, 1);
-  for (;;) {
-    Atomics.wait(ctl, SEQ, seen);
+  for (let i = 0; ; i++) {
+    if (Atomics.load(ctl, SEQ) === seen) {
+      if ((i & 1023) !== 1023 || Date.now() < lastJob + HELPER_POLL_MS) continue;
+      Atomics.wait(ctl, SEQ, seen);
+    }
     const seq = Atomics.load(ctl, SEQ);
     if (seq === STOP) return;
     if (seq === seen) continue;
@@ -87,5 +99,6 @@ export function runMatmulHelper(api: WasmApi, module: WasmModule, memory: WasmMe
     mm(ctl[ARGS], ctl[ARGS + 1], ctl[ARGS + 2], ctl[ARGS + 3], ctl[ARGS + 4], ctl[ARGS + 5], ctl[ARGS + 6], ctl[ARGS + 7]);
     Atomics.store(ctl, DONE, seq);
     Atomics.notify(ctl, DONE);
+    lastJob = Date.now();
   }
 }

@@ -15,8 +15,8 @@ import { BLOCK_ALIGN, WasmHeap } from './wasmHeap';
 export const PANEL = 16;
 /** Padded output rows up to this width are copied out element by element. */
 const SMALL_ROW = 64;
-/** A product shared with the helper thread has at least this many multiply-adds (~0.1 ms: waking it costs ~0.02). */
-const SHARE_MIN_MACS = 1 << 21;
+/** A product shared with the helper thread has at least this many multiply-adds (~15 µs; handing it over costs ~1). */
+const SHARE_MIN_MACS = 1 << 18;
 
 export interface WasmMatmulKernel extends MatmulKernel {
   readonly name: 'wasm-simd';
