@@ -47,6 +47,17 @@ describe('matmul on two threads', () => {
     });
   }
 
+  it('the helper takes part: panels computed by it over a few large products', () => {
+    const [M, K, N] = [32, 768, 3072];
+    const a = rand(M * K, 5);
+    const p = two.pack(rand(K * N, 6), K, N, 'kn');
+    const out = new Float32Array(M * N);
+    const before = two.helpedPanels;
+    for (let i = 0; i < 20; i++) two.matmul(out, a, M, p);
+    two.release(p);
+    assert.ok(two.helpedPanels > before, `the helper computed ${two.helpedPanels - before} of ${20 * 192} panels`);
+  });
+
   it('computes everything on one thread while the helper has not started', () => {
     let terminated = false;
     const k = createWasmKernel(() => ({ terminate: () => (terminated = true) }))!; // (a helper that never gets ready)

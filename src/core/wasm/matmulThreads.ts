@@ -1,7 +1,8 @@
-// Two threads share one matmul: the caller computes the first half of B's panels while a helper
-// thread, blocked in Atomics.wait between products, computes the second half into the same
-// output, in one shared WebAssembly memory (both run the same mm on disjoint panels, so every
-// output is computed by one thread with the same operations: the bits do not depend on the split).
+// Two threads share one matmul: the caller and a helper thread (blocked in Atomics.wait between
+// products) claim B's panels a chunk at a time from one counter and compute them into the same
+// output, in one shared WebAssembly memory. Every output column is computed whole by one thread
+// with the same operations, so the bits do not depend on who took what; and a helper that is late
+// or slowed by other work on its core (VS Code's renderer, say) simply takes fewer chunks.
 // A 124M-parameter forward is matmul-bound and the machines we run on have two cores.
 //
 // The platform starts the helper (worker_threads on Node: src/worker/matmulHelperThread.ts) with
@@ -17,57 +18,114 @@ import type { WasmApi, WasmMemory, WasmModule } from './wasmApi';
 export type SpawnMatmulHelper = (module: WasmModule, memory: WasmMemory) => { terminate(): unknown } | null;
 
 const SEQ = 0; // the job's number (the caller's), or STOP
-const DONE = 1; // the last job the helper finished
-const READY = 2; // 1 once the helper waits for jobs
-const ARGS = 3; // mm's 8 arguments
+const WORK = 1; // (job << 16) | the next panel to claim: claims of an older job fail
+const FINISHED = 2; // panels of the current job computed, by both threads
+const READY = 3; // 1 once the helper waits for jobs
+const HELPED = 4; // panels the helper has computed, all jobs (what tests and the bench read)
+const ARGS = 5; // mm's first 6 arguments (a b out M K NP)
 const STOP = -1;
-/** A helper that has not finished its half after this long is taken for dead (stopped, never used again). */
+/** A job number fits beside a panel index (< 2^16: N up to 1,048,560) in one word. */
+const JOB_MASK = 0x7fff;
+/** A helper that has not finished its claimed panels after this long is taken for dead (stopped, never used again). */
 const HELPER_TIMEOUT_MS = 30_000;
 // Both sides poll a little before they sleep: a forward's products come one after another, and
 // waking a thread asleep in Atomics.wait took 0.1-1 ms in the VMs we run on (as long as a product).
 /** How long the helper polls for the next job after one, before it sleeps. */
 const HELPER_POLL_MS = 3;
-/** How long the caller polls for the helper's half before it sleeps. */
-const CALLER_POLL_MS = 20;
+// When the caller waits long for the helper's last chunks (its core busy with other work: VS
+// Code's renderer, a build), two threads are slower than one: then one thread for a while.
+/** A wait for the helper longer than this share of the product's time counts as late. */
+const LATE_SHARE = 0.25;
+/** … and longer than this (a chunk finishing a little after ours is not late: a preempted thread is out for ms). */
+const LATE_MIN_MS = 0.5;
+/** How long one thread goes alone after the helper was late. */
+const ALONE_MS = 500;
 
 type MmFn = (a: number, b: number, out: number, M: number, K: number, NP: number, p0: number, p1: number) => void;
 
+/** Panels per claim: small enough that the two finish together, large enough that claims cost nothing. */
+function chunkOf(NP: number): number {
+  return Math.max(1, Math.ceil(NP / 32));
+}
+
+/**
+ * Claims chunks of panels of job `job` and computes them until none are left (or the job is no
+ * longer the current one); returns how many it computed. Both threads run this on each job: a
+ * helper that is late, or slowed by other work on its core, takes fewer, and the caller never
+ * waits for more than the chunks the helper has claimed.
+ */
+function claimAndCompute(ctl: Int32Array, job: number, mm: MmFn): number {
+  let done = 0;
+  for (;;) {
+    const w = Atomics.load(ctl, WORK);
+    if (w >>> 16 !== job) return done;
+    const NP = ctl[ARGS + 5];
+    const p0 = w & 0xffff;
+    if (p0 >= NP) return done;
+    const p1 = Math.min(NP, p0 + chunkOf(NP));
+    if (Atomics.compareExchange(ctl, WORK, w, (job << 16) | p1) !== w) continue;
+    // (the claim holds the job open: the caller writes the next job's arguments only after
+    // FINISHED reaches NP, so these are this job's)
+    mm(ctl[ARGS], ctl[ARGS + 1], ctl[ARGS + 2], ctl[ARGS + 3], ctl[ARGS + 4], NP, p0, p1);
+    Atomics.add(ctl, FINISHED, p1 - p0);
+    done += p1 - p0;
+  }
+}
+
 export class MatmulThreads {
   private readonly ctl: Int32Array;
-  private seq = 0;
+  private job = 0;
   private stopped = false;
+  private aloneUntil = 0;
 
   constructor(memory: WasmMemory, private readonly helper: { terminate(): unknown }) {
     this.ctl = new Int32Array(memory.buffer, 0, 16); // (a shared buffer is never detached by grow)
   }
 
+  /** Panels the helper has computed so far. */
+  get helpedPanels(): number {
+    return Atomics.load(this.ctl, HELPED);
+  }
+
   /** The helper has started and takes jobs (until then the caller computes everything). */
   get ready(): boolean {
-    return !this.stopped && Atomics.load(this.ctl, READY) === 1;
+    return !this.stopped && Atomics.load(this.ctl, READY) === 1 && (this.aloneUntil === 0 || Date.now() >= this.aloneUntil);
   }
 
-  /** The helper computes panels p0 … p1−1 of this product; wait() before reading `out`. */
-  start(a: number, b: number, out: number, M: number, K: number, NP: number, p0: number, p1: number): void {
-    const args = [a, b, out, M, K, NP, p0, p1];
-    for (let i = 0; i < args.length; i++) this.ctl[ARGS + i] = args[i];
-    this.seq = (this.seq + 1) & 0x3fffffff;
-    Atomics.store(this.ctl, SEQ, this.seq);
-    Atomics.notify(this.ctl, SEQ);
-  }
-
-  /** True when the helper finished its part; false if it stopped answering (the caller computes that part). */
-  wait(): boolean {
+  /**
+   * out (M, NP·16) = a (M,K) · panels b, the panels shared with the helper; returns when every
+   * panel is computed (or, should the helper stop answering, after computing them here).
+   */
+  run(mm: MmFn, a: number, b: number, out: number, M: number, K: number, NP: number): void {
+    const ctl = this.ctl;
+    const args = [a, b, out, M, K, NP];
+    for (let i = 0; i < args.length; i++) ctl[ARGS + i] = args[i];
+    this.job = (this.job + 1) & JOB_MASK;
+    Atomics.store(ctl, FINISHED, 0);
+    Atomics.store(ctl, WORK, this.job << 16);
+    Atomics.store(ctl, SEQ, this.job);
+    Atomics.notify(ctl, SEQ);
+    const t0 = performance.now();
+    claimAndCompute(ctl, this.job, mm);
+    // what is left: the chunks the helper claimed and is computing
+    const t1 = performance.now();
     const start = Date.now();
-    const deadline = start + HELPER_TIMEOUT_MS;
     for (let i = 0; ; i++) {
-      const done = Atomics.load(this.ctl, DONE);
-      if (done === this.seq) return true;
-      if ((i & 1023) !== 1023 || Date.now() < start + CALLER_POLL_MS) continue;
-      if (Date.now() > deadline) {
-        this.dispose();
-        return false;
+      const finished = Atomics.load(ctl, FINISHED);
+      if (finished >= NP) {
+        const waited = performance.now() - t1;
+        if (waited > LATE_MIN_MS && waited > LATE_SHARE * (t1 - t0 + waited)) this.aloneUntil = Date.now() + ALONE_MS;
+        return;
       }
-      Atomics.wait(this.ctl, DONE, done, 1000);
+      if ((i & 1023) !== 1023) continue;
+      const now = Date.now();
+      if (now > start + HELPER_TIMEOUT_MS) {
+        this.dispose();
+        mm(a, b, out, M, K, NP, 0, NP); // (every panel again, here: the same bits)
+        return;
+      }
+      // a helper held up on its core: stop polling, so as not to take the core it needs
+      if (now > start + 2) Atomics.wait(ctl, FINISHED, finished, 1);
     }
   }
 
@@ -80,7 +138,7 @@ export class MatmulThreads {
   }
 }
 
-/** The helper thread's whole life: instantiate mm on the shared memory, then run jobs until told to stop. */
+/** The helper thread's whole life: instantiate mm on the shared memory, then take part in jobs until told to stop. */
 export function runMatmulHelper(api: WasmApi, module: WasmModule, memory: WasmMemory): void {
   const mm = new api.Instance(module, { env: { memory } }).exports.mm as MmFn;
   const ctl = new Int32Array(memory.buffer, 0, 16);
@@ -92,13 +150,11 @@ export function runMatmulHelper(api: WasmApi, module: WasmModule, memory: WasmMe
       if ((i & 1023) !== 1023 || Date.now() < lastJob + HELPER_POLL_MS) continue;
       Atomics.wait(ctl, SEQ, seen);
     }
-    const seq = Atomics.load(ctl, SEQ);
-    if (seq === STOP) return;
-    if (seq === seen) continue;
-    seen = seq;
-    mm(ctl[ARGS], ctl[ARGS + 1], ctl[ARGS + 2], ctl[ARGS + 3], ctl[ARGS + 4], ctl[ARGS + 5], ctl[ARGS + 6], ctl[ARGS + 7]);
-    Atomics.store(ctl, DONE, seq);
-    Atomics.notify(ctl, DONE);
+    const job = Atomics.load(ctl, SEQ);
+    if (job === STOP) return;
+    if (job === seen) continue;
+    seen = job;
+    Atomics.add(ctl, HELPED, claimAndCompute(ctl, job, mm));
     lastJob = Date.now();
   }
 }

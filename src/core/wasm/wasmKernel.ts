@@ -26,6 +26,8 @@ export interface WasmMatmulKernel extends MatmulKernel {
   readonly usedBytes: number;
   /** Threads a large product runs on: 2 once a helper thread takes jobs, else 1. */
   readonly threads: number;
+  /** Panels of B the helper thread has computed so far (0 without one). */
+  readonly helpedPanels: number;
   /** Stops the helper thread, if any (the kernel goes on with one). */
   dispose(): void;
   /**
@@ -121,6 +123,10 @@ class WasmKernel implements WasmMatmulKernel {
     }
   }
 
+  get helpedPanels(): number {
+    return this.helper?.helpedPanels ?? 0;
+  }
+
   get threads(): number {
     return this.helper?.ready ? 2 : 1;
   }
@@ -178,13 +184,8 @@ class WasmKernel implements WasmMatmulKernel {
     const outPtr = aPtr + aBytes;
     let f32 = this.view();
     f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
-    if (NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper?.ready) {
-      // the helper takes the second half of the panels while this thread does the first
-      const split = NP >> 1;
-      this.helper.start(aPtr, p.ptr, outPtr, M, K, NP, split, NP);
-      this.mm(aPtr, p.ptr, outPtr, M, K, NP, 0, split);
-      if (!this.helper.wait()) this.mm(aPtr, p.ptr, outPtr, M, K, NP, split, NP);
-    } else this.mm(aPtr, p.ptr, outPtr, M, K, NP, 0, NP);
+    if (NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper?.ready) this.helper.run(this.mm, aPtr, p.ptr, outPtr, M, K, NP);
+    else this.mm(aPtr, p.ptr, outPtr, M, K, NP, 0, NP);
     f32 = this.view();
     const o = outPtr >> 2;
     if (stride === N) out.set(f32.subarray(o, o + M * N));
