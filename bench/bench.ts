@@ -6,7 +6,7 @@
 // target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,keystroke,hosts] [--out FILE] [--profile]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,open,keystroke,hosts] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -18,11 +18,12 @@
 //   checkpoint random-weight GPT-2-small and SmolLM2-135M: an ablate and an appended token vs a full forward
 //   host       the extension host's thread in a real VS Code (code-server) while a d = 512 block
 //              opens and is edited: the longest our code holds it (--profile: and what ran there)
+//   open       a GPT-2-small-shaped checkpoint opened in a real VS Code: Quick Open → every stage drawn
 //   keystroke  a digit typed into W1 in a real VS Code (Playwright + Chromium) → the panel's new
 //              heatmaps drawn: d = 64, d = 512, and d = 512 handed to VS Code's JSON service
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -319,12 +320,19 @@ function child(mode: string, file: string): void {
 
 let workerKernel: WasmMatmulKernel | null = null;
 
-/** The kernel as the compute worker makes it: large products shared with a helper thread (dist/matmulHelper.js). */
-async function startWorkerKernel(): Promise<void> {
+/** The kernel with a helper thread sharing large products (dist/matmulHelper.js), once the helper runs. */
+async function threadedKernel(): Promise<WasmMatmulKernel> {
   const k = createWasmKernel(nodeMatmulHelper(join(__dirname, 'matmulHelper.js')));
   if (!k) throw new Error('no WebAssembly SIMD here');
   for (let i = 0; i < 500 && k.threads < 2; i++) await new Promise((r) => setTimeout(r, 10));
-  console.log(`(the worker's kernel: ${k.name} on ${k.threads} thread${k.threads === 1 ? '' : 's'})`);
+  return k;
+}
+
+/** The kernel as the compute worker makes it on this machine: a helper thread only with more than 2 cores (src/worker/computeWorker.ts). */
+async function startWorkerKernel(): Promise<void> {
+  const k = availableParallelism() > 2 ? await threadedKernel() : createWasmKernel();
+  if (!k) throw new Error('no WebAssembly SIMD here');
+  console.log(`(the worker's kernel here: ${k.name} on ${k.threads} thread${k.threads === 1 ? '' : 's'}, ${availableParallelism()} cores)`);
   workerKernel = k;
 }
 
@@ -552,7 +560,7 @@ function writePreset(dir: string, id: CheckpointPresetId): string {
 }
 
 async function checkpoints(): Promise<void> {
-  console.log(`\n# checkpoints: random-weight GPT-2-small (124M, F32, 12 layers) and SmolLM2-135M (BF16, 30 layers), T = 32, WebAssembly SIMD on ${workerKernel!.threads} threads (as the worker runs it), in this process`);
+  console.log(`\n# checkpoints: random-weight GPT-2-small (124M, F32, 12 layers) and SmolLM2-135M (BF16, 30 layers), T = 32, WebAssembly SIMD on ${workerKernel!.threads === 1 ? 'one thread' : `${workerKernel!.threads} threads`} (as the worker runs it here), in this process`);
   const dir = join(tmpdir(), 'ffn-bench-checkpoints');
   const kernel = workerKernel!;
   const out: Record<string, unknown> = {};
@@ -646,10 +654,11 @@ async function tfjsForwardBench(model: Model, engine: Engine): Promise<object | 
     return null;
   }
   const peer = tfjsGpt2Forward(tf, model);
-  // ours as the compute worker runs it (`engine`: large products shared with a helper thread on
-  // this 2-core machine) and, for the record, on one thread; tfjs-wasm's threads do not run in Node
-  const oneKernel = createWasmKernel()!;
-  const one = new Engine(oneKernel);
+  // ours as the compute worker runs it here (`engine`: one thread on 2 cores) and, for the record,
+  // with the other choice (a helper thread, as on machines with more cores); tfjs-wasm's threads do
+  // not run in Node
+  const otherKernel = engine.kernel.threads === 1 ? await threadedKernel() : createWasmKernel()!;
+  const one = new Engine(otherKernel);
   try {
     const ids = (model.spec.embedding as { ids: readonly number[] }).ids;
     const other = (i: number): Model => withTokens(model, [(ids[0] + 1 + i) % 40000, ...ids.slice(1)]);
@@ -680,14 +689,15 @@ async function tfjsForwardBench(model: Model, engine: Engine): Promise<object | 
     const t = stat(theirs);
     const ratio = stat(ours.map((x, i) => x / theirs[i]));
     const ratio1 = stat(oneThread.map((x, i) => x / theirs[i]));
+    const threads = (n: number): string => (n === 1 ? 'one thread' : `${n} threads`);
     // (issue 10 asks ≥ 2× tfjs-wasm's speed: ≤ 0.5× its time)
     target('GPT-2-small full forward (every stage kept), vs the same forward in tfjs-wasm ops', '≤ 0.5×', '×', ratio, ratio.median <= 0.5,
-      `${r2(o.median)} ms (${engine.kernel.threads} threads) vs ${r2(t.median)} ms (tfjs-wasm ${await tfjsVersion()}, one thread: its threads do not run in Node; every stage read back); ours on one thread ${r2(o1.median)} ms, ${r2(ratio1.median)}×`);
-    return { oursMs: round(o), oursOneThreadMs: round(o1), tfjsMs: round(t), threads: engine.kernel.threads };
+      `${r2(o.median)} ms (${threads(engine.kernel.threads)}, as the worker here) vs ${r2(t.median)} ms (tfjs-wasm ${await tfjsVersion()}, one thread: its threads do not run in Node; every stage read back); ours on ${threads(otherKernel.threads)} ${r2(o1.median)} ms, ${r2(ratio1.median)}×`);
+    return { oursMs: round(o), oursThreads: engine.kernel.threads, otherMs: round(o1), otherThreads: otherKernel.threads, tfjsMs: round(t) };
   } finally {
     peer.dispose();
     one.dispose();
-    oneKernel.dispose();
+    otherKernel.dispose();
   }
 }
 
@@ -766,6 +776,31 @@ function hosts(): void {
   information('an edit of W1 in d = 512: the worker\'s parse + recompute, Node host', 'ms', e(node), `${node.editMs.length} edits`);
   information('an edit of W1 in d = 512: the worker\'s parse + recompute, web worker host', 'ms', e(web), `${web.editMs.length} edits; ${r2(e(web).median / e(node).median)}× the Node host's`);
   results.hosts = { node, web };
+}
+
+// --- opening a checkpoint, in a real VS Code ---------------------------------------------------------------
+
+function openCheckpoint(): void {
+  console.log('\n# open: a GPT-2-small-shaped checkpoint (498 MB) opened in a real VS Code (code-server + Chromium), Quick Open → every stage drawn');
+  const out = join(tmpdir(), `ffn-bench-open-${process.pid}.json`);
+  const settings = join(tmpdir(), `ffn-bench-open-settings-${process.pid}.json`);
+  writeFileSync(settings, JSON.stringify({ 'files.autoSave': 'off' }));
+  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/open.js', '--timeout', '600', '--settings', settings], {
+    encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
+  });
+  rmSync(settings, { force: true });
+  if (!existsSync(out)) {
+    console.log(`  skipped: the VS Code run did not finish (${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ')})`);
+    return;
+  }
+  const j = JSON.parse(readFileSync(out, 'utf8')) as { openToDrawnMs: number; toModelMs: number; toDoneMs: number; computeMs: number };
+  rmSync(out, { force: true });
+  const v = j.openToDrawnMs;
+  // (issue 10: "open: read the checkpoint + first forward + first heatmap painted, real VS Code ≤ 2 s";
+  // a wait a person feels, absolute like keystroke → pixels; every stage drawn is stricter than the first)
+  target('open a GPT-2-small-shaped checkpoint (498 MB) in a real VS Code: Quick Open of its model file → every stage drawn', '≤ 2000 ms', 'ms', { median: v, min: v, max: v, n: 1 }, v <= 2000,
+    `the worker's model message in the panel at ${j.toModelMs} ms, its last stage at ${j.toDoneMs} ms (the forward ${j.computeMs} ms, the weights' packing included), drawn at ${v} ms; the panel already open on another model, following the active editor`);
+  results.open = j;
 }
 
 // --- keystroke to pixels, in a real VS Code ---------------------------------------------------------------
@@ -851,6 +886,7 @@ async function main(): Promise<void> {
   await section('draw', draw);
   await section('checkpoint', checkpoints);
   await section('host', host);
+  await section('open', openCheckpoint);
   await section('keystroke', keystroke);
   await section('hosts', hosts);
   workerKernel?.dispose();

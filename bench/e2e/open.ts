@@ -1,0 +1,65 @@
+// Opening a real-scale checkpoint in a real VS Code (code-server + Chromium): issue 10's "read the
+// checkpoint + first forward + first heatmap painted". A GPT-2-small-shaped checkpoint (124M
+// parameters, 498 MB of float32, GPT-2's tokenizer.json) beside its model file, written as New
+// Model File… writes it. The panel already shows a small model and follows the active editor (the
+// default); the model file is opened with Quick Open and timed from the Enter that opens it to the
+// panel's frame with every stage of the new model drawn (data-rendered-at, in the
+// requestAnimationFrame after the last stage: stricter than the first heatmap). Playwright's and the
+// webview's Date.now() read the one system clock. The worker's own figures split it (the checkpoint
+// read with its tokenizer, then the first forward, whose packing of the weights comes first).
+// The file was just written, so the OS has it cached, as it has a checkpoint just downloaded.
+// Run by `npm run bench` (section "open"); writes its figures to $FFN_BENCH_OUT.
+import * as assert from 'node:assert/strict';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkpointChunks, checkpointPreset, configText } from '../../src/checkpoint/presets';
+import { generateModelText } from '../../src/model/generate';
+import { Workbench } from '../../test/e2e/lib/workbench';
+import { rendered } from './keystroke';
+
+const SMALL = 'd64-open.ffn.json';
+const FILE = 'gpt2-small-open.ffn.json';
+
+describe('opening a GPT-2-small-shaped checkpoint (benchmark)', function () {
+  this.timeout(600_000);
+  it('times Quick Open of its model file → every stage drawn in the panel', async () => {
+    const preset = checkpointPreset('gpt2-small-checkpoint');
+    const text = `{\n  "version": 1,\n  "name": "GPT-2 small (random weights)",\n  "checkpoint": "./${preset.folder}",\n  "prompt": "Michael Jordan plays the sport of"\n}\n`;
+    const wb = await Workbench.open({ name: 'open', files: { [SMALL]: generateModelText({ preset: 'd64', seed: 3 }), [FILE]: text }, waitForFile: SMALL, viewport: { width: 1600, height: 1000 }, timeoutMs: 180_000 });
+    try {
+      const dir = join(wb.folder, preset.folder);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'config.json'), configText(preset));
+      writeFileSync(join(dir, 'tokenizer.json'), readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tokenizers', 'gpt2', 'tokenizer.json')));
+      const fd = openSync(join(dir, 'model.safetensors'), 'w');
+      for (const c of checkpointChunks(preset)) writeSync(fd, c);
+      closeSync(fd);
+      await wb.visualize(SMALL, 'FFN Lens: d64', { timeoutMs: 120_000 });
+      const frame = await wb.webviewFrame('FFN Lens: d64');
+      await wb.focusWorkbench();
+      await wb.page.keyboard.press('Control+P');
+      await wb.page.locator('.quick-input-widget').waitFor({ state: 'visible' });
+      await wb.page.keyboard.type(FILE);
+      await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: FILE }).first().waitFor();
+      const t0 = Date.now();
+      await wb.page.keyboard.press('Enter');
+      // the panel's render after t0 whose model is the checkpoint's (the small model's last render came before t0)
+      type Doc = { body: { innerText: string; dataset: Record<string, string> } };
+      const named = (): Promise<boolean> => frame.evaluate(() => (globalThis as unknown as { document: Doc }).document.body.innerText.includes('GPT-2 small (random weights)'));
+      let drawn = 0;
+      for (let i = 0; i < 2400 && !drawn; i++) {
+        const r = await rendered(frame);
+        if (r.at > t0 && (await named())) drawn = r.at;
+        else await wb.page.waitForTimeout(25);
+      }
+      assert.ok(drawn > 0, 'the panel drew the GPT-2-small model');
+      const d = await frame.evaluate(() => ({ ...(globalThis as unknown as { document: Doc }).document.body.dataset }));
+      await wb.screenshot('open-gpt2-small');
+      const out = { openToDrawnMs: drawn - t0, toModelMs: Number(d.modelAt) - t0, toDoneMs: Number(d.doneAt) - t0, computeMs: Number(d.computeMs) };
+      console.log(`  open → drawn ${out.openToDrawnMs} ms (the model message at ${out.toModelMs} ms, done at ${out.toDoneMs} ms; the worker's forward ${out.computeMs} ms)`);
+      if (process.env.FFN_BENCH_OUT) writeFileSync(process.env.FFN_BENCH_OUT, JSON.stringify(out));
+    } finally {
+      await wb.close();
+    }
+  });
+});
