@@ -7,10 +7,11 @@
 // requestAnimationFrame after the last stage: stricter than the first heatmap). Playwright's and the
 // webview's Date.now() read the one system clock. The worker's own figures split it (the checkpoint
 // read with its tokenizer, then the first forward, whose packing of the weights comes first).
-// The file was just written, so the OS has it cached, as it has a checkpoint just downloaded.
+// The file was just written and synced to disk, so the OS has it cached, as it has a checkpoint
+// just downloaded.
 // Run by `npm run bench` (section "open"); writes its figures to $FFN_BENCH_OUT.
 import * as assert from 'node:assert/strict';
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointChunks, checkpointPreset, configText } from '../../src/checkpoint/presets';
 import { generateModelText } from '../../src/model/generate';
@@ -33,6 +34,7 @@ describe('opening a GPT-2-small-shaped checkpoint (benchmark)', function () {
       writeFileSync(join(dir, 'tokenizer.json'), readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tokenizers', 'gpt2', 'tokenizer.json')));
       const fd = openSync(join(dir, 'model.safetensors'), 'w');
       for (const c of checkpointChunks(preset)) writeSync(fd, c);
+      fsyncSync(fd); // (on disk before the clock starts: no writeback of 498 MB during the open)
       closeSync(fd);
       await wb.visualize(SMALL, 'FFN Lens: d64', { timeoutMs: 120_000 });
       const frame = await wb.webviewFrame('FFN Lens: d64');
