@@ -738,6 +738,29 @@ function patchingBench(model: Model, engine: Engine, fullMs: number): object {
   return { residMs: r2(resid.ms), residRuns: resid.runs, headsMs: r2(heads.ms), headsRuns: heads.runs, ratio: r2(ratio) };
 }
 
+// --- in a real VS Code ------------------------------------------------------------------------------------
+
+/**
+ * Runs one bench/e2e file in a real VS Code (scripts/run-e2e.mjs: code-server + Chromium) with these
+ * user settings: the figures it wrote to $FFN_BENCH_OUT (null if it did not finish), and what it printed.
+ */
+function runInVsCode<T>(file: string, timeoutS: number, settings: Record<string, unknown>, tag: string): { figures: T | null; stdout: string; stderr: string } {
+  const out = join(tmpdir(), `ffn-bench-${tag}-${process.pid}.json`);
+  const settingsFile = join(tmpdir(), `ffn-bench-${tag}-settings-${process.pid}.json`);
+  writeFileSync(settingsFile, JSON.stringify(settings));
+  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', `out/bench/e2e/${file}`, '--timeout', String(timeoutS), '--settings', settingsFile], {
+    encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
+  });
+  rmSync(settingsFile, { force: true });
+  if (!existsSync(out)) return { figures: null, stdout: r.stdout, stderr: r.stderr };
+  const figures = JSON.parse(readFileSync(out, 'utf8')) as T;
+  rmSync(out, { force: true });
+  return { figures, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The last lines a run printed, for a section skipped because it did not finish. */
+const lastLines = (r: { stdout: string; stderr: string }): string => (r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ');
+
 // --- the two extension hosts ------------------------------------------------------------------------------
 
 /**
@@ -748,20 +771,9 @@ function patchingBench(model: Model, engine: Engine, fullMs: number): object {
 function hosts(): void {
   console.log('\n# extension hosts: the compute worker in the Node host and in the web worker host (code-server + Chromium), d = 512');
   const runOne = (web: boolean): { host: string; openMs: number; fullMs: number[]; editMs: number[]; fileMB: number; gflops: number; kernel: string } | null => {
-    const out = join(tmpdir(), `ffn-bench-hosts-${process.pid}-${web ? 'web' : 'node'}.json`);
-    const settings = join(tmpdir(), `ffn-bench-hosts-settings-${process.pid}.json`);
-    writeFileSync(settings, JSON.stringify({ 'files.autoSave': 'off', ...(web ? { 'remote.extensionKind': { 'ffn-lens.ffn-lens': ['web'] } } : {}) }));
-    const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/hosts.js', '--timeout', '900', '--settings', settings], {
-      encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
-    });
-    rmSync(settings, { force: true });
-    if (!existsSync(out)) {
-      console.log(`  skipped (${web ? 'web' : 'Node'} host): the VS Code run did not finish (${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ')})`);
-      return null;
-    }
-    const j = JSON.parse(readFileSync(out, 'utf8'));
-    rmSync(out, { force: true });
-    return j;
+    const r = runInVsCode<ReturnType<typeof runOne>>('hosts.js', 900, { 'files.autoSave': 'off', ...(web ? { 'remote.extensionKind': { 'ffn-lens.ffn-lens': ['web'] } } : {}) }, `hosts-${web ? 'web' : 'node'}`);
+    if (!r.figures) console.log(`  skipped (${web ? 'web' : 'Node'} host): the VS Code run did not finish (${lastLines(r)})`);
+    return r.figures;
   };
   const node = runOne(false);
   const web = runOne(true);
@@ -782,19 +794,12 @@ function hosts(): void {
 
 function openCheckpoint(): void {
   console.log('\n# open: a GPT-2-small-shaped checkpoint (498 MB) opened in a real VS Code (code-server + Chromium), Quick Open → every stage drawn');
-  const out = join(tmpdir(), `ffn-bench-open-${process.pid}.json`);
-  const settings = join(tmpdir(), `ffn-bench-open-settings-${process.pid}.json`);
-  writeFileSync(settings, JSON.stringify({ 'files.autoSave': 'off' }));
-  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/open.js', '--timeout', '600', '--settings', settings], {
-    encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
-  });
-  rmSync(settings, { force: true });
-  if (!existsSync(out)) {
-    console.log(`  skipped: the VS Code run did not finish (${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' / ')})`);
+  const r = runInVsCode<{ openToDrawnMs: number; toModelMs: number; toDoneMs: number; computeMs: number }>('open.js', 600, { 'files.autoSave': 'off' }, 'open');
+  const j = r.figures;
+  if (!j) {
+    console.log(`  skipped: the VS Code run did not finish (${lastLines(r)})`);
     return;
   }
-  const j = JSON.parse(readFileSync(out, 'utf8')) as { openToDrawnMs: number; toModelMs: number; toDoneMs: number; computeMs: number };
-  rmSync(out, { force: true });
   const v = j.openToDrawnMs;
   // (issue 10: "open: read the checkpoint + first forward + first heatmap painted, real VS Code ≤ 2 s";
   // a wait a person feels, absolute like keystroke → pixels; every stage drawn is stricter than the first)
@@ -807,17 +812,13 @@ function openCheckpoint(): void {
 
 function keystroke(): void {
   console.log('\n# keystroke → pixels: a digit typed into W1 in a real VS Code (code-server + Chromium) → the panel drawn; d = 64, d = 512 (37 MB), d = 512 as JSON');
-  const out = join(tmpdir(), `ffn-bench-keys-${process.pid}.json`);
+  interface Run { ms: number[]; path?: number[]; split: Record<string, number>; echoMs: number; keyMs: number }
   // Auto save off, as desktop VS Code has it by default (and `npm run demo`): code-server, a web
   // workbench, saves a second after typing pauses, which here would write 37 MB between two edits.
-  const settings = join(tmpdir(), `ffn-bench-keys-settings-${process.pid}.json`);
-  writeFileSync(settings, JSON.stringify({ 'files.autoSave': 'off' }));
-  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'run-e2e.mjs'), '--files', 'out/bench/e2e/keystroke.js', '--timeout', '1200', '--settings', settings], {
-    encoding: 'utf8', env: { ...process.env, FFN_BENCH_OUT: out }, maxBuffer: 1 << 24,
-  });
-  rmSync(settings, { force: true });
+  const r = runInVsCode<Run & { fileMB: number; smallMB: number; language: string; small: Run; asJson: (Run & { language: string }) | null }>('keystroke.js', 1200, { 'files.autoSave': 'off' }, 'keys');
   for (const l of r.stdout.split('\n')) if (/keystroke → pixels|arrivals|did not run/.test(l)) console.log(`  ${l.trim()}`);
-  if (!existsSync(out)) {
+  const k = r.figures;
+  if (!k) {
     // mocha's account of the failure, without the stack
     const lines = (r.stdout + r.stderr).split('\n');
     const at = lines.findIndex((l) => /^\s+1\) /.test(l) && lines.indexOf(l) > lines.findIndex((x) => /failing/.test(x)));
@@ -825,9 +826,6 @@ function keystroke(): void {
     console.log(`  skipped: the VS Code run did not finish (${why.slice(0, 800)})`);
     return;
   }
-  interface Run { ms: number[]; path?: number[]; split: Record<string, number>; echoMs: number; keyMs: number }
-  const k = JSON.parse(readFileSync(out, 'utf8')) as Run & { fileMB: number; smallMB: number; language: string; small: Run; asJson: (Run & { language: string }) | null };
-  rmSync(out, { force: true });
   const s = stat(k.ms);
   const small = stat(k.small.ms);
   const json = k.asJson ? stat(k.asJson.ms) : null;

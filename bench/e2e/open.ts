@@ -11,10 +11,9 @@
 // just downloaded.
 // Run by `npm run bench` (section "open"); writes its figures to $FFN_BENCH_OUT.
 import * as assert from 'node:assert/strict';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { checkpointChunks, checkpointPreset, configText } from '../../src/checkpoint/presets';
+import { writeFileSync } from 'node:fs';
 import { generateModelText } from '../../src/model/generate';
+import { GPT2_SMALL_FOLDER, writeGpt2SmallCheckpoint } from '../../test/e2e/lib/gpt2Checkpoint';
 import { Workbench } from '../../test/e2e/lib/workbench';
 import { rendered } from './keystroke';
 
@@ -24,18 +23,10 @@ const FILE = 'gpt2-small-open.ffn.json';
 describe('opening a GPT-2-small-shaped checkpoint (benchmark)', function () {
   this.timeout(600_000);
   it('times Quick Open of its model file → every stage drawn in the panel', async () => {
-    const preset = checkpointPreset('gpt2-small-checkpoint');
-    const text = `{\n  "version": 1,\n  "name": "GPT-2 small (random weights)",\n  "checkpoint": "./${preset.folder}",\n  "prompt": "Michael Jordan plays the sport of"\n}\n`;
+    const text = `{\n  "version": 1,\n  "name": "GPT-2 small (random weights)",\n  "checkpoint": "./${GPT2_SMALL_FOLDER}",\n  "prompt": "Michael Jordan plays the sport of"\n}\n`;
     const wb = await Workbench.open({ name: 'open', files: { [SMALL]: generateModelText({ preset: 'd64', seed: 3 }), [FILE]: text }, waitForFile: SMALL, viewport: { width: 1600, height: 1000 }, timeoutMs: 180_000 });
     try {
-      const dir = join(wb.folder, preset.folder);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'config.json'), configText(preset));
-      writeFileSync(join(dir, 'tokenizer.json'), readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tokenizers', 'gpt2', 'tokenizer.json')));
-      const fd = openSync(join(dir, 'model.safetensors'), 'w');
-      for (const c of checkpointChunks(preset)) writeSync(fd, c);
-      fsyncSync(fd); // (on disk before the clock starts: no writeback of 498 MB during the open)
-      closeSync(fd);
+      writeGpt2SmallCheckpoint(wb.folder);
       await wb.visualize(SMALL, 'FFN Lens: d64', { timeoutMs: 120_000 });
       const frame = await wb.webviewFrame('FFN Lens: d64');
       await wb.focusWorkbench();

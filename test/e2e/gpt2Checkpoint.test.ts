@@ -4,9 +4,9 @@
 // residual-stream map), follows an edit of the prompt (one token more), and an "ablate" entry
 // typed by hand changes the prediction.
 import * as assert from 'node:assert/strict';
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkpointChunks, checkpointPreset, configText } from '../../src/checkpoint/presets';
+import { writeGpt2SmallCheckpoint } from './lib/gpt2Checkpoint';
 import { Workbench } from './lib/workbench';
 
 const FILE = 'gpt2-small.ffn.json';
@@ -27,14 +27,7 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
   before(async () => {
     wb = await Workbench.open({ name: 'gpt2-checkpoint', files: { [FILE]: TEXT }, waitForFile: FILE, viewport: { width: 1600, height: 1000 }, timeoutMs: 120_000 });
     // the checkpoint folder beside the file, written as "New Model File…" writes it
-    const preset = checkpointPreset('gpt2-small-checkpoint');
-    const dir = join(wb.folder, preset.folder);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'config.json'), configText(preset));
-    writeFileSync(join(dir, 'tokenizer.json'), readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tokenizers', 'gpt2', 'tokenizer.json')));
-    const fd = openSync(join(dir, 'model.safetensors'), 'w');
-    for (const c of checkpointChunks(preset)) writeSync(fd, c);
-    closeSync(fd);
+    writeGpt2SmallCheckpoint(wb.folder);
   });
   after(async () => wb?.close());
   afterEach(async function () {
