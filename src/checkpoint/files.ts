@@ -10,6 +10,11 @@ export interface CheckpointFiles {
    * either). A missing file, or one that ends before `end`, is a CheckpointError.
    */
   read(path: string, start?: number, end?: number): Promise<Uint8Array>;
+  /**
+   * Bytes [start, start + into.length) of a file, written into `into` (where a tensor is to be
+   * held: no buffer in between, which the allocator may keep long after). Optional.
+   */
+  readInto?(path: string, start: number, into: Uint8Array): Promise<void>;
   /** `folder` + separator + `name`, in the path style of the folder. */
   join(folder: string, name: string): string;
 }

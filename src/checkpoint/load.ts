@@ -29,7 +29,11 @@ export interface Checkpoint {
   readonly ignored: readonly string[];
 }
 
-export async function loadCheckpoint(files: CheckpointFiles, folder: string): Promise<Checkpoint> {
+/**
+ * `alloc`: where the weights go (the matmul kernel's weightArray, so they are held once: the
+ * kernel multiplies them where they lie); ordinary arrays without it.
+ */
+export async function loadCheckpoint(files: CheckpointFiles, folder: string, alloc?: (length: number) => Float32Array): Promise<Checkpoint> {
   const configPath = files.join(folder, 'config.json');
   if ((await files.size(configPath)) === null) {
     throw new CheckpointError(`no config.json in ${folder} (is it the folder of a Hugging Face model?)`, { file: 'config.json' });
@@ -41,7 +45,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string): Pr
   const used = new Set<string>();
   const dtypes = new Set<string>();
   let paramCount = 0;
-  const read = async (t: ExpectedTensor): Promise<Float32Array> => {
+  const read = async (t: ExpectedTensor, into?: (length: number) => Float32Array): Promise<Float32Array> => {
     const stored = storedName(tensors, t.name, prefix);
     const want = `${t.what} = [${t.shape.join(', ')}]`;
     if (stored === null) throw new CheckpointError(`the checkpoint has no tensor ${prefix}${t.name} (nor ${t.name}), expected ${want}`, { tensor: t.name });
@@ -49,7 +53,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string): Pr
     if (info.shape.length !== t.shape.length || info.shape.some((d, i) => d !== t.shape[i])) {
       throw new CheckpointError(`${stored} is [${info.shape.join(', ')}], expected ${want}`, { file: file.shown, tensor: stored });
     }
-    const data = await readTensor(files, file, info);
+    const data = await readTensor(files, file, info, into);
     used.add(stored);
     dtypes.add(info.dtype);
     paramCount += data.length;
@@ -58,7 +62,9 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string): Pr
 
   const params = new Map<string, Param>();
   for (const t of expectedTensors(arch)) {
-    for (const [id, p] of paramsOf(t, await read(t))) params.set(id, p);
+    // a fused tensor (GPT-2's c_attn) is read once as it is and cut into the three it holds
+    const fused = t.role.kind === 'qkv' || t.role.kind === 'qkvBias';
+    for (const [id, p] of paramsOf(t, await read(t, fused ? undefined : alloc), alloc)) params.set(id, p);
   }
   // the head: the embedding's own Param when tied, else lm_head
   const head = headTensor(arch);
@@ -69,7 +75,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string): Pr
   } else if (headStored === null) {
     throw new CheckpointError(`the checkpoint has no tensor ${HEAD_TENSOR}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: HEAD_TENSOR });
   } else {
-    for (const [id, p] of paramsOf(head, await read(head))) params.set(id, p);
+    for (const [id, p] of paramsOf(head, await read(head, alloc), alloc)) params.set(id, p);
   }
   const ignored = [...tensors.keys()].filter((n) => !used.has(n));
   return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount, ignored };

@@ -37,6 +37,15 @@ describe('checkpoint files on disk', () => {
     await assert.rejects(nodeFiles.read(join(dir, 'a.bin'), 90, 120), (e: unknown) => e instanceof CheckpointError && /a\.bin ended at byte 100, before 120/.test(e.message));
   });
 
+  it('reads a range into a given array, a view of shared memory too (where the kernel holds weights)', async () => {
+    const into = new Uint8Array(new SharedArrayBuffer(64), 8, 20).fill(0xee);
+    await nodeFiles.readInto!(join(dir, 'a.bin'), 40, into);
+    assert.deepEqual(Array.from(into), Array.from(bytes.subarray(40, 60)));
+    assert.equal(new Uint8Array(into.buffer)[7], 0, 'nothing written before the view');
+    await assert.rejects(nodeFiles.readInto!(join(dir, 'a.bin'), 90, new Uint8Array(20)), (e: unknown) => e instanceof CheckpointError && /a\.bin ended at byte 100, before 110/.test(e.message));
+    await assert.rejects(nodeFiles.readInto!(join(dir, 'none.bin'), 0, new Uint8Array(2)), (e: unknown) => e instanceof CheckpointError && /is missing/.test(e.message));
+  });
+
   it('joins in the platform style', () => {
     assert.equal(nodeFiles.join(dir, 'config.json'), join(dir, 'config.json'));
   });

@@ -15,27 +15,39 @@ export const nodeFiles: CheckpointFiles = {
     }
   },
   async read(p, start = 0, end) {
-    let fh: fsp.FileHandle;
-    try {
-      fh = await fsp.open(p, 'r');
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      throw new CheckpointError(code === 'ENOENT' ? `${p} is missing` : `${p} cannot be read (${code ?? String(e)})`, { file: p });
-    }
-    try {
+    return withFile(p, async (fh) => {
       const stop = end ?? (await fh.stat()).size;
       // a fresh buffer per read: byteOffset 0, so an F32 tensor can be a view of it
       const out = new Uint8Array(Math.max(0, stop - start));
-      let at = 0;
-      while (at < out.length) {
-        const { bytesRead } = await fh.read(out, at, out.length - at, start + at);
-        if (bytesRead === 0) throw new CheckpointError(`${path.basename(p)} ended at byte ${start + at}, before ${stop} (was it truncated while being read?)`, { file: p });
-        at += bytesRead;
-      }
+      await readFully(fh, p, start, out);
       return out;
-    } finally {
-      await fh.close();
-    }
+    });
   },
+  readInto: (p, start, into) => withFile(p, (fh) => readFully(fh, p, start, into)),
   join: (folder, name) => path.join(folder, name),
 };
+
+async function withFile<T>(p: string, use: (fh: fsp.FileHandle) => Promise<T>): Promise<T> {
+  let fh: fsp.FileHandle;
+  try {
+    fh = await fsp.open(p, 'r');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    throw new CheckpointError(code === 'ENOENT' ? `${p} is missing` : `${p} cannot be read (${code ?? String(e)})`, { file: p });
+  }
+  try {
+    return await use(fh);
+  } finally {
+    await fh.close();
+  }
+}
+
+// Bytes [start, start + out.length) into out; a file that ends first is a CheckpointError.
+async function readFully(fh: fsp.FileHandle, p: string, start: number, out: Uint8Array): Promise<void> {
+  let at = 0;
+  while (at < out.length) {
+    const { bytesRead } = await fh.read(out, at, out.length - at, start + at);
+    if (bytesRead === 0) throw new CheckpointError(`${path.basename(p)} ended at byte ${start + at}, before ${start + out.length} (was it truncated while being read?)`, { file: p });
+    at += bytesRead;
+  }
+}

@@ -94,35 +94,48 @@ export function parseHeader(headerBytes: Uint8Array, fileSize: number, shown: st
   return tensors;
 }
 
-/** One tensor as float32: one ranged read of its bytes, then F32 as stored, F16 and BF16 converted exactly. */
-export async function readTensor(files: CheckpointFiles, file: SafetensorsFile, t: TensorInfo): Promise<Float32Array> {
+/**
+ * One tensor as float32: one ranged read of its bytes, then F32 as stored, F16 and BF16 converted
+ * exactly; into `alloc(n)` when given (the kernel's own memory: the read bytes are then dropped).
+ */
+export async function readTensor(files: CheckpointFiles, file: SafetensorsFile, t: TensorInfo, alloc?: (length: number) => Float32Array): Promise<Float32Array> {
   if (!(READABLE_DTYPES as readonly string[]).includes(t.dtype)) {
     throw new CheckpointError(`${file.shown}: tensor ${t.name} is ${t.dtype}; FFN Lens reads ${READABLE_DTYPES.join(', ')}`, { file: file.shown, tensor: t.name });
+  }
+  if (t.dtype === 'F32' && alloc && files.readInto && (t.end - t.begin) % 4 === 0) {
+    const out = alloc((t.end - t.begin) >> 2);
+    await files.readInto(file.path, t.begin, new Uint8Array(out.buffer, out.byteOffset, t.end - t.begin));
+    return out;
   }
   const bytes = await files.read(file.path, t.begin, t.end);
   if (bytes.length !== t.end - t.begin) {
     throw new CheckpointError(`${file.shown}: tensor ${t.name} gave ${bytes.length} bytes, expected ${t.end - t.begin} (was the file changed while being read?)`, { file: file.shown, tensor: t.name });
   }
-  return decodeTensor(bytes, t.dtype as Dtype);
+  return decodeTensor(bytes, t.dtype as Dtype, alloc);
 }
 
 /**
- * Little-endian bytes of F32, F16 or BF16 as float32. F32 is a view of `bytes` when they are 4-byte
- * aligned (no copy of a 150 MB embedding), else one copy. (Typed arrays use the host's byte order:
- * little-endian on every platform VS Code runs on.)
+ * Little-endian bytes of F32, F16 or BF16 as float32, in a new `alloc(n)` when given. Else F32 is
+ * a view of `bytes` when they are 4-byte aligned (no copy of a 150 MB embedding), else one copy.
+ * (Typed arrays use the host's byte order: little-endian on every platform VS Code runs on.)
  */
-export function decodeTensor(bytes: Uint8Array, dtype: Dtype): Float32Array {
+export function decodeTensor(bytes: Uint8Array, dtype: Dtype, alloc?: (length: number) => Float32Array): Float32Array {
   if (dtype === 'F32') {
     const n = bytes.length >> 2;
+    if (alloc) {
+      const out = alloc(n);
+      new Uint8Array(out.buffer, out.byteOffset, n * 4).set(bytes.subarray(0, n * 4));
+      return out;
+    }
     if (bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, n);
     return new Float32Array(bytes.slice().buffer, 0, n);
   }
   const n = bytes.length >> 1;
   const h = bytes.byteOffset % 2 === 0 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint16Array(bytes.slice().buffer, 0, n);
-  const out = new Float32Array(n);
+  const out = alloc ? alloc(n) : new Float32Array(n);
   if (dtype === 'BF16') {
     // bfloat16 is the top half of a float32: shifting the bits back is exact (NaN, infinities, subnormals included)
-    const u = new Uint32Array(out.buffer);
+    const u = new Uint32Array(out.buffer, out.byteOffset, n);
     for (let i = 0; i < n; i++) u[i] = h[i] << 16;
   } else {
     for (let i = 0; i < n; i++) out[i] = f16(h[i]);

@@ -24,8 +24,11 @@ export class CheckpointStore {
   private readonly checkpoints = new Map<string, Loading<LoadedCheckpoint>>();
   private readonly tokenizers = new Map<string, Loading<(TextTokenizer & PromptTokenizer) | null>>();
 
-  /** `retryMs`: how long a failure is reported from the cache before it is tried again. */
-  constructor(readonly files: CheckpointFiles, private readonly retryMs = 2000) {}
+  /**
+   * `retryMs`: how long a failure is reported from the cache before it is tried again.
+   * `weightArray`: where checkpoint weights are held (the matmul kernel's, so they are held once).
+   */
+  constructor(readonly files: CheckpointFiles, private readonly retryMs = 2000, private readonly weightArray?: (length: number) => Float32Array) {}
 
   /** `folder` of a model file: relative to the file's own folder, or absolute. */
   resolvePath(modelFile: string, folder: string): string {
@@ -36,7 +39,7 @@ export class CheckpointStore {
 
   checkpoint(folder: string): Loading<LoadedCheckpoint> {
     return this.get(this.checkpoints, folder, async () => {
-      const checkpoint = await loadCheckpoint(this.files, folder);
+      const checkpoint = await loadCheckpoint(this.files, folder, this.weightArray);
       const gpt2 = checkpoint.arch.modelType === 'gpt2';
       return {
         checkpoint,

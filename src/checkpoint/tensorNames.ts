@@ -122,14 +122,15 @@ export function storedName(stored: { has(name: string): boolean }, name: string,
 }
 
 /** The core's params a tensor's numbers become (the data is used as it is, not copied, but for c_attn's split). */
-export function paramsOf(t: ExpectedTensor, data: Float32Array): Array<[string, Param]> {
+/** `alloc`: where the matrices cut out of a fused one go (as readTensor's). */
+export function paramsOf(t: ExpectedTensor, data: Float32Array, alloc?: (length: number) => Float32Array): Array<[string, Param]> {
   const r = t.role;
   switch (r.kind) {
     case 'matrix': return [[r.id, { data, shape: t.shape, layout: r.layout }]];
     case 'vector': return [[r.id, { data, shape: t.shape }]];
     case 'qkv': {
       const C = t.shape[0];
-      const [q, k, v] = splitColumns(data, C, 3 * C, 3);
+      const [q, k, v] = splitColumns(data, C, 3 * C, 3, alloc);
       const p = `layers.${r.layer}.attn.`;
       return [[`${p}Wq`, { data: q, shape: [C, C], layout: 'in_out' }], [`${p}Wk`, { data: k, shape: [C, C], layout: 'in_out' }], [`${p}Wv`, { data: v, shape: [C, C], layout: 'in_out' }]];
     }
@@ -142,10 +143,10 @@ export function paramsOf(t: ExpectedTensor, data: Float32Array): Array<[string, 
 }
 
 /** A [rows][cols] matrix cut into `parts` matrices of cols/parts columns each, side by side. */
-export function splitColumns(m: Float32Array, rows: number, cols: number, parts: number): Float32Array[] {
+export function splitColumns(m: Float32Array, rows: number, cols: number, parts: number, alloc: (n: number) => Float32Array = (n) => new Float32Array(n)): Float32Array[] {
   const w = cols / parts;
   return Array.from({ length: parts }, (_, k) => {
-    const out = new Float32Array(rows * w);
+    const out = alloc(rows * w);
     for (let r = 0; r < rows; r++) out.set(m.subarray(r * cols + k * w, r * cols + (k + 1) * w), r * w);
     return out;
   });

@@ -41,6 +41,22 @@ function params(arch: Arch, r: () => number, C: number, F: number, NH: number, K
   return m;
 }
 
+/** The same params with every array in the kernel's own memory (as a checkpoint's are), read where they lie. */
+function inKernel(ps: Map<string, Param>, k: MatmulKernel): Map<string, Param> {
+  const moved = new Map<Float32Array, Float32Array>(); // (the tied head stays the embedding's array)
+  const out = new Map<string, Param>();
+  for (const [id, p] of ps) {
+    let d = moved.get(p.data);
+    if (!d) {
+      d = k.weightArray(p.data.length);
+      d.set(p.data);
+      moved.set(p.data, d);
+    }
+    out.set(id, { ...p, data: d });
+  }
+  return out;
+}
+
 function spec(arch: Arch, ids: number[], C: number, F: number, NH: number, KVH: number, V: number, L: number): ModelSpec {
   return {
     T: ids.length, C, normKind: arch === 'gpt2' ? 'layernorm' : 'rmsnorm', eps: new Map(), residual: true, norm: 'pre', finalNorm: true,
@@ -64,7 +80,7 @@ function counting(k: MatmulKernel): { kernel: MatmulKernel; rows: number[]; rese
     get rows() { return calls.filter((c) => !once.has(c.p)).map((c) => c.M); },
     reset() { calls = []; once.clear(); },
     kernel: {
-      name: k.name, threads: k.threads, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k),
+      name: k.name, threads: k.threads, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k), weightArray: k.weightArray.bind(k),
       release: (p) => { once.add(p); k.release(p); },
       matmul: (out, a, M, p) => { calls.push({ M, p }); k.matmul(out, a, M, p); },
     },
@@ -72,14 +88,16 @@ function counting(k: MatmulKernel): { kernel: MatmulKernel; rows: number[]; rese
 }
 
 describe('engine: tokens appended to a causal input', () => {
-  const kernels: Array<[string, MatmulKernel | null]> = [['ts', tsKernel], ['wasm', createWasmKernel()]];
-  for (const [kname, base] of kernels) {
+  const wasm = createWasmKernel();
+  const kernels: Array<[string, MatmulKernel | null, boolean]> = [['ts', tsKernel, false], ['wasm', wasm, false], ['wasm, weights in its memory,', wasm, true]];
+  for (const [kname, base, resident] of kernels) {
     for (const arch of ['gpt2', 'llama'] as const) {
       it(`${arch}, ${kname} kernel: only the new rows are multiplied; every stage equals the reference forward`, function () {
         if (!base) this.skip();
         const r = rng(arch === 'gpt2' ? 7 : 11);
         const [C, F, NH, KVH, V, L] = arch === 'gpt2' ? [8, 16, 2, 2, 11, 2] : [8, 12, 4, 2, 13, 3];
-        const ps = params(arch, r, C, F, NH, KVH, V, L);
+        const ps = resident ? inKernel(params(arch, r, C, F, NH, KVH, V, L), base!) : params(arch, r, C, F, NH, KVH, V, L);
+        if (resident) assert.ok([...ps.values()].every((p) => p.data.buffer instanceof SharedArrayBuffer), 'the weights are in the kernel\'s memory');
         const count = counting(base!);
         const engine = new Engine(count.kernel);
         let ids = [3, 1, 4];

@@ -22,6 +22,11 @@ export interface MatmulKernel {
   repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void;
   /** Frees what pack() took, if the kernel holds memory of its own. */
   release(packed: Packed): void;
+  /**
+   * A new zeroed array for weights: where the kernel can, one in its own memory that pack() then
+   * takes as it is, so weights loaded into it are held once, not once more as a packed copy.
+   */
+  weightArray(length: number): Float32Array;
 }
 
 /** Opaque to callers: each kernel knows its own. */
@@ -38,6 +43,7 @@ export const tsKernel: MatmulKernel = {
   matmulColumns: (out, a, M, packed, cols) => matmulPackedColumns(out, a, M, packed as PackedB, cols),
   repackColumns: (packed, b, bLayout, cols) => repackBColumns(packed as PackedB, b, bLayout, cols),
   release: () => undefined,
+  weightArray: (length) => new Float32Array(length),
 };
 
 // out (M,N) = a (M,K) · B, packing B for this one call.

@@ -30,8 +30,8 @@ const paths = new Map<string, string>();
 let debounceMs = 150;
 let kernel: MatmulKernel | null = null;
 const getKernel = (): MatmulKernel => (kernel ??= defaultKernel(platform.spawnMatmulHelper));
-/** Checkpoints, loaded once for every document that names them. */
-const store = new CheckpointStore(platform.files);
+/** Checkpoints, loaded once for every document that names them, their weights in the kernel's memory (held once). */
+const store = new CheckpointStore(platform.files, undefined, (n) => getKernel().weightArray(n));
 const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => platform.post(msg, transfer);
 
 platform.onMessage((msg: ToWorker) => {

@@ -27,11 +27,16 @@ interface Case {
 
 describe('PyTorch reference cases of checkpoints (test/fixtures/checkpoint-cases)', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
-  const store = new CheckpointStore(nodeFiles);
+  const plain = new CheckpointStore(nodeFiles);
   it('has the cases', () => assert.ok(files.length >= 8, `found ${files.length}`));
-  const kernels: Array<[string, MatmulKernel | null]> = [['ts', tsKernel], ['wasm', createWasmKernel()]];
+  const wasm = createWasmKernel();
+  // the third: weights loaded into the kernel's memory and multiplied where they lie, as the worker and the CLI do
+  const kernels: Array<[string, MatmulKernel | null, CheckpointStore]> = [
+    ['ts', tsKernel, plain], ['wasm', wasm, plain],
+    ['wasm, weights in its memory,', wasm, new CheckpointStore(nodeFiles, undefined, (n) => wasm!.weightArray(n))],
+  ];
   for (const f of files) {
-    for (const [kname, kernel] of kernels) {
+    for (const [kname, kernel, store] of kernels) {
       it(`${f.replace('.json', '')} (${kname} kernel): every stage matches`, async function () {
         if (!kernel) this.skip();
         const c = JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Case;
@@ -39,6 +44,11 @@ describe('PyTorch reference cases of checkpoints (test/fixtures/checkpoint-cases
         const read = await resolveReadNow(readModel(JSON.stringify(c.model, null, 1), path), path, store, new CheckpointResolver());
         assert.deepEqual(read.problems.map((p) => p.message), []);
         assert.ok(read.model);
+        if (store !== plain) {
+          // (a matrix a `weights` entry overrides is a copy of the checkpoint's, packed as any other array)
+          const overridden = new Set(Object.keys((c.model.weights ?? {}) as object).map((k) => k.replace(/\[.*$/, '')));
+          for (const [id, p] of read.model.model.params) if (p.layout && !overridden.has(id)) assert.ok(p.data.buffer instanceof SharedArrayBuffer, `${id} in the kernel's memory`);
+        }
         const stages = forward(read.model.model, kernel!);
         const subset = f.startsWith('stories260k');
         if (!subset) assert.deepEqual(stages.map((s) => s.id), Object.keys(c.expected), 'the contract\'s stages, in order');
@@ -61,7 +71,7 @@ describe('PyTorch reference cases of checkpoints (test/fixtures/checkpoint-cases
     const ids = [1];
     for (let i = 0; i < 20; i++) {
       const text = JSON.stringify({ version: 1, checkpoint: '../../../samples/stories260K', token_ids: ids });
-      const read = await resolveReadNow(readModel(text, path), path, store, new CheckpointResolver());
+      const read = await resolveReadNow(readModel(text, path), path, plain, new CheckpointResolver());
       const logits = forward(read.model!.model).find((s) => s.id === 'head.logits')!;
       const V = logits.shape[1];
       const last = Array.from(logits.data.subarray((ids.length - 1) * V));

@@ -1,16 +1,33 @@
 // Generates the WebAssembly module of the SIMD matmul kernel (simd128, f32x4 lanes).
 //
-// Packed B: ceil(N/16) panels, each K rows × 16 columns of f32, contiguous (64 bytes per row),
-// zero-padded past N. Output scratch: (M, NP·16), row stride NP·64 bytes.
+// B is read in one of three forms, all giving out (M, NP·16) with row stride NP·64 bytes:
+// - packed panels: ceil(N/16) panels, each K rows × 16 columns of f32, contiguous (64 bytes per
+//   row), zero-padded past N (what pack() makes of weights held elsewhere);
+// - (K,N) row-major where it lies (GPT-2's Conv1D weights, allocated in this memory): each panel
+//   copied into a scratch panel of the thread's own, then multiplied as packed (read in place
+//   with row stride N·4, the panel's rows fall into a few cache sets and every row pair of a
+//   misses on them: 13-19 GFLOPS against 25-33);
+// - (N,K) row-major where it lies (torch.nn.Linear weights): dot products along k.
+// The last two are how a checkpoint's weights are multiplied without a packed copy of them.
 //
-// Inner block: 2 rows × 16 columns = 8 f32x4 accumulators. Per k: 4 v128.load of B, one
+// mm's inner block: 2 rows × 16 columns = 8 f32x4 accumulators. Per k: 4 v128.load of B, one
 // load32_splat of A per row, then acc = acc + a·b as f32x4.mul then f32x4.add (not fused), with
 // one accumulator per output element in the order k = 0…K-1: the scalar recomputation
 // acc = fround(acc + fround(a·b)) reproduces it bit for bit (matmulColumns relies on this).
+// mm_nk's: 2 rows × 4 columns, each output summed in 4 lanes (lane l takes k ≡ l mod 4, in
+// order), then (l0 + l2) + (l1 + l3): matmulColumns repeats exactly that.
 //
-// Exports (all pointers are byte offsets into the imported memory):
-//   mm(a, b, out, M, K, NP, p0, p1) out (M, NP·16) = a (M,K) · panels b, panels p0 … p1−1 only
-//                                  (two threads share one product by panels: matmulThreads.ts)
+// Exports (all pointers are byte offsets into the imported memory; the same signature, so the
+// threads of matmulThreads.ts share either by panels of 16 output columns):
+//   mm(a, b, out, M, K, NP, p0, p1, panelStride, rowStride)
+//                                  out (M, NP·16) = a (M,K) · B, panels p0 … p1−1 only; panel p
+//                                  row k at b + p·panelStride + k·rowStride (packed: K·64, 64;
+//                                  (K,N) in place: 64, N·4)
+//   mm_nk(a, b, out, M, K, NP, p0, p1, N, _)
+//                                  the same from b (N,K) in place; K a multiple of 4
+//   mm_kn(a, b, out, M, K, NP, p0, p1, N, tmp)
+//                                  the same from b (K,N) in place (read up to 60 bytes past its
+//                                  end); tmp: K·64 bytes of this thread's
 //   pack_kn(src, dst, K, N)        full panels from src (K,N); columns ≥ 16·floor(N/16) are left to the caller
 //   pack_nk(src, dst, K, N)        full panels from src (N,K), the transposed layout
 
@@ -25,6 +42,8 @@ export function matmulModuleBytes(shared = false): Uint8Array {
     memoryImport: shared ? { minPages: 1, maxPages: SHARED_MAX_PAGES, shared: true } : { minPages: 1 },
     functions: [
       { name: 'mm', fn: matmulFunction() },
+      { name: 'mm_nk', fn: matmulNkFunction() },
+      { name: 'mm_kn', fn: matmulKnFunction() },
       { name: 'pack_kn', fn: packKnFunction() },
       { name: 'pack_nk', fn: packNkFunction() },
     ],
@@ -38,13 +57,13 @@ export function simdProbeBytes(): Uint8Array {
   return encodeModule({ functions: [{ name: 'probe', fn: f }] });
 }
 
-// mm(a, b, out, M, K, NP, p0, p1): panels outer so one panel (K·64 bytes) stays in cache while every
+// mm(a, b, out, M, K, NP, p0, p1, panelStride, rowStride): panels outer so one panel (K·64 bytes) stays in cache while every
 // row pair of a streams past it; B is read from memory once per call. (Touching the next panel
 // during the current one, as a software prefetch, measured slower: 37 vs 39 GFLOPS at
 // 32×768×3072, 17 vs 26 at M = 1.)
 function matmulFunction(): FuncBuilder {
-  const f = new FuncBuilder([I32, I32, I32, I32, I32, I32, I32, I32]);
-  const [a, b, out, M, K, NP, p0, p1] = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => f.param(i));
+  const f = new FuncBuilder([I32, I32, I32, I32, I32, I32, I32, I32, I32, I32]);
+  const [a, b, out, M, K, NP, p0, p1, panelStride, rowStride] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => f.param(i));
   const aRowBytes = f.local(I32);   // K·4
   const outRowBytes = f.local(I32); // NP·64
   const panel = f.local(I32);       // current panel start
@@ -63,8 +82,8 @@ function matmulFunction(): FuncBuilder {
 
   f.get(K).i32(2).i32Shl().set(aRowBytes);
   f.get(NP).i32(6).i32Shl().set(outRowBytes);
-  f.get(b).get(K).get(p0).i32Mul().i32(6).i32Shl().i32Add().set(panel);
-  f.get(b).get(K).get(p1).i32Mul().i32(6).i32Shl().i32Add().set(panelEnd);
+  f.get(b).get(p0).get(panelStride).i32Mul().i32Add().set(panel);
+  f.get(b).get(p1).get(panelStride).i32Mul().i32Add().set(panelEnd);
   f.get(out).get(p0).i32(6).i32Shl().i32Add().set(outCol);
 
   // One k step for `rows` rows: 4 loads of B, a load-and-splat of A per row, 4·rows mul + add.
@@ -92,7 +111,7 @@ function matmulFunction(): FuncBuilder {
         step(rows);
         f.get(pa0).i32(4).i32Add().set(pa0);
         if (rows === 2) f.get(pa1).i32(4).i32Add().set(pa1);
-        f.get(pb).i32(64).i32Add().set(pb);
+        f.get(pb).get(rowStride).i32Add().set(pb);
         f.get(pa0).get(paEnd).i32LtU().brIf(0);
       });
     });
@@ -121,10 +140,198 @@ function matmulFunction(): FuncBuilder {
         });
       });
       f.get(rowsLeft).if(() => rowBlock(1));
-      f.get(panel).get(K).i32(6).i32Shl().i32Add().set(panel);
+      f.get(panel).get(panelStride).i32Add().set(panel);
       f.get(outCol).i32(64).i32Add().set(outCol);
       f.get(panel).get(panelEnd).i32LtU().brIf(0);
     });
+  });
+  return f;
+}
+
+// mm_nk(a, b, out, M, K, NP, p0, p1, N, _): b (N,K) read where it lies. Column blocks of 4 rows
+// of b outer (4·K·4 bytes, in L1 or L2 while every row pair of a streams past), k inner along
+// both rows. Columns p0·16 … min(p1·16, N rounded up to 4): a block past N reads row N−1 again
+// into columns that are padding of out.
+function matmulNkFunction(): FuncBuilder {
+  const f = new FuncBuilder([I32, I32, I32, I32, I32, I32, I32, I32, I32, I32]);
+  const [a, b, out, M, K, NP, p0, p1, N] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => f.param(i));
+  const rowBytes = f.local(I32);    // K·4, of a row of a and of b
+  const outRowBytes = f.local(I32); // NP·64
+  const j = f.local(I32);           // first column of the block
+  const jEnd = f.local(I32);
+  const r = f.local(I32);
+  const pbs = [0, 1, 2, 3].map(() => f.local(I32)); // the block's 4 rows of b
+  const aRow = f.local(I32);
+  const outPtr = f.local(I32);
+  const rowsLeft = f.local(I32);
+  const kb = f.local(I32); // byte offset along k
+  const x = [0, 1].map(() => f.local(V128));
+  const bv = f.local(V128);
+  const acc = [0, 1].map(() => [0, 1, 2, 3].map(() => f.local(V128)));
+  const s01 = f.local(V128);
+  const s23 = f.local(V128);
+
+  f.get(K).i32(2).i32Shl().set(rowBytes);
+  f.get(NP).i32(6).i32Shl().set(outRowBytes);
+  f.get(p0).i32(4).i32Shl().set(j);
+  // jEnd = min(p1·16, (N + 3) & ~3)
+  f.get(p1).i32(4).i32Shl().get(N).i32(3).i32Add().i32(-4).i32And()
+    .get(p1).i32(4).i32Shl().get(N).i32(3).i32Add().i32(-4).i32And().i32LtU().select().set(jEnd);
+
+  const rowBlock = (rows: number): void => {
+    for (let q = 0; q < rows; q++) for (let c = 0; c < 4; c++) f.v128Zero().set(acc[q][c]);
+    f.i32(0).set(kb);
+    f.loop(() => {
+      f.get(aRow).get(kb).i32Add().v128Load().set(x[0]);
+      if (rows === 2) f.get(aRow).get(rowBytes).i32Add().get(kb).i32Add().v128Load().set(x[1]);
+      for (let c = 0; c < 4; c++) {
+        f.get(pbs[c]).get(kb).i32Add().v128Load().set(bv);
+        for (let q = 0; q < rows; q++) f.get(acc[q][c]).get(x[q]).get(bv).f32x4Mul().f32x4Add().set(acc[q][c]);
+      }
+      f.get(kb).i32(16).i32Add().tee(kb).get(rowBytes).i32LtU().brIf(0);
+    });
+    // lanes → one sum per column: (l0 + l2) + (l1 + l3), the 4 columns side by side
+    for (let q = 0; q < rows; q++) {
+      const [c0, c1, c2, c3] = acc[q];
+      f.get(c0).get(c1).shuffle32(0, 1, 4, 5).get(c0).get(c1).shuffle32(2, 3, 6, 7).f32x4Add().set(s01);
+      f.get(c2).get(c3).shuffle32(0, 1, 4, 5).get(c2).get(c3).shuffle32(2, 3, 6, 7).f32x4Add().set(s23);
+      f.get(outPtr);
+      if (q === 1) f.get(outRowBytes).i32Add();
+      f.get(s01).get(s23).shuffle32(0, 2, 4, 6).get(s01).get(s23).shuffle32(1, 3, 5, 7).f32x4Add().v128Store();
+    }
+  };
+
+  f.block(() => {
+    f.get(j).get(jEnd).i32GeU().brIf(0);
+    f.loop(() => {
+      for (let c = 0; c < 4; c++) {
+        // row min(j + c, N − 1) of b
+        f.get(j).i32(c).i32Add().set(r);
+        f.get(b).get(r).get(N).i32(1).i32Sub().get(r).get(N).i32LtU().select().get(rowBytes).i32Mul().i32Add().set(pbs[c]);
+      }
+      f.get(a).set(aRow);
+      f.get(out).get(j).i32(2).i32Shl().i32Add().set(outPtr);
+      f.get(M).set(rowsLeft);
+      f.block(() => {
+        f.loop(() => {
+          f.get(rowsLeft).i32(2).i32LtU().brIf(1);
+          rowBlock(2);
+          f.get(outPtr).get(outRowBytes).i32(1).i32Shl().i32Add().set(outPtr);
+          f.get(aRow).get(rowBytes).i32(1).i32Shl().i32Add().set(aRow);
+          f.get(rowsLeft).i32(2).i32Sub().set(rowsLeft);
+          f.br(0);
+        });
+      });
+      f.get(rowsLeft).if(() => rowBlock(1));
+      f.get(j).i32(4).i32Add().tee(j).get(jEnd).i32LtU().brIf(0);
+    });
+  });
+  return f;
+}
+
+// mm_kn(a, b, out, M, K, NP, p0, p1, N, tmp): b (K,N) where it lies, panel by panel: copied to tmp
+// (K rows of 64 bytes, contiguous) and multiplied there by mm, which gives the bits mm gives on
+// packed panels. One or two rows of a read each panel once: then mm reads it in place.
+/** Panels mm_kn copies before each call of mm: the pages of b's rows are walked once per group, not per panel. */
+export const KN_GROUP = 8;
+
+function matmulKnFunction(): FuncBuilder {
+  const MM = 0; // mm's index in the module
+  const f = new FuncBuilder([I32, I32, I32, I32, I32, I32, I32, I32, I32, I32]);
+  const [a, b, out, M, K, NP, p0, p1, N, tmp] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => f.param(i));
+  const rowBytes = f.local(I32); // N·4
+  const p = f.local(I32);
+  const s = f.local(I32);
+  const d = f.local(I32);
+  const dEnd = f.local(I32);
+  const pg = f.local(I32); // first panel of the group
+  const pgEnd = f.local(I32);
+  f.get(N).i32(2).i32Shl().set(rowBytes);
+  f.get(M).i32(2).i32GtU().if(() => {
+    f.get(p0).set(pg);
+    f.block(() => {
+      f.get(pg).get(p1).i32GeU().brIf(0);
+      f.loop(() => {
+        // pgEnd = min(pg + KN_GROUP, p1)
+        f.get(pg).i32(KN_GROUP).i32Add().get(p1).get(pg).i32(KN_GROUP).i32Add().get(p1).i32LtU().select().set(pgEnd);
+        f.get(tmp).set(d);
+        f.get(pg).set(p);
+        f.loop(() => {
+          f.get(b).get(p).i32(6).i32Shl().i32Add().set(s);
+          f.get(d).get(K).i32(6).i32Shl().i32Add().set(dEnd);
+          f.block(() => {
+            f.get(d).get(dEnd).i32GeU().brIf(0);
+            f.loop(() => {
+              for (let c = 0; c < 4; c++) f.get(d).get(s).v128Load(16 * c).v128Store(16 * c);
+              f.get(s).get(rowBytes).i32Add().set(s);
+              f.get(d).i32(64).i32Add().tee(d).get(dEnd).i32LtU().brIf(0);
+            });
+          });
+          f.get(p).i32(1).i32Add().tee(p).get(pgEnd).i32LtU().brIf(0);
+        });
+        // mm(a, tmp, out + pg·64, M, K, NP, 0, pgEnd − pg, K·64, 64): the group, into columns 16·pg …
+        f.get(a).get(tmp).get(out).get(pg).i32(6).i32Shl().i32Add().get(M).get(K).get(NP).i32(0).get(pgEnd).get(pg).i32Sub()
+          .get(K).i32(6).i32Shl().i32(64).call(MM);
+        f.get(pgEnd).tee(pg).get(p1).i32LtU().brIf(0);
+      });
+    });
+  });
+  // One or two rows: b row by row, out[r][j] += a[r][k]·b[k][j] for k = 0…K−1 in order (the
+  // same sums as mm's, bit for bit), with the rows of out in L1 (read in place by panels, each
+  // 64-byte line of b is on its own page: 4.7 GFLOPS against 16.5 packed at 1×768×3072).
+  const outRowBytes = f.local(I32);
+  const j0 = f.local(I32);
+  const j1 = f.local(I32);
+  const jb = f.local(I32);
+  const kb = f.local(I32);
+  const kEnd = f.local(I32);
+  const brow = f.local(I32);
+  const x = [0, 1].map(() => f.local(V128));
+  const bv = f.local(V128);
+  f.get(NP).i32(6).i32Shl().set(outRowBytes);
+  f.get(p0).i32(6).i32Shl().set(j0);
+  f.get(p1).i32(6).i32Shl().set(j1);
+  const axpy = (rows: number): void => {
+    for (let r = 0; r < rows; r++) {
+      f.get(j0).set(jb);
+      f.block(() => {
+        f.get(jb).get(j1).i32GeU().brIf(0);
+        f.loop(() => {
+          f.get(out).get(jb).i32Add();
+          if (r === 1) f.get(outRowBytes).i32Add();
+          f.v128Zero().v128Store();
+          f.get(jb).i32(16).i32Add().tee(jb).get(j1).i32LtU().brIf(0);
+        });
+      });
+    }
+    f.get(b).set(brow);
+    f.i32(0).set(kb);
+    f.get(K).i32(2).i32Shl().set(kEnd);
+    f.block(() => {
+      f.get(kb).get(kEnd).i32GeU().brIf(0);
+      f.loop(() => {
+        f.get(a).get(kb).i32Add().v128Load32Splat().set(x[0]);
+        if (rows === 2) f.get(a).get(kEnd).i32Add().get(kb).i32Add().v128Load32Splat().set(x[1]);
+        f.get(j0).set(jb);
+        f.loop(() => {
+          for (let c = 0; c < 4; c++) {
+            f.get(brow).get(jb).i32Add().v128Load(16 * c).set(bv);
+            for (let r = 0; r < rows; r++) {
+              f.get(out).get(jb).i32Add();
+              if (r === 1) f.get(outRowBytes).i32Add();
+              f.tee(d).get(d).v128Load(16 * c).get(x[r]).get(bv).f32x4Mul().f32x4Add().v128Store(16 * c);
+            }
+          }
+          f.get(jb).i32(64).i32Add().tee(jb).get(j1).i32LtU().brIf(0);
+        });
+        f.get(brow).get(rowBytes).i32Add().set(brow);
+        f.get(kb).i32(4).i32Add().tee(kb).get(kEnd).i32LtU().brIf(0);
+      });
+    });
+  };
+  f.get(j0).get(j1).i32LtU().if(() => {
+    f.get(M).i32(1).i32Eq().if(() => axpy(1));
+    f.get(M).i32(2).i32Eq().if(() => axpy(2));
   });
   return f;
 }

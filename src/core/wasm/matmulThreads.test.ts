@@ -45,6 +45,21 @@ describe('matmul on two threads', () => {
       assert.equal(Buffer.compare(Buffer.from(got.buffer), Buffer.from(want.buffer)), 0);
       assert.ok(want.some((v) => v !== 0));
     });
+
+    it(`${M}×${K}×${N} (${layout ?? 'kn'}), weights read where they lie: the bits of one thread`, () => {
+      const a = rand(M * K, 1);
+      const b = rand(K * N, 2);
+      const [wt, wo] = [two, one].map((k) => { const w = k.weightArray(b.length); w.set(b); return w; });
+      const got = new Float32Array(M * N);
+      const want = new Float32Array(M * N);
+      const used = two.usedBytes;
+      const pt = two.pack(wt, K, N, layout ?? 'kn');
+      assert.equal(two.usedBytes, used, 'no packed copy');
+      two.matmul(got, a, M, pt);
+      one.matmul(want, a, M, one.pack(wo, K, N, layout ?? 'kn'));
+      assert.equal(Buffer.compare(Buffer.from(got.buffer), Buffer.from(want.buffer)), 0);
+      assert.ok(want.some((v) => v !== 0));
+    });
   }
 
   it('the helper takes part: panels computed by it over a few large products', () => {

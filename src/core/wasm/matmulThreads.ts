@@ -22,7 +22,8 @@ const WORK = 1; // (job << 16) | the next panel to claim: claims of an older job
 const FINISHED = 2; // panels of the current job computed, by both threads
 const READY = 3; // 1 once the helper waits for jobs
 const HELPED = 4; // panels the helper has computed, all jobs (what tests and the bench read)
-const ARGS = 5; // mm's first 6 arguments (a b out M K NP)
+const FN = 5; // which product: an index into PRODUCTS
+const ARGS = 6; // its arguments but p0 p1: a b out M K NP s0 s1 (ARGS + 5 is NP), then the helper's own s1 (a scratch of its own)
 const STOP = -1;
 /** A job number fits beside a panel index (< 2^16: N up to 1,048,560) in one word. */
 const JOB_MASK = 0x7fff;
@@ -41,7 +42,12 @@ const LATE_MIN_MS = 0.5;
 /** How long one thread goes alone after the helper was late. */
 const ALONE_MS = 500;
 
-type MmFn = (a: number, b: number, out: number, M: number, K: number, NP: number, p0: number, p1: number) => void;
+/** mm and mm_nk of matmulModule.ts: out (M, NP·16) = a · B for panels p0 … p1−1; s0, s1 say how B lies. */
+export type ProductFn = (a: number, b: number, out: number, M: number, K: number, NP: number, p0: number, p1: number, s0: number, s1: number) => void;
+/** The module's products, by the index FN holds. */
+export const PRODUCTS = ['mm', 'mm_nk', 'mm_kn'] as const;
+export type ProductName = (typeof PRODUCTS)[number];
+type Products = Record<ProductName, ProductFn>;
 
 /** Panels per claim: small enough that the two finish together, large enough that claims cost nothing. */
 function chunkOf(NP: number): number {
@@ -54,7 +60,7 @@ function chunkOf(NP: number): number {
  * helper that is late, or slowed by other work on its core, takes fewer, and the caller never
  * waits for more than the chunks the helper has claimed.
  */
-function claimAndCompute(ctl: Int32Array, job: number, mm: MmFn): number {
+function claimAndCompute(ctl: Int32Array, job: number, products: Products, helper: boolean): number {
   let done = 0;
   for (;;) {
     const w = Atomics.load(ctl, WORK);
@@ -66,7 +72,7 @@ function claimAndCompute(ctl: Int32Array, job: number, mm: MmFn): number {
     if (Atomics.compareExchange(ctl, WORK, w, (job << 16) | p1) !== w) continue;
     // (the claim holds the job open: the caller writes the next job's arguments only after
     // FINISHED reaches NP, so these are this job's)
-    mm(ctl[ARGS], ctl[ARGS + 1], ctl[ARGS + 2], ctl[ARGS + 3], ctl[ARGS + 4], NP, p0, p1);
+    products[PRODUCTS[ctl[FN]]](ctl[ARGS], ctl[ARGS + 1], ctl[ARGS + 2], ctl[ARGS + 3], ctl[ARGS + 4], NP, p0, p1, ctl[ARGS + 6], ctl[ARGS + (helper ? 8 : 7)]);
     Atomics.add(ctl, FINISHED, p1 - p0);
     done += p1 - p0;
   }
@@ -78,7 +84,7 @@ export class MatmulThreads {
   private stopped = false;
   private aloneUntil = 0;
 
-  constructor(memory: WasmMemory, private readonly helper: { terminate(): unknown }) {
+  constructor(memory: WasmMemory, private readonly products: Products, private readonly helper: { terminate(): unknown }) {
     this.ctl = new Int32Array(memory.buffer, 0, 16); // (a shared buffer is never detached by grow)
   }
 
@@ -93,20 +99,22 @@ export class MatmulThreads {
   }
 
   /**
-   * out (M, NP·16) = a (M,K) · panels b, the panels shared with the helper; returns when every
-   * panel is computed (or, should the helper stop answering, after computing them here).
+   * product(a, b, out, M, K, NP, 0, NP, s0, s1), the panels shared with the helper, which passes
+   * s1Helper for s1 (mm_kn's scratch: one per thread); returns when every panel is computed (or,
+   * should the helper stop answering, after computing them here).
    */
-  run(mm: MmFn, a: number, b: number, out: number, M: number, K: number, NP: number): void {
+  run(product: ProductName, a: number, b: number, out: number, M: number, K: number, NP: number, s0: number, s1: number, s1Helper: number): void {
     const ctl = this.ctl;
-    const args = [a, b, out, M, K, NP];
+    const args = [a, b, out, M, K, NP, s0, s1, s1Helper];
     for (let i = 0; i < args.length; i++) ctl[ARGS + i] = args[i];
+    ctl[FN] = PRODUCTS.indexOf(product);
     this.job = (this.job + 1) & JOB_MASK;
     Atomics.store(ctl, FINISHED, 0);
     Atomics.store(ctl, WORK, this.job << 16);
     Atomics.store(ctl, SEQ, this.job);
     Atomics.notify(ctl, SEQ);
     const t0 = performance.now();
-    claimAndCompute(ctl, this.job, mm);
+    claimAndCompute(ctl, this.job, this.products, false);
     // what is left: the chunks the helper claimed and is computing
     const t1 = performance.now();
     const start = Date.now();
@@ -121,7 +129,7 @@ export class MatmulThreads {
       const now = Date.now();
       if (now > start + HELPER_TIMEOUT_MS) {
         this.dispose();
-        mm(a, b, out, M, K, NP, 0, NP); // (every panel again, here: the same bits)
+        this.products[product](a, b, out, M, K, NP, 0, NP, s0, s1); // (every panel again, here: the same bits)
         return;
       }
       // a helper held up on its core: stop polling, so as not to take the core it needs
@@ -138,9 +146,9 @@ export class MatmulThreads {
   }
 }
 
-/** The helper thread's whole life: instantiate mm on the shared memory, then take part in jobs until told to stop. */
+/** The helper thread's whole life: instantiate the products on the shared memory, then take part in jobs until told to stop. */
 export function runMatmulHelper(api: WasmApi, module: WasmModule, memory: WasmMemory): void {
-  const mm = new api.Instance(module, { env: { memory } }).exports.mm as MmFn;
+  const products = productsOf(new api.Instance(module, { env: { memory } }).exports);
   const ctl = new Int32Array(memory.buffer, 0, 16);
   let seen = Atomics.load(ctl, SEQ);
   let lastJob = 0;
@@ -154,7 +162,12 @@ export function runMatmulHelper(api: WasmApi, module: WasmModule, memory: WasmMe
     if (job === STOP) return;
     if (job === seen) continue;
     seen = job;
-    Atomics.add(ctl, HELPED, claimAndCompute(ctl, job, mm));
+    Atomics.add(ctl, HELPED, claimAndCompute(ctl, job, products, true));
     lastJob = Date.now();
   }
+}
+
+/** The product functions of an instance of the matmul module. */
+export function productsOf(exports: Record<string, unknown>): Products {
+  return { mm: exports.mm as ProductFn, mm_nk: exports.mm_nk as ProductFn, mm_kn: exports.mm_kn as ProductFn };
 }

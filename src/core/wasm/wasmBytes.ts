@@ -89,6 +89,10 @@ export class FuncBuilder {
   if(inner: () => void): this { this.op(0x04, 0x40); inner(); return this.op(0x0b); }
   br(depth: number): this { return this.op(0x0c, ...uleb(depth)); }
   drop(): this { return this.op(0x1a); }
+  /** Calls function `index` of the module (its place in ModuleSpec.functions: nothing is imported but memory). */
+  call(index: number): this { return this.op(0x10, ...uleb(index)); }
+  /** [x, y, cond] → cond ? x : y */
+  select(): this { return this.op(0x1b); }
   brIf(depth: number): this { return this.op(0x0d, ...uleb(depth)); }
 
   // variables
@@ -99,8 +103,10 @@ export class FuncBuilder {
   // i32
   i32(n: number): this { return this.op(0x41, ...sleb(n | 0)); }
   i32Eqz(): this { return this.op(0x45); }
+  i32Eq(): this { return this.op(0x46); }
   i32Ne(): this { return this.op(0x47); }
   i32LtU(): this { return this.op(0x49); }
+  i32GtU(): this { return this.op(0x4b); }
   i32GeU(): this { return this.op(0x4f); }
   i32Add(): this { return this.op(0x6a); }
   i32Sub(): this { return this.op(0x6b); }

@@ -1,13 +1,14 @@
 // The WebAssembly simd128 matmul kernel: about 10× the TypeScript kernel on FFN shapes
 // (measured: `npm run bench`). One WebAssembly.Memory per kernel; packed weights live in it until
-// release(). Callers only ever see their own Float32Arrays: inputs are copied in, results
-// copied out, so no view into wasm memory escapes (memory.grow detaches views, and posting
-// one to the webview would send the whole memory).
+// release(). Inputs are copied in and results copied out: the only views into wasm memory that
+// callers hold are the weight arrays weightArray() hands out, which this kernel multiplies where
+// they lie, with no packed copy (a checkpoint's weights held once: issue 10). Those exist only
+// where the memory is shared, whose buffer memory.grow never detaches.
 
 import type { MatmulKernel, Packed } from '../kernel';
 import type { BLayout } from '../matmulNaive';
-import { matmulModuleBytes, SHARED_MAX_PAGES, simdProbeBytes } from './matmulModule';
-import { MatmulThreads, type SpawnMatmulHelper } from './matmulThreads';
+import { KN_GROUP, matmulModuleBytes, SHARED_MAX_PAGES, simdProbeBytes } from './matmulModule';
+import { MatmulThreads, productsOf, type ProductFn, type ProductName, type SpawnMatmulHelper } from './matmulThreads';
 import { wasmApi, type WasmApi, type WasmMemory, type WasmModule } from './wasmApi';
 import { BLOCK_ALIGN, WasmHeap } from './wasmHeap';
 
@@ -35,19 +36,27 @@ export interface WasmMatmulKernel extends MatmulKernel {
    * after an edit of row j of an out_in weight, microseconds instead of a whole re-pack.
    */
   repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void;
+  /** True when memory is shared: weightArray() then gives arrays in it. */
+  readonly sharedMemory: boolean;
 }
 
-type MmFn = (a: number, b: number, out: number, M: number, K: number, NP: number, p0: number, p1: number) => void;
 type PackFn = (src: number, dst: number, K: number, N: number) => void;
 
-// What pack() returns: where the panels live. Opaque to callers (see Packed).
+/** Slack after each weight array: mm reads whole 16-column panels of (K,N) in place, up to 60 bytes past its end. */
+const WEIGHT_SLACK_FLOATS = PANEL;
+
+// What pack() returns: where B is and how it lies. Opaque to callers (see Packed).
+//   'packed': ceil(N/16) panels of K×16 f32 at ptr, owned by the Packed (freed on release)
+//   'kn', 'nk': a weight array of this kernel, (K,N) or (N,K) row-major at ptr, read where it lies
 class WasmPacked implements Packed {
   released = false;
   constructor(
     readonly K: number,
     readonly N: number,
-    readonly ptr: number, // byte offset of ceil(N/16) panels of K×16 f32
+    readonly ptr: number,
+    readonly form: 'packed' | BLayout,
     readonly owner: object,
+    readonly holds: Float32Array | null = null, // the weight array read in place (kept alive with its block)
   ) {}
 }
 
@@ -63,21 +72,20 @@ export function hasWasmSimd(api: WasmApi | null = wasmApi()): boolean {
 
 /**
  * The kernel, or null when WebAssembly or simd128 is unavailable (callers then use tsKernel).
- * `spawnHelper`: how this platform starts a second thread for large products (matmulThreads.ts);
- * without it, or where memory cannot be shared, one thread.
+ * Its memory is shared where the runtime can share one (Node, a cross-origin-isolated page), so
+ * weights can live in it. `spawnHelper`: how this platform starts a second thread for large
+ * products (matmulThreads.ts); without it, or where memory cannot be shared, one thread.
  */
 export function createWasmKernel(spawnHelper?: SpawnMatmulHelper): WasmMatmulKernel | null {
   const api = wasmApi();
   if (api === null || !hasWasmSimd(api)) return null;
-  if (spawnHelper) {
-    try {
-      return new WasmKernel(api, spawnHelper);
-    } catch {
-      // (no shared memory here: one thread)
-    }
+  try {
+    return new WasmKernel(api, true, spawnHelper ?? null);
+  } catch {
+    // (no shared memory here: weights are packed copies, one thread)
   }
   try {
-    return new WasmKernel(api, null);
+    return new WasmKernel(api, false, null);
   } catch {
     return null; // e.g. a host that validates but refuses to compile (CSP without wasm-eval)
   }
@@ -95,31 +103,34 @@ class WasmKernel implements WasmMatmulKernel {
   readonly name = 'wasm-simd' as const;
   private readonly memory: WasmMemory;
   private readonly heap: WasmHeap;
-  private readonly mm: MmFn;
+  private readonly products: Record<ProductName, ProductFn>;
   private readonly packKn: PackFn;
   private readonly packNk: PackFn;
   private f32View: Float32Array;
   private viewGrowths = 0;
   private scratchPtr = 0;
   private scratchBytes = 0;
+  private panelsPtr = 0;
+  private panelsBytes = 0;
   // Frees the panels of a Packed dropped without release(), so a forgotten one cannot leak.
   private readonly finalizer = new FinalizationRegistry<number>((ptr) => this.heap.free(ptr));
+  /** Weight arrays handed out, by the array itself: their byte offset (their blocks are freed when they are collected). */
+  private readonly weights = new WeakMap<Float32Array, number>();
 
   private readonly helper: MatmulThreads | null = null;
 
-  constructor(api: WasmApi, spawnHelper: SpawnMatmulHelper | null) {
-    const shared = spawnHelper !== null;
-    const module = compiledModule(api, shared);
-    this.memory = new api.Memory(shared ? { initial: 1, maximum: SHARED_MAX_PAGES, shared: true } : { initial: 1 });
+  constructor(api: WasmApi, readonly sharedMemory: boolean, spawnHelper: SpawnMatmulHelper | null) {
+    const module = compiledModule(api, sharedMemory);
+    this.memory = new api.Memory(sharedMemory ? { initial: 1, maximum: SHARED_MAX_PAGES, shared: true } : { initial: 1 });
     const instance = new api.Instance(module, { env: { memory: this.memory } });
-    this.mm = instance.exports.mm as MmFn;
+    this.products = productsOf(instance.exports);
     this.packKn = instance.exports.pack_kn as PackFn;
     this.packNk = instance.exports.pack_nk as PackFn;
     this.heap = new WasmHeap(this.memory);
     this.f32View = new Float32Array(this.memory.buffer);
     if (spawnHelper) {
       const thread = spawnHelper(module, this.memory);
-      if (thread) this.helper = new MatmulThreads(this.memory, thread);
+      if (thread) this.helper = new MatmulThreads(this.memory, this.products, thread);
     }
   }
 
@@ -143,10 +154,30 @@ class WasmKernel implements WasmMatmulKernel {
     return this.heap.usedBytes;
   }
 
-  // b (K,N) if "kn", (N,K) if "nk"  ->  panels (ceil(N/16), K, 16), zero-padded past N
+  // A zeroed array in this kernel's memory where it is shared (else an ordinary one): pack() of it
+  // is the array itself, no copy. Its block is freed when the array is collected, so a view of it
+  // (subarray) must not outlive it.
+  weightArray(length: number): Float32Array {
+    if (!this.sharedMemory || length === 0) return new Float32Array(length);
+    let ptr: number;
+    try {
+      ptr = this.heap.alloc((length + WEIGHT_SLACK_FLOATS) * 4);
+    } catch {
+      return new Float32Array(length); // (past what wasm32 addresses: 4 GiB with everything else)
+    }
+    const w = new Float32Array(this.memory.buffer, ptr, length).fill(0);
+    this.weights.set(w, ptr);
+    this.finalizer.register(w, ptr);
+    return w;
+  }
+
+  // b (K,N) if "kn", (N,K) if "nk"  ->  panels (ceil(N/16), K, 16), zero-padded past N;
+  // a weight array of this kernel is used where it lies instead ((N,K) when K is a multiple of 4)
   pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed {
     checkDims(K, N);
     if (b.length < K * N) throw new RangeError(`pack: b has ${b.length} values, needs K·N = ${K * N}`);
+    const at = this.weights.get(b);
+    if (at !== undefined && (bLayout === 'kn' || (K > 0 && K % 4 === 0))) return new WasmPacked(K, N, at, bLayout, this, b);
     const NP = Math.ceil(N / PANEL);
     const ptr = this.heap.alloc(NP * K * PANEL * 4);
     let src = 0; // b is copied in whole, then rearranged by wasm (a transpose for "nk")
@@ -162,7 +193,7 @@ class WasmKernel implements WasmMatmulKernel {
     } finally {
       if (src !== 0) this.heap.free(src);
     }
-    const packed = new WasmPacked(K, N, ptr, this);
+    const packed = new WasmPacked(K, N, ptr, 'packed', this);
     this.finalizer.register(packed, ptr, packed);
     return packed;
   }
@@ -184,8 +215,12 @@ class WasmKernel implements WasmMatmulKernel {
     const outPtr = aPtr + aBytes;
     let f32 = this.view();
     f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
-    if (NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper?.ready) this.helper.run(this.mm, aPtr, p.ptr, outPtr, M, K, NP);
-    else this.mm(aPtr, p.ptr, outPtr, M, K, NP, 0, NP);
+    const shared = NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper?.ready;
+    // mm_kn copies each panel to a scratch panel of its thread's: one each, after a and out
+    const tmp = p.form === 'kn' ? this.panelScratch(KN_GROUP * K * PANEL * 4) : 0;
+    const [product, s0, s1]: [ProductName, number, number] = p.form === 'packed' ? ['mm', K * 64, 64] : p.form === 'kn' ? ['mm_kn', N, tmp] : ['mm_nk', N, 0];
+    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, p.form === 'kn' ? tmp + alignUp(KN_GROUP * K * PANEL * 4) : s1);
+    else this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1);
     f32 = this.view();
     const o = outPtr >> 2;
     if (stride === N) out.set(f32.subarray(o, o + M * N));
@@ -205,11 +240,28 @@ class WasmKernel implements WasmMatmulKernel {
     const fround = Math.fround;
     for (const j of cols) {
       checkColumn(j, N);
-      const base = (p.ptr >> 2) + Math.floor(j / PANEL) * K * PANEL + (j % PANEL);
+      if (p.form === 'nk') {
+        // mm_nk's order: four lane sums (lane l takes k ≡ l mod 4), then (l0 + l2) + (l1 + l3)
+        const base = (p.ptr >> 2) + j * K;
+        for (let i = 0; i < M; i++) {
+          const ai = i * K;
+          let l0 = 0, l1 = 0, l2 = 0, l3 = 0;
+          for (let k = 0; k < K; k += 4) {
+            l0 = fround(l0 + fround(a[ai + k] * f32[base + k]));
+            l1 = fround(l1 + fround(a[ai + k + 1] * f32[base + k + 1]));
+            l2 = fround(l2 + fround(a[ai + k + 2] * f32[base + k + 2]));
+            l3 = fround(l3 + fround(a[ai + k + 3] * f32[base + k + 3]));
+          }
+          out[i * N + j] = fround(fround(l0 + l2) + fround(l1 + l3));
+        }
+        continue;
+      }
+      // mm's order: k = 0…K−1; B's column j with stride 16 (panels) or N (in place)
+      const [base, step] = p.form === 'packed' ? [(p.ptr >> 2) + Math.floor(j / PANEL) * K * PANEL + (j % PANEL), PANEL] : [(p.ptr >> 2) + j, N];
       for (let i = 0; i < M; i++) {
         const ai = i * K;
         let acc = 0;
-        for (let k = 0; k < K; k++) acc = fround(acc + fround(a[ai + k] * f32[base + k * PANEL]));
+        for (let k = 0; k < K; k++) acc = fround(acc + fround(a[ai + k] * f32[base + k * step]));
         out[i * N + j] = acc;
       }
     }
@@ -219,6 +271,12 @@ class WasmKernel implements WasmMatmulKernel {
     const p = this.own(packed);
     const { K, N } = p;
     if (b.length < K * N) throw new RangeError(`repackColumns: b has ${b.length} values, needs K·N = ${K * N}`);
+    if (p.form !== 'packed') {
+      // B is read where it lies: an edit of b is already what matmul reads
+      if (this.weights.get(b) !== p.ptr) throw new Error('wasm-simd: repackColumns of weights used in place needs those weights');
+      for (const j of cols) checkColumn(j, N);
+      return;
+    }
     const f32 = this.view();
     for (const j of cols) {
       checkColumn(j, N);
@@ -232,8 +290,21 @@ class WasmKernel implements WasmMatmulKernel {
     const p = this.own(packed, true);
     if (p.released) return;
     p.released = true;
+    if (p.form !== 'packed') return; // (the weight array owns its block)
     this.finalizer.unregister(p);
     this.heap.free(p.ptr);
+  }
+
+  // Two scratches of KN_GROUP panels (one per thread) for mm_kn, kept and replaced only when too small.
+  private panelScratch(bytes: number): number {
+    const both = 2 * alignUp(bytes);
+    if (both > this.panelsBytes) {
+      if (this.panelsBytes > 0) this.heap.free(this.panelsPtr);
+      this.panelsBytes = 0;
+      this.panelsPtr = this.heap.alloc(both);
+      this.panelsBytes = both;
+    }
+    return this.panelsPtr;
   }
 
   // One scratch block for a and out, kept between calls and replaced only when too small.

@@ -52,6 +52,15 @@ function bits(x: Float32Array): Uint32Array {
   return new Uint32Array(x.buffer, x.byteOffset, x.length);
 }
 
+/** b as the kernel would be given it: an ordinary array (packed: a copy), or its own weight array (read where it lies). */
+function held(k: WasmMatmulKernel, b: Float32Array, inPlace: boolean): Float32Array {
+  if (!inPlace) return b;
+  const w = k.weightArray(b.length);
+  w.set(b);
+  return w;
+}
+const FORMS = [false, true].map((inPlace) => ({ inPlace, name: inPlace ? 'in place' : 'packed' }));
+
 function kernel(): WasmMatmulKernel {
   const k = createWasmKernel();
   assert.ok(k, 'Node 20 has WebAssembly simd128: createWasmKernel() should not return null');
@@ -84,13 +93,13 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
     const Ms = [1, 2, 3, 4, 5, 7, 8, 17];
     const Ks = [1, 2, 3, 16, 33, 100];
     const Ns = [1, 2, 7, 15, 16, 17, 31, 32, 33, 48, 70];
-    for (const layout of LAYOUTS) {
-      it(`every M ∈ {${Ms}} × K ∈ {${Ks}} × N ∈ {${Ns}}, layout ${layout}`, () => {
+    for (const layout of LAYOUTS) for (const { inPlace, name } of FORMS) {
+      it(`every M ∈ {${Ms}} × K ∈ {${Ks}} × N ∈ {${Ns}}, layout ${layout}, ${name}`, () => {
         let seed = layout === 'kn' ? 1 : 2;
-        for (const K of Ks) {
+        for (const K of [...Ks, ...(inPlace ? [4, 8, 36, 128] : [])]) {
           for (const N of Ns) {
             const b = mixed(K * N, seed++);
-            const p = k.pack(b, K, N, layout);
+            const p = k.pack(held(k, b, inPlace), K, N, layout);
             for (const M of Ms) {
               const a = mixed(M * K, seed++);
               const want = new Float32Array(M * N);
@@ -106,13 +115,13 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
     }
 
     for (const [M, K, N] of [[8, 512, 2048], [5, 768, 200], [1, 1024, 17], [33, 64, 256]]) {
-      for (const layout of LAYOUTS) {
-        it(`FFN-sized ${M}×${K}×${N}, layout ${layout}`, () => {
+      for (const layout of LAYOUTS) for (const { inPlace, name } of FORMS) {
+        it(`FFN-sized ${M}×${K}×${N}, layout ${layout}, ${name}`, () => {
           const a = mixed(M * K, M + K);
           const b = mixed(K * N, K + N);
           const want = new Float32Array(M * N);
           matmulNaive(want, a, b, M, K, N, layout);
-          const p = k.pack(b, K, N, layout);
+          const p = k.pack(held(k, b, inPlace), K, N, layout);
           const got = new Float32Array(M * N);
           k.matmul(got, a, M, p);
           k.release(p);
@@ -172,12 +181,12 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
 
   describe('matmulColumns is bit-identical to matmul', () => {
     const k = kernel();
-    for (const [M, K, N] of [[1, 1, 1], [3, 7, 17], [5, 64, 40], [8, 512, 2048], [7, 300, 33], [32, 768, 97]]) {
-      for (const layout of LAYOUTS) {
-        it(`${M}×${K}×${N}, layout ${layout}, random column subsets`, () => {
+    for (const [M, K, N] of [[1, 1, 1], [3, 7, 17], [5, 64, 40], [8, 512, 2048], [7, 300, 33], [32, 768, 97], [9, 4, 6], [3, 36, 50257 % 64]]) {
+      for (const layout of LAYOUTS) for (const { inPlace, name } of FORMS) {
+        it(`${M}×${K}×${N}, layout ${layout}, ${name}, random column subsets`, () => {
           const a = mixed(M * K, 100 + M);
           const b = mixed(K * N, 200 + N);
-          const p = k.pack(b, K, N, layout);
+          const p = k.pack(held(k, b, inPlace), K, N, layout);
           const full = new Float32Array(M * N);
           k.matmul(full, a, M, p);
           let seed = 1;
@@ -227,6 +236,65 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
         k.release(p);
         k.release(q);
       }
+    });
+  });
+
+  describe('weight arrays, read where they lie', () => {
+    it('live in the shared memory here (Node), and pack() of one takes no memory; (N,K) needs K a multiple of 4', () => {
+      const k = kernel();
+      assert.equal(k.sharedMemory, true);
+      for (const [K, N, layout, copies] of [[64, 48, 'kn', false], [64, 48, 'nk', false], [30, 48, 'kn', false], [30, 48, 'nk', true]] as const) {
+        const w = held(k, mixed(K * N, K), true);
+        const used = k.usedBytes;
+        const p = k.pack(w, K, N, layout);
+        assert.equal(k.usedBytes > used, copies, `${K}×${N} ${layout}: pack() ${copies ? 'copies' : 'reads in place'}`);
+        k.release(p);
+        assert.equal(k.usedBytes, used);
+      }
+    });
+
+    it('an edit of the array is what the next matmul reads, with no repack (and repackColumns accepts it)', () => {
+      const k = kernel();
+      const [M, K, N] = [5, 64, 40];
+      for (const layout of LAYOUTS) {
+        const a = mixed(M * K, 41);
+        const w = held(k, mixed(K * N, 42), true);
+        const p = k.pack(w, K, N, layout);
+        const before = new Float32Array(M * N);
+        k.matmul(before, a, M, p);
+        const fresh = mixed(K * N, 43);
+        for (let kk = 0; kk < K; kk++) w[layout === 'kn' ? kk * N + 7 : 7 * K + kk] = fresh[kk];
+        k.repackColumns(p, w, layout, [7]);
+        const after = new Float32Array(M * N);
+        k.matmul(after, a, M, p);
+        const want = new Float32Array(M * N);
+        const q = k.pack(held(k, w, true), K, N, layout);
+        k.matmul(want, a, M, q);
+        assert.deepEqual(bits(after), bits(want), layout);
+        for (let i = 0; i < M; i++) for (let j = 0; j < N; j++) if (j !== 7) assert.ok(Object.is(after[i * N + j], before[i * N + j]), `${layout} out[${i},${j}] changed`);
+        assert.ok([0, 1, 2, 3, 4].some((i) => after[i * N + 7] !== before[i * N + 7]), `${layout}: column 7 changed`);
+      }
+    });
+
+    it('keep their numbers while the memory grows, and multiply right after', () => {
+      const k = kernel();
+      const [M, K, N] = [3, 32, 20];
+      const b = mixed(K * N, 51);
+      const w = held(k, b, true);
+      const grown = k.memoryBytes;
+      const big = k.weightArray(16 << 20); // 64 MB: the memory grows
+      assert.ok(k.memoryBytes > grown);
+      assert.deepEqual(w, b);
+      for (const layout of LAYOUTS) {
+        const a = mixed(M * K, 52);
+        const want = new Float32Array(M * N);
+        matmulNaive(want, a, b, M, K, N, layout);
+        const got = new Float32Array(M * N);
+        const p = k.pack(w, K, N, layout);
+        k.matmul(got, a, M, p);
+        assertClose(got, want, a, b, M, K, N, layout, `after growth, ${layout}`);
+      }
+      assert.equal(big.length, 16 << 20);
     });
   });
 
