@@ -29,6 +29,9 @@ export interface Checkpoint {
   readonly ignored: readonly string[];
 }
 
+/** The buffer F32 tensors are read through on their way into `alloc`'s arrays. */
+const STAGING_BYTES = 4 << 20;
+
 /**
  * `alloc`: where the weights go (the matmul kernel's weightArray, so they are held once: the
  * kernel multiplies them where they lie); ordinary arrays without it.
@@ -45,6 +48,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, all
   const used = new Set<string>();
   const dtypes = new Set<string>();
   let paramCount = 0;
+  const staging = alloc ? new Uint8Array(STAGING_BYTES) : undefined;
   const read = async (t: ExpectedTensor, into?: (length: number) => Float32Array): Promise<Float32Array> => {
     const stored = storedName(tensors, t.name, prefix);
     const want = `${t.what} = [${t.shape.join(', ')}]`;
@@ -53,7 +57,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, all
     if (info.shape.length !== t.shape.length || info.shape.some((d, i) => d !== t.shape[i])) {
       throw new CheckpointError(`${stored} is [${info.shape.join(', ')}], expected ${want}`, { file: file.shown, tensor: stored });
     }
-    const data = await readTensor(files, file, info, into);
+    const data = await readTensor(files, file, info, into, staging);
     used.add(stored);
     dtypes.add(info.dtype);
     paramCount += data.length;

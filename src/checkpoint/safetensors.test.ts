@@ -99,6 +99,31 @@ describe('safetensors', () => {
     assert.deepEqual(reads.slice(2).map((r) => [r.start, r.end]), ['a', 'h', 'b', 'g'].map((n) => [t(n).begin, t(n).end]));
   });
 
+  it('into a given allocator: every dtype decoded into its arrays, F32 read through the staging buffer chunk by chunk', async () => {
+    const data = Array.from({ length: 11 }, (_, i) => (i - 5) * 1.25);
+    const file = safetensorsBytes({
+      a: { shape: [11], data, dtype: 'F32' },
+      h: { shape: [3], data: [1, 2 ** -24, -65504], dtype: 'F16' },
+      g: { shape: [2], data: [3.140625, -2], dtype: 'BF16' },
+    });
+    const mem = one('/f', file);
+    const parts: number[] = [];
+    const files = { ...mem, readInto: async (p: string, start: number, into: Uint8Array) => { parts.push(into.length); into.set(await mem.read(p, start, start + into.length)); } };
+    const st = await readHeader(files, '/f');
+    const pool = new Float32Array(new SharedArrayBuffer(4 * 64));
+    let used = 0;
+    const alloc = (n: number): Float32Array => pool.subarray(used, (used += n));
+    const a = await readTensor(files, st, st.tensors.get('a')!, alloc, new Uint8Array(12));
+    assert.deepEqual(Array.from(a), data);
+    assert.equal(a.buffer, pool.buffer, 'in the allocator\'s memory');
+    assert.deepEqual(parts, [12, 12, 12, 8], '44 bytes through a 12-byte staging buffer');
+    assert.deepEqual(Array.from(await readTensor(files, st, st.tensors.get('h')!, alloc, new Uint8Array(12))), [1, 2 ** -24, -65504]);
+    const g = await readTensor(files, st, st.tensors.get('g')!, alloc, new Uint8Array(12));
+    assert.deepEqual(Array.from(g), [3.140625, -2]);
+    assert.equal(g.buffer, pool.buffer);
+    assert.deepEqual(Array.from(pool.subarray(0, used)), [...data, 1, 2 ** -24, -65504, 3.140625, -2]);
+  });
+
   it('a header longer than the file, a file shorter than 8 bytes', async () => {
     const good = safetensorsBytes({ a: { shape: [2], data: [1, 2] } });
     const long = good.slice();
