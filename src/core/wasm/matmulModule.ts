@@ -31,7 +31,7 @@
 //   pack_kn(src, dst, K, N)        full panels from src (K,N); columns ≥ 16·floor(N/16) are left to the caller
 //   pack_nk(src, dst, K, N)        full panels from src (N,K), the transposed layout
 
-import { encodeModule, FuncBuilder, I32, V128 } from './wasmBytes';
+import { encodeModule, FuncBuilder, I32, V128, type Local } from './wasmBytes';
 
 /** Pages a shared memory may grow to (4 GiB, all wasm32 can address; reserved, not committed). */
 export const SHARED_MAX_PAGES = 65536;
@@ -257,16 +257,7 @@ function matmulKnFunction(): FuncBuilder {
         f.get(tmp).set(d);
         f.get(pg).set(p);
         f.loop(() => {
-          f.get(b).get(p).i32(6).i32Shl().i32Add().set(s);
-          f.get(d).get(K).i32(6).i32Shl().i32Add().set(dEnd);
-          f.block(() => {
-            f.get(d).get(dEnd).i32GeU().brIf(0);
-            f.loop(() => {
-              for (let c = 0; c < 4; c++) f.get(d).get(s).v128Load(16 * c).v128Store(16 * c);
-              f.get(s).get(rowBytes).i32Add().set(s);
-              f.get(d).i32(64).i32Add().tee(d).get(dEnd).i32LtU().brIf(0);
-            });
-          });
+          copyPanel(f, b, p, K, rowBytes, s, d, dEnd);
           f.get(p).i32(1).i32Add().tee(p).get(pgEnd).i32LtU().brIf(0);
         });
         // mm(a, tmp, out + pg·64, M, K, NP, 0, pgEnd − pg, K·64, 64): the group, into columns 16·pg …
@@ -352,20 +343,26 @@ function packKnFunction(): FuncBuilder {
   f.block(() => {
     f.get(p).get(pFull).i32GeU().brIf(0);
     f.loop(() => {
-      f.get(src).get(p).i32(6).i32Shl().i32Add().set(s);
-      f.get(d).get(K).i32(6).i32Shl().i32Add().set(dEnd);
-      f.block(() => {
-        f.get(d).get(dEnd).i32GeU().brIf(0);
-        f.loop(() => {
-          for (let c = 0; c < 4; c++) f.get(d).get(s).v128Load(16 * c).v128Store(16 * c);
-          f.get(s).get(rowBytes).i32Add().set(s);
-          f.get(d).i32(64).i32Add().tee(d).get(dEnd).i32LtU().brIf(0);
-        });
-      });
+      copyPanel(f, src, p, K, rowBytes, s, d, dEnd);
       f.get(p).i32(1).i32Add().tee(p).get(pFull).i32LtU().brIf(0);
     });
   });
   return f;
+}
+
+// Emits the copy of panel p of a (K,N) row-major matrix at src (row stride rowBytes) to d: K rows
+// of 64 bytes, d left just after them (pack_kn and mm_kn). s, dEnd: scratch locals.
+function copyPanel(f: FuncBuilder, src: Local, p: Local, K: Local, rowBytes: Local, s: Local, d: Local, dEnd: Local): void {
+  f.get(src).get(p).i32(6).i32Shl().i32Add().set(s);
+  f.get(d).get(K).i32(6).i32Shl().i32Add().set(dEnd);
+  f.block(() => {
+    f.get(d).get(dEnd).i32GeU().brIf(0);
+    f.loop(() => {
+      for (let c = 0; c < 4; c++) f.get(d).get(s).v128Load(16 * c).v128Store(16 * c);
+      f.get(s).get(rowBytes).i32Add().set(s);
+      f.get(d).i32(64).i32Add().tee(d).get(dEnd).i32LtU().brIf(0);
+    });
+  });
 }
 
 // pack_nk(src, dst, K, N): src (N,K) row-major (torch Linear weight); panel p column c is row
