@@ -22,6 +22,7 @@ export function createWasmExp(): WasmExp | null {
     const instance = new api.Instance(new api.Module(expModuleBytes()), { env: { memory } });
     const exp = instance.exports.exp as (ptr: number, n: number) => void;
     const mem = new Float32Array(memory.buffer);
+    for (let i = 0; i < 8; i++) exp(0, 1024); // optimized before the first softmax over a vocabulary (wasmKernel.ts: warmUp)
     return {
       expInPlace(buf, from, to) {
         for (let s = from; s < to; s += CHUNK) {

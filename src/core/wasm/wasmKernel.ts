@@ -92,12 +92,16 @@ export function createWasmKernel(spawnHelper?: SpawnMatmulHelper): WasmMatmulKer
 }
 
 // One compiled module per process and kind of memory; each kernel instantiates it against its own.
-const compiled = new Map<boolean, { api: WasmApi; module: WasmModule }>();
-function compiledModule(api: WasmApi, shared: boolean): WasmModule {
+// `warm`: its functions have run (see warmUp); instances of one module share their code.
+const compiled = new Map<boolean, { api: WasmApi; module: WasmModule; warm: boolean }>();
+function compiledModule(api: WasmApi, shared: boolean): { module: WasmModule; warm: boolean } {
   let c = compiled.get(shared);
-  if (c === undefined || c.api !== api) compiled.set(shared, (c = { api, module: new api.Module(matmulModuleBytes(shared)) }));
-  return c.module;
+  if (c === undefined || c.api !== api) compiled.set(shared, (c = { api, module: new api.Module(matmulModuleBytes(shared)), warm: false }));
+  return c;
 }
+
+/** Calls of each product in warmUp: 2 were enough where measured. */
+const WARM_CALLS = 8;
 
 class WasmKernel implements WasmMatmulKernel {
   readonly name = 'wasm-simd' as const;
@@ -120,7 +124,8 @@ class WasmKernel implements WasmMatmulKernel {
   private readonly helper: MatmulThreads | null = null;
 
   constructor(api: WasmApi, readonly sharedMemory: boolean, spawnHelper: SpawnMatmulHelper | null) {
-    const module = compiledModule(api, sharedMemory);
+    const compiled = compiledModule(api, sharedMemory);
+    const module = compiled.module;
     this.memory = new api.Memory(sharedMemory ? { initial: 1, maximum: SHARED_MAX_PAGES, shared: true } : { initial: 1 });
     const instance = new api.Instance(module, { env: { memory: this.memory } });
     this.products = productsOf(instance.exports);
@@ -131,6 +136,31 @@ class WasmKernel implements WasmMatmulKernel {
     if (spawnHelper) {
       const thread = spawnHelper(module, this.memory);
       if (thread) this.helper = new MatmulThreads(this.memory, this.products, thread);
+    }
+    if (!compiled.warm) {
+      this.warmUp();
+      compiled.warm = true;
+    }
+  }
+
+  // V8 compiles a wasm function at its first call with its baseline compiler and swaps in the
+  // optimized code only for later calls: a model's first product ran at that speed all through
+  // (GPT-2's 50,257-word head, the first product in (N,K) form there: 832 ms against 95 warm).
+  // Each product and packing on small shapes, a few times, at creation (~2 ms), before it matters.
+  private warmUp(): void {
+    const K = 64, N = 64, M = 8;
+    const a = new Float32Array(M * K).fill(1);
+    const out = new Float32Array(M * N);
+    for (const layout of ['kn', 'nk'] as const) {
+      const held = this.pack(this.weightArray(K * N), K, N, layout); // in place where memory is shared
+      const packed = this.pack(new Float32Array(K * N), K, N, layout);
+      for (let i = 0; i < WARM_CALLS; i++) {
+        this.matmul(out, a, M, held);
+        this.matmul(out, a, 1, held); // (mm_kn goes row by row for one or two rows)
+        this.matmul(out, a, M, packed);
+      }
+      this.release(held);
+      this.release(packed);
     }
   }
 
