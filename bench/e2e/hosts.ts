@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { generateModelText } from '../../src/model/generate';
 import { Workbench } from '../../test/e2e/lib/workbench';
-import { focusEditor, openLarge, panelFrame, rendered, w1Digit } from './keystroke';
+import { focusEditor, openLarge, panelFrame, rendered, w1Digit } from './panelProbe';
 
 const FILE = 'd512-hosts.ffn.json';
 const EDITS = 8;

@@ -22,13 +22,13 @@ import { writeFileSync } from 'node:fs';
 import type { Frame } from 'playwright-core';
 import { generateModelText } from '../../src/model/generate';
 import { Workbench } from '../../test/e2e/lib/workbench';
+import { focusEditor, openLarge, panelFrame, rendered, w1Digit } from './panelProbe';
 
 const BIG = 'd512-keys.ffn.json';
 const SMALL = 'd64-keys.ffn.json';
 /** Edits per turn (the first of each warms up): two turns per file, 16 timed edits of each. */
 const PER_TURN = 9;
 
-interface Rendered { v: number; at: number; model: number; done: number; busy: number; arrivals: string; trace: number[] }
 /** Per timed edit: keystroke → drawn, and its parts (ms). */
 interface Edits { ms: number[]; path: number[][]; toModel: number[]; toDone: number[]; toDrawn: number[]; panelBusy: number[]; echo: number[]; key: number[]; clock: Array<{ offsetMs: number; rttMs: number }> }
 /** The parts of the model message's way, in order (see `measure`). */
@@ -40,13 +40,6 @@ function merge(a: Edits, b: Edits): Edits {
   return { ms: [...a.ms, ...b.ms], path: [...a.path, ...b.path], toModel: [...a.toModel, ...b.toModel], toDone: [...a.toDone, ...b.toDone], toDrawn: [...a.toDrawn, ...b.toDrawn], panelBusy: [...a.panelBusy, ...b.panelBusy], echo: [...a.echo, ...b.echo], key: [...a.key, ...b.key], clock: [...a.clock, ...b.clock] };
 }
 const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-export async function rendered(frame: Frame): Promise<Rendered> {
-  return frame.evaluate(() => {
-    const d = (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body.dataset;
-    return { v: Number(d.renderedVersion ?? -1), at: Number(d.renderedAt ?? 0), model: Number(d.modelAt ?? 0), done: Number(d.doneAt ?? 0), busy: Number(d.busyMs ?? 0), arrivals: d.arrivals ?? '', trace: (d.trace ?? '').split(',').filter(Boolean).map(Number) };
-  });
-}
 
 /**
  * The frame's Date.now() less ours, from the probe with the shortest round trip (NTP's way): the
@@ -61,51 +54,6 @@ async function clockOffset(frame: Frame): Promise<{ offsetMs: number; rttMs: num
     if (b - a < best.rttMs) best = { offsetMs: theirs - (a + b) / 2, rttMs: b - a };
   }
   return best;
-}
-
-/** The panel whose title starts with `title`, once it has drawn a render. */
-export async function panelFrame(wb: Workbench, title: RegExp): Promise<Frame> {
-  for (let i = 0; i < 600; i++) {
-    const t = (await wb.webviewTitles()).find((x) => title.test(x));
-    if (t) {
-      const frame = await wb.webviewFrame(t);
-      for (let k = 0; k < 1200 && (await rendered(frame)).v < 0; k++) await wb.page.waitForTimeout(100);
-      assert.ok((await rendered(frame)).v >= 0, `the panel ${t} drew the model`);
-      return frame;
-    }
-    await wb.page.waitForTimeout(100);
-  }
-  throw new Error(`no panel titled ${title} (panels: ${JSON.stringify(await wb.webviewTitles())})`);
-}
-
-/** Opens a file with Quick Open as a user does, answering VS Code's "Open Anyway" for a large one. */
-export async function openLarge(wb: Workbench, file: string): Promise<void> {
-  await wb.focusWorkbench();
-  await wb.page.keyboard.press('Control+P');
-  await wb.page.locator('.quick-input-widget').waitFor({ state: 'visible' });
-  await wb.page.keyboard.type(file);
-  await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor();
-  await wb.page.keyboard.press('Enter');
-  const tab = wb.tab(file);
-  const anyway = wb.page.getByText('Open Anyway').first();
-  const editorLines = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
-  for (let i = 0; i < 600 && !((await tab.isVisible().catch(() => false)) && (await editorLines.isVisible().catch(() => false))); i++) {
-    if (await anyway.isVisible().catch(() => false)) await anyway.click().catch(() => undefined);
-    await wb.page.waitForTimeout(300);
-  }
-  await editorLines.waitFor({ timeout: 30_000 });
-}
-
-/** The line (1-based) and column of the first decimal digit of the third number of W1's first row. */
-export function w1Digit(text: string): { line: number; col: number } {
-  const lines = text.split('\n');
-  const w1 = lines.findIndex((l) => l.includes('"W1"'));
-  const rowLine = lines.findIndex((l, i) => i > w1 && /^\s*\[\s*-?\d/.test(l));
-  const m = /-?\d+\.(\d)/g;
-  m.exec(lines[rowLine]);
-  m.exec(lines[rowLine]);
-  const hit = m.exec(lines[rowLine])!;
-  return { line: rowLine + 1, col: hit.index + hit[0].length };
 }
 
 /**
@@ -135,16 +83,6 @@ async function readEcho(wb: Workbench): Promise<{ key: number; text: number }> {
     const e = (globalThis as unknown as { __echo: { key: number; text: number } }).__echo;
     return { key: e.key, text: e.text };
   });
-}
-
-/**
- * Puts the keyboard in the text editor (the first editor group; the panel is beside it). Not by a
- * click on its lines: Playwright clicks the middle of the lines' element, as wide as the longest
- * line, and the browser scrolls the page sideways to it behind the editor's back (the edited line
- * is then drawn out of sight).
- */
-export async function focusEditor(wb: Workbench): Promise<void> {
-  await wb.runCommand('View: Focus First Editor Group');
 }
 
 /** Retypes the digit `edits` times (the first warms up); each timed from the press to the panel's frame with that render. */

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { generateModelText } from '../../src/model/generate';
 import { GPT2_SMALL_FOLDER, writeGpt2SmallCheckpoint } from '../../test/e2e/lib/gpt2Checkpoint';
 import { Workbench } from '../../test/e2e/lib/workbench';
-import { rendered } from './keystroke';
+import { rendered } from './panelProbe';
 
 const SMALL = 'd64-open.ffn.json';
 const FILE = 'gpt2-small-open.ffn.json';
@@ -34,6 +34,9 @@ describe('opening a GPT-2-small-shaped checkpoint (benchmark)', function () {
       await wb.page.locator('.quick-input-widget').waitFor({ state: 'visible' });
       await wb.page.keyboard.type(FILE);
       await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: FILE }).first().waitFor();
+      // (with $FFN_BENCH_PAGE_PROFILE, a folder: the page's thread, the webview's too here, sampled by V8 through the open)
+      const prof = process.env.FFN_BENCH_PAGE_PROFILE ? await wb.page.context().newCDPSession(wb.page) : null;
+      if (prof) { await prof.send('Profiler.enable'); await prof.send('Profiler.setSamplingInterval', { interval: 200 }); await prof.send('Profiler.start'); }
       const t0 = Date.now();
       await wb.page.keyboard.press('Enter');
       // the panel's render after t0 whose model is the checkpoint's (the small model's last render came before t0)
@@ -46,9 +49,10 @@ describe('opening a GPT-2-small-shaped checkpoint (benchmark)', function () {
         else await wb.page.waitForTimeout(25);
       }
       assert.ok(drawn > 0, 'the panel drew the GPT-2-small model');
+      if (prof) writeFileSync(`${process.env.FFN_BENCH_PAGE_PROFILE}/page-open.cpuprofile`, JSON.stringify((await prof.send('Profiler.stop')).profile));
       const d = await frame.evaluate(() => ({ ...(globalThis as unknown as { document: Doc }).document.body.dataset }));
       await wb.screenshot('open-gpt2-small');
-      const out = { openToDrawnMs: drawn - t0, toModelMs: Number(d.modelAt) - t0, toDoneMs: Number(d.doneAt) - t0, computeMs: Number(d.computeMs) };
+      const out = { openToDrawnMs: drawn - t0, toModelMs: Number(d.modelAt) - t0, toDoneMs: Number(d.doneAt) - t0, computeMs: Number(d.computeMs), panelBusyMs: Number(d.busyMs), arrivals: d.arrivals };
       console.log(`  open → drawn ${out.openToDrawnMs} ms (the model message at ${out.toModelMs} ms, done at ${out.toDoneMs} ms; the worker's forward ${out.computeMs} ms)`);
       if (process.env.FFN_BENCH_OUT) writeFileSync(process.env.FFN_BENCH_OUT, JSON.stringify(out));
     } finally {
