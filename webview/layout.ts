@@ -2,6 +2,7 @@
 // order): an overview, the model summary, the input, each layer with its attention and FFN
 // sublayers, the output, the prediction head and the logit lens; each section collapsible, its
 // open state kept in the view state. Nothing here knows one op from another: a card per stage.
+import { isDeep as isDeepModel } from '../src/core/shownFirst';
 import type { ModelSummary, StageView } from '../src/protocol/stages';
 import { plural } from '../src/util/numberFormat';
 import { h } from './dom';
@@ -12,8 +13,9 @@ import { ProbsChart } from './views/probsChart';
 import { StageCard, type CardContext } from './views/stageCard';
 
 /** Deep models (more layers than the samples have) get the residual-stream overview and closed layers. */
+/** A deep model's layers open collapsed (what the worker sends a new panel: src/core/shownFirst.ts). */
 export function isDeep(s: ModelSummary): boolean {
-  return s.layers.length > 2;
+  return isDeepModel(s.layers.length);
 }
 
 export class PanelLayout {

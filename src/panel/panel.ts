@@ -30,8 +30,11 @@ export interface PanelStats {
 export class Panel extends Disposable {
   /** The version of the render the webview is being sent (its stages and 'done' pass), or -1. */
   private shown = -1;
-  /** What the webview last asked to be shown (null: everything): told to the worker again on (re)subscribing. */
-  private wanted: readonly string[] | null = null;
+  /**
+   * What the webview last asked to be shown of this document (null: everything): told to the worker
+   * again on (re)subscribing. Undefined until it asks: the worker then sends what a new panel shows.
+   */
+  private wanted: readonly string[] | null | undefined = undefined;
   private webviewReady = false;
   /** The worker said it is reading a checkpoint: the notice goes when the model comes. */
   private loading = false;
@@ -101,6 +104,7 @@ export class Panel extends Disposable {
     this.shown = -1;
     this.notice = null;
     this.compare = null; // (a baseline belongs to the file it was picked for)
+    this.wanted = undefined; // (so are the stages it asked for)
     this.stats.lastPostedVersion = -1;
     this.stats.lastRenderedVersion = -1;
     this.setTitle(null);
@@ -127,7 +131,7 @@ export class Panel extends Disposable {
     if (!this.webviewReady) return; // ('ready' asks, when it comes)
     this.shown = -1;
     this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
-    this.client.send({ type: 'want', doc: this.src.key, ids: this.wanted });
+    if (this.wanted !== undefined) this.client.send({ type: 'want', doc: this.src.key, ids: this.wanted });
     if (this.compare) this.client.send({ type: 'compare', doc: this.src.key, baseline: this.compare });
   }
 

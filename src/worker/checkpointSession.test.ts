@@ -31,12 +31,14 @@ class Harness {
   text = TEXT;
   version = 1;
 
-  constructor(readonly store = new CheckpointStore(nodeFiles)) {
+  /** `says`: the panel says it shows every stage (else it has not said what it shows). */
+  constructor(readonly store = new CheckpointStore(nodeFiles), says = true) {
     this.session = new DocSession('doc', FILE, TEXT, 1, (m) => {
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => (w.test(m) ? (w.resolve(m), false) : true));
     }, () => tsKernel, () => 0, false, store);
     this.session.subscribe(true);
+    if (says) this.session.want(null); // (a panel that shows every stage)
   }
 
   next(test: (m: FromWorker) => boolean, ms = 10000): Promise<FromWorker> {
@@ -81,6 +83,21 @@ class Harness {
 }
 
 describe('a checkpoint document in the worker', () => {
+  it('a panel that has not said what it shows gets what a new panel of a deep model shows, then the layers it asks for', async () => {
+    const h = new Harness(undefined, false);
+    await h.next((m) => m.type === 'done' && m.version === 1);
+    const sent = (): string[] => h.messages.flatMap((m) => ((m.type === 'stage' && m.offset === 0) || m.type === 'same' ? [m.id] : []));
+    // stories260K has 5 layers: outside them and each layer's out, nothing inside a layer
+    const first = sent();
+    assert.deepEqual(first.filter((id) => /^layers\.\d+\./.test(id)), [0, 1, 2, 3, 4].map((i) => `layers.${i}.out`).filter((id) => first.includes(id)));
+    assert.ok(first.includes('input') && first.includes('head.probs') && first.includes('layers.4.out'), first.join(' '));
+    assert.ok(!first.includes('layers.2.ffn.up'));
+    // a layer opened: its stages come at once, from the run already made
+    h.messages.length = 0;
+    h.session.want([...first, 'layers.2.ffn.up', 'layers.2.attn.weights']);
+    assert.deepEqual(sent().sort(), ['layers.2.attn.weights', 'layers.2.ffn.up']);
+  });
+
   it('loads the checkpoint once, then recomputes only what an edit changes, bit for bit', async () => {
     const h = new Harness();
     await h.next((m) => m.type === 'loading');

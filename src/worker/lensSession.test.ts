@@ -29,6 +29,7 @@ function open(text = TEXT): { session: DocSession; messages: FromWorker[]; until
     waiters = waiters.filter((w) => (w.test(m) ? (w.resolve(m), false) : true));
   }, () => tsKernel, () => 0, false, store);
   session.subscribe(true);
+  session.want(null); // (a panel that shows every stage)
   const until = (test: (m: FromWorker) => boolean): Promise<FromWorker> => {
     const seen = messages.find(test);
     return seen ? Promise.resolve(seen) : new Promise((res) => waiters.push({ test, resolve: res }));

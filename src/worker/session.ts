@@ -19,6 +19,7 @@ import { formatPath } from '../model/problems';
 import { isModelRoot, readModel, type ModelFile, type ReadResult } from '../model/read';
 import { CheckpointResolver } from '../checkpoint/resolve';
 import { resolveRead, type CheckpointStore } from '../checkpoint/store';
+import { shownFirst } from '../core/shownFirst';
 import { lenses } from './codeLenses';
 import type { Computed } from './computed';
 import { cursorTarget } from './cursorTarget';
@@ -74,8 +75,12 @@ export class DocSession {
   private readonly resolver = new CheckpointResolver();
   /** A checkpoint or tokenizer is being loaded: the read waits for it. */
   private loading: Promise<void> | null = null;
-  /** The stages the panel shows (null: all); the others are computed but not sent. */
-  private wanted: ReadonlySet<string> | null = null;
+  /**
+   * The stages the panel shows (null: all); the others are computed but not sent. Until it says,
+   * what a new panel shows of this model (`shownFirst`: a deep model's layers collapsed).
+   */
+  private wanted: ReadonlySet<string> | null | undefined = undefined;
+  private shownFirst: ReadonlySet<string> | null = null;
   /** The numbers the subscriber holds of each stage (a stage not wanted is not there). */
   private sent = new Map<string, Float32Array>();
   /** The stages sent in full in the version being posted, by their numbers (to name an alias instead). */
@@ -166,7 +171,8 @@ export class DocSession {
   }
 
   private isWanted(id: string): boolean {
-    return this.wanted === null || this.wanted.has(id);
+    const w = this.wanted === undefined ? this.shownFirst : this.wanted;
+    return w === null || w.has(id);
   }
 
   dispose(): void {
@@ -288,7 +294,9 @@ export class DocSession {
     const plan = this.engine().planOf(m.model.spec);
     const signature = layoutSignature(m, plan);
     if (signature !== this.layout.signature) this.layout = { signature, key: this.layout.key + 1 };
-    return summarize(m, plan, this.layout.key);
+    const summary = summarize(m, plan, this.layout.key);
+    this.shownFirst = shownFirst(summary.stages, summary.layers.length);
+    return summary;
   }
 
   private postRuntime(version: number): void {
