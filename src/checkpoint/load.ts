@@ -29,8 +29,8 @@ export interface Checkpoint {
   readonly ignored: readonly string[];
 }
 
-/** The buffer F32 tensors are read through on their way into `alloc`'s arrays. */
-const STAGING_BYTES = 4 << 20;
+/** The buffer F32 tensors are read through on their way into `alloc`'s arrays (by halves: readTensor). */
+const STAGING_BYTES = 8 << 20;
 
 /**
  * `alloc`: where the weights go (the matmul kernel's weightArray, so they are held once: the

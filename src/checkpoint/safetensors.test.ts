@@ -99,8 +99,8 @@ describe('safetensors', () => {
     assert.deepEqual(reads.slice(2).map((r) => [r.start, r.end]), ['a', 'h', 'b', 'g'].map((n) => [t(n).begin, t(n).end]));
   });
 
-  it('into a given allocator: every dtype decoded into its arrays, F32 read through the staging buffer chunk by chunk', async () => {
-    const data = Array.from({ length: 11 }, (_, i) => (i - 5) * 1.25);
+  it('into a given allocator: every dtype decoded into its arrays, F32 read through the staging buffer\'s halves in turn, the next read before this part is copied', async () => {
+    const data = Array.from({ length: 11 }, (_, i) => (i - 5.5) * 1.25);
     const file = safetensorsBytes({
       a: { shape: [11], data, dtype: 'F32' },
       h: { shape: [3], data: [1, 2 ** -24, -65504], dtype: 'F16' },
@@ -108,15 +108,21 @@ describe('safetensors', () => {
     });
     const mem = one('/f', file);
     const parts: number[] = [];
-    const files = { ...mem, readInto: async (p: string, start: number, into: Uint8Array) => { parts.push(into.length); into.set(await mem.read(p, start, start + into.length)); } };
-    const st = await readHeader(files, '/f');
+    const copied: number[] = []; // floats of the tensor in place as each read begins
     const pool = new Float32Array(new SharedArrayBuffer(4 * 64));
+    const files = { ...mem, readInto: async (p: string, start: number, into: Uint8Array) => {
+      parts.push(into.length);
+      copied.push(pool.subarray(0, 11).filter((v) => v !== 0).length);
+      into.set(await mem.read(p, start, start + into.length));
+    } };
+    const st = await readHeader(files, '/f');
     let used = 0;
     const alloc = (n: number): Float32Array => pool.subarray(used, (used += n));
-    const a = await readTensor(files, st, st.tensors.get('a')!, alloc, new Uint8Array(12));
+    const a = await readTensor(files, st, st.tensors.get('a')!, alloc, new Uint8Array(16));
     assert.deepEqual(Array.from(a), data);
     assert.equal(a.buffer, pool.buffer, 'in the allocator\'s memory');
-    assert.deepEqual(parts, [12, 12, 12, 8], '44 bytes through a 12-byte staging buffer');
+    assert.deepEqual(parts, [8, 8, 8, 8, 8, 4], '44 bytes through the 8-byte halves of a 16-byte staging buffer');
+    assert.deepEqual(copied, [0, 0, 2, 4, 6, 8], 'part k + 1 asked for before part k is copied');
     assert.deepEqual(Array.from(await readTensor(files, st, st.tensors.get('h')!, alloc, new Uint8Array(12))), [1, 2 ** -24, -65504]);
     const g = await readTensor(files, st, st.tensors.get('g')!, alloc, new Uint8Array(12));
     assert.deepEqual(Array.from(g), [3.140625, -2]);

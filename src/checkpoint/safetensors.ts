@@ -107,13 +107,19 @@ export async function readTensor(files: CheckpointFiles, file: SafetensorsFile, 
     // chunk by chunk through one staging buffer: no buffer per tensor for the allocator to keep
     // after it is freed (a fresh one per tensor left GPT-2-small at 1.45× its weights), and not
     // straight into the shared memory (a read into it took 4.3 s for GPT-2-small in the extension
-    // host's worker, against 2.3 s this way)
+    // host's worker, against 2.3 s this way). Its two halves take turns: the next part is read
+    // (off this thread) while this one is copied.
     const out = alloc((t.end - t.begin) >> 2);
     const dest = new Uint8Array(out.buffer, out.byteOffset, t.end - t.begin);
-    for (let at = 0; at < dest.length; at += staging.length) {
-      const part = staging.subarray(0, Math.min(staging.length, dest.length - at));
-      await files.readInto(file.path, t.begin + at, part);
-      dest.set(part, at);
+    const half = staging.length >> 1;
+    if (half === 0) throw new RangeError('readTensor: a staging buffer of at least 2 bytes');
+    const halves = [staging.subarray(0, half), staging.subarray(half, 2 * half)];
+    const readPart = (at: number): Promise<void> | null => at < dest.length ? files.readInto!(file.path, t.begin + at, halves[(at / half) & 1].subarray(0, Math.min(half, dest.length - at))) : null;
+    let reading = readPart(0);
+    for (let at = 0; reading; at += half) {
+      await reading;
+      reading = readPart(at + half);
+      dest.set(halves[(at / half) & 1].subarray(0, Math.min(half, dest.length - at)), at);
     }
     return out;
   }

@@ -18,12 +18,14 @@ export class WasmHeap {
   private readonly live = new Map<number, number>(); // off -> size
   private liveBytes = 0;
   private end: number; // bytes of memory the heap manages, from `base`
+  private touched: number; // bytes below this were handed out at some time; past it memory is as grown: zeros
   /** Incremented on every memory.grow (which detaches views of the old buffer). */
   growths = 0;
 
   /** Bytes [0, base) are left alone (address 0 stays unused so no block is a null pointer). */
   constructor(readonly memory: WasmMemory, base = BLOCK_ALIGN) {
     this.end = memory.buffer.byteLength;
+    this.touched = base;
     if (this.end > base) this.freeSpans.push({ off: base, size: this.end - base });
   }
 
@@ -44,6 +46,19 @@ export class WasmHeap {
     }
     this.live.set(off, size);
     this.liveBytes += size;
+    this.touched = Math.max(this.touched, off + size);
+    return off;
+  }
+
+  /**
+   * alloc(), its first `bytes` zero: written only where a block was handed out before (memory
+   * never handed out is as memory.grow made it, zeros; writing 500 MB of weights' zeros cost
+   * 57 ms over the page faults the read pays anyway).
+   */
+  allocZeroed(bytes: number): number {
+    const fresh = this.touched;
+    const off = this.alloc(bytes);
+    if (off < fresh) new Uint8Array(this.memory.buffer, off, Math.min(bytes, fresh - off)).fill(0);
     return off;
   }
 

@@ -191,11 +191,11 @@ class WasmKernel implements WasmMatmulKernel {
     if (!this.sharedMemory || length === 0) return new Float32Array(length);
     let ptr: number;
     try {
-      ptr = this.heap.alloc((length + WEIGHT_SLACK_FLOATS) * 4);
+      ptr = this.heap.allocZeroed((length + WEIGHT_SLACK_FLOATS) * 4);
     } catch {
       return new Float32Array(length); // (past what wasm32 addresses: 4 GiB with everything else)
     }
-    const w = new Float32Array(this.memory.buffer, ptr, length).fill(0);
+    const w = new Float32Array(this.memory.buffer, ptr, length);
     this.weights.set(w, ptr);
     this.finalizer.register(w, ptr);
     return w;

@@ -30,6 +30,25 @@ describe('WasmHeap (src/core/wasm/wasmHeap)', () => {
     assert.throws(() => h.free(c), /no live block/);
   });
 
+  it('allocZeroed: zeros where a block was handed out before, memory never handed out as it was grown', () => {
+    const h = heap(1);
+    const bytes = (): Uint8Array => new Uint8Array(h.memory.buffer);
+    const a = h.alloc(256);
+    bytes().fill(7, a, a + 256);
+    h.free(a);
+    const b = h.allocZeroed(512); // over a's old bytes (written) and fresh ones past them
+    assert.equal(b, a);
+    assert.ok(bytes().subarray(b, b + 512).every((x) => x === 0), 'the reused part zeroed');
+    // (memory past every block ever handed out is left alone: its zeros are memory.grow's)
+    bytes()[b + 4096] = 9;
+    const c = h.allocZeroed(64);
+    assert.equal(c, b + 512);
+    assert.equal(bytes()[b + 4096], 9, 'past the touched bytes nothing was written');
+    bytes()[b + 4096] = 0; // (as no one but the heap's blocks may write)
+    const d = h.allocZeroed(WASM_PAGE_BYTES); // grows: zeros from memory.grow
+    assert.ok(new Uint8Array(h.memory.buffer, d, WASM_PAGE_BYTES).every((x) => x === 0));
+  });
+
   it('grows only by what is missing, and the grown tail merges with a free tail', () => {
     const h = heap(1);
     assert.equal(h.memoryBytes, WASM_PAGE_BYTES);
