@@ -808,7 +808,7 @@ function hosts(): void {
 
 function openCheckpoint(): void {
   console.log('\n# open: a GPT-2-small-shaped checkpoint (498 MB) opened in a real VS Code (code-server + Chromium), Quick Open → every stage drawn');
-  const r = runInVsCode<{ openToDrawnMs: number; toModelMs: number; toDoneMs: number; computeMs: number }>('open.js', 600, { 'files.autoSave': 'off' }, 'open');
+  const r = runInVsCode<{ openToDrawnMs: number; toModelMs: number; toDoneMs: number; computeMs: number; diskReadMB: number | null }>('open.js', 600, { 'files.autoSave': 'off' }, 'open');
   const j = r.figures;
   if (!j) {
     console.log(`  skipped: the VS Code run did not finish (${lastLines(r)})`);
@@ -818,7 +818,7 @@ function openCheckpoint(): void {
   // (issue 10: "open: read the checkpoint + first forward + first heatmap painted, real VS Code ≤ 2 s";
   // a wait a person feels, absolute like keystroke → pixels; every stage drawn is stricter than the first)
   target('open a GPT-2-small-shaped checkpoint (498 MB) in a real VS Code: Quick Open of its model file → every stage drawn', '≤ 2000 ms', 'ms', { median: v, min: v, max: v, n: 1 }, v <= 2000,
-    `the worker's model message in the panel at ${j.toModelMs} ms, its last stage at ${j.toDoneMs} ms (the forward ${j.computeMs} ms), drawn at ${v} ms; the panel already open on another model, following the active editor`);
+    `the worker's model message in the panel at ${j.toModelMs} ms, its last stage at ${j.toDoneMs} ms (the forward ${j.computeMs} ms), drawn at ${v} ms; the panel already open on another model, following the active editor; the checkpoint read through once after it was written (cached, as one just downloaded), ${j.diskReadMB ?? '?'} MB read from disk by the system during the open`);
   results.open = j;
 }
 
