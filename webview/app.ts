@@ -118,10 +118,19 @@ export class App {
         this.header.settings(msg.settings);
         this.drawAll(true);
         return;
-      case 'model':
-        this.onModel(msg.version, msg.summary, msg.warnings);
+      case 'model': {
+        // (no vocab: the last summary's of this layout, which the worker sent once; should the
+        // host have dropped that one as stale, everything again)
+        const last = this.stream.render?.summary;
+        const vocab = msg.summary.vocab ?? (last?.layoutKey === msg.summary.layoutKey ? last.vocab : null);
+        if (vocab === null) {
+          post({ type: 'resync' });
+          return;
+        }
+        this.onModel(msg.version, { ...msg.summary, vocab }, msg.warnings);
         if (msg.trace) document.body.dataset.trace = msg.trace.join(',');
         return;
+      }
       case 'stage': {
         const t0 = performance.now();
         this.arrivals.push(`${msg.id}@${msg.offset}:${Date.now() - Number(document.body.dataset.modelAt ?? 0)}`);

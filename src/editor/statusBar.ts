@@ -2,7 +2,7 @@
 // parameters and the FFN's share of them. Clicking it opens the panel.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { ModelSummary } from '../protocol/panel';
+import type { SummaryMessage } from '../protocol/panel';
 import { Disposable } from '../util/dispose';
 import type { ModelDocuments } from './modelDocuments';
 
@@ -10,7 +10,7 @@ function compact(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${Math.round(n / 1e3)}k` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(n);
 }
 
-export function statusText(s: ModelSummary): { text: string; tooltip: string } {
+export function statusText(s: SummaryMessage): { text: string; tooltip: string } {
   const dff = s.layers.find((l) => l.ffn)?.ffn?.dFf;
   const p = s.params;
   const share = p.total ? Math.round((100 * p.ffn) / p.total) : 0;
@@ -25,7 +25,7 @@ export function statusText(s: ModelSummary): { text: string; tooltip: string } {
 
 export class ModelStatusBar extends Disposable {
   private readonly item = this._register(vscode.window.createStatusBarItem('ffnLens.model', vscode.StatusBarAlignment.Right, 100));
-  private readonly summaries = new Map<string, ModelSummary | null>();
+  private readonly summaries = new Map<string, SummaryMessage | null>();
 
   constructor(client: ComputeClient, private readonly docs: ModelDocuments) {
     super();

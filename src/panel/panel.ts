@@ -227,6 +227,9 @@ export class Panel extends Disposable {
         this.sendInit();
         this.resubscribe();
         return;
+      case 'resync':
+        this.resubscribe();
+        return;
       case 'reveal':
         this.onReveal(this, m.stageId, m.index);
         return;

@@ -15,8 +15,8 @@ export interface PanelSettings {
   readonly maxCols: number;
 }
 
-export type { HighlightTarget, LayerSummary, ModelSummary, ProblemInfo } from './stages';
-import type { HighlightTarget, ModelSummary, ProblemInfo } from './stages';
+export type { HighlightTarget, LayerSummary, ModelSummary, ProblemInfo, SummaryMessage } from './stages';
+import type { HighlightTarget, ProblemInfo, SummaryMessage } from './stages';
 import type { LensKind, LensRequest, LensResult } from './lenses';
 
 /** Host → webview */
@@ -29,7 +29,7 @@ export type ToWebview =
   | { readonly type: 'settings'; readonly settings: PanelSettings }
   /** A new render begins: lay out these stages; keep showing the old numbers until new ones come. */
   /** (`trace`: the worker's, and when the host forwarded it) */
-  | { readonly type: 'model'; readonly version: number; readonly summary: ModelSummary; readonly warnings: readonly ProblemInfo[]; readonly trace?: readonly number[] }
+  | { readonly type: 'model'; readonly version: number; readonly summary: SummaryMessage; readonly warnings: readonly ProblemInfo[]; readonly trace?: readonly number[] }
   /**
    * Numbers of a stage: `data` holds floats offset … offset + its length of `total` (a large stage
    * comes in pieces, so that no single postMessage holds the editor's thread for long).
@@ -68,6 +68,8 @@ export type ToWebview =
 /** Webview → host */
 export type FromWebview =
   | { readonly type: 'ready' }
+  /** The panel lacks what a message took as held (the words of a layout whose summary it never got): everything again. */
+  | { readonly type: 'resync' }
   /** Reveal in the editor the number(s) this cell comes from. */
   | { readonly type: 'reveal'; readonly stageId: string; readonly index: readonly number[] }
   | { readonly type: 'gotoProblem'; readonly line: number; readonly col: number }

@@ -98,3 +98,11 @@ export type HighlightTarget =
   | { readonly kind: 'neuron'; readonly layer: number; readonly index: number }
   | { readonly kind: 'token'; readonly index: number }
   | { readonly kind: 'dim'; readonly layer: number; readonly index: number };
+
+/**
+ * A ModelSummary on its way from the worker to the panel: `vocab` is null when it is the one of the
+ * last summary sent to that panel with the same `layoutKey` (GPT-2's 50,257 words go once, not with
+ * every edit of its prompt: ~0.5 MB of strings cloned and serialized on the extension host's thread).
+ */
+export type SummaryMessage = Omit<ModelSummary, 'vocab'> & { readonly vocab: readonly string[] | null };
+

@@ -5,7 +5,7 @@
 import type { Fix } from '../model/fixes';
 import type { CompletionItemData } from '../model/completion';
 import type { FixHint } from '../model/problems';
-import type { HighlightTarget, ModelSummary, ProblemInfo } from './panel';
+import type { HighlightTarget, ProblemInfo, SummaryMessage } from './panel';
 import type { LensRequest, LensResult } from './lenses';
 
 /** A code lens: its range in the text and its title. */
@@ -121,7 +121,7 @@ export type FromWorker =
    * `trace` (the benchmark's split of keystroke → pixels; Date.now() of each step, one clock on one
    * machine): the host sent the change, the worker took it, its run began, this message was posted.
    */
-  | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: ModelSummary | null; readonly trace?: readonly number[] }
+  | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: SummaryMessage | null; readonly trace?: readonly number[] }
   /**
    * Numbers of a stage: floats offset … offset + their count of `total`. A large stage comes in
    * pieces of at most STAGE_PIECE floats, sized for the webview: the host forwards them as they are.

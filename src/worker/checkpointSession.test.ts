@@ -98,6 +98,27 @@ describe('a checkpoint document in the worker', () => {
     assert.deepEqual(sent().sort(), ['layers.2.attn.weights', 'layers.2.ffn.up']);
   });
 
+  it('the words go to the panel once per layout: an edit that keeps the layout sends none, new tokens or a new subscriber get them again', async () => {
+    const h = new Harness();
+    const model = async (version: number): Promise<Extract<FromWorker, { type: 'model' }>> => (await h.next((m) => m.type === 'model' && m.version === version && m.summary !== null)) as Extract<FromWorker, { type: 'model' }>;
+    const first = await model(1);
+    assert.equal(first.summary!.vocab?.length, 512, 'stories260K\'s 512 words, the first time');
+    await h.next((m) => m.type === 'done' && m.version === 1);
+    h.replace('"ablate": []', '"ablate": ["layers.4.ffn.neuron.17"]');
+    const same = await model(2);
+    assert.equal(same.summary!.layoutKey, first.summary!.layoutKey);
+    assert.equal(same.summary!.vocab, null, 'the same layout: no words');
+    await h.next((m) => m.type === 'done' && m.version === 2);
+    h.replace('[1, 403, 407]', '[1, 403, 407, 261]');
+    const more = await model(3);
+    assert.notEqual(more.summary!.layoutKey, first.summary!.layoutKey);
+    assert.equal(more.summary!.vocab?.length, 512, 'another layout: the words again');
+    await h.next((m) => m.type === 'done' && m.version === 3);
+    h.messages.length = 0;
+    h.session.subscribe(true); // (a panel reloaded holds nothing)
+    assert.equal((await model(3)).summary!.vocab?.length, 512);
+  });
+
   it('loads the checkpoint once, then recomputes only what an edit changes, bit for bit', async () => {
     const h = new Harness();
     await h.next((m) => m.type === 'loading');

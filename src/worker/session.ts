@@ -7,7 +7,7 @@ import type { MatmulKernel } from '../core/kernel';
 import { addChange, type Cols } from '../core/params';
 import type { Stage } from '../core/stages';
 import type { CompareSpec, FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../protocol/worker';
-import type { ModelSummary } from '../protocol/stages';
+import type { ModelSummary, SummaryMessage } from '../protocol/stages';
 import { sourceSlice } from '../model/jsonc';
 import { TextChunks } from '../model/textChunks';
 import { LineIndex } from '../model/lines';
@@ -69,8 +69,10 @@ export class DocSession {
    * them. A full read makes a new model, whose params the engine tells apart by themselves.
    */
   private edits = new Map<string, Cols>();
-  /** The panel's layout: its signature, and a number that changes with it (ModelSummary.layoutKey). */
-  private layout = { signature: '', key: 0 };
+  /** The panel's layout: its signature, its words, and a number that changes with them (ModelSummary.layoutKey). */
+  private layout: { signature: string; vocab: readonly string[]; key: number } = { signature: '', vocab: [], key: 0 };
+  /** The layoutKey whose words the subscriber holds (the model message then leaves them out). */
+  private vocabSent = -1;
   /** Overrides of the checkpoint this document names, kept between reads (see resolve.ts). */
   private readonly resolver = new CheckpointResolver();
   /** A checkpoint or tokenizer is being loaded: the read waits for it. */
@@ -155,6 +157,7 @@ export class DocSession {
     this.subscribed = on;
     this.sent.clear(); // (a new subscriber holds nothing)
     this.sentNow = { version: -1, byData: new Map() };
+    this.vocabSent = -1;
     if (!on) return;
     if (this.read && this.readVersion === this.version && this.stagesVersion === this.version) this.publish();
     else {
@@ -272,7 +275,7 @@ export class DocSession {
       }
       this.sniffed = false;
     }
-    const summary = model ? this.summary(model) : null;
+    const summary = model ? this.wire(this.summary(model)) : null;
     this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary, ...(trace ? { trace: [...trace, Date.now()] } : {}) });
     if (!model) return;
     // compare: the baseline first (its stages are what each stage is posted against), in full
@@ -290,10 +293,18 @@ export class DocSession {
     this.postRuntime(version);
   }
 
+  /** The summary as the subscriber is sent it: its words left out when it holds this layout's. */
+  private wire(s: ModelSummary): SummaryMessage {
+    if (!this.subscribed) return s;
+    if (this.vocabSent === s.layoutKey) return { ...s, vocab: null };
+    this.vocabSent = s.layoutKey;
+    return s;
+  }
+
   private summary(m: ModelFile): ModelSummary {
     const plan = this.engine().planOf(m.model.spec);
     const signature = layoutSignature(m, plan);
-    if (signature !== this.layout.signature) this.layout = { signature, key: this.layout.key + 1 };
+    if (signature !== this.layout.signature || !sameStrings(m.vocab, this.layout.vocab)) this.layout = { signature, vocab: m.vocab, key: this.layout.key + 1 };
     const summary = summarize(m, plan, this.layout.key);
     this.shownFirst = shownFirst(summary.stages, summary.layers.length);
     return summary;
@@ -329,7 +340,7 @@ export class DocSession {
   private publish(): void {
     const read = this.read!;
     const model = read.model;
-    this.post({ type: 'model', doc: this.doc, version: this.readVersion, problems: this.problems(), summary: model ? this.summary(model) : null });
+    this.post({ type: 'model', doc: this.doc, version: this.readVersion, problems: this.problems(), summary: model ? this.wire(this.summary(model)) : null });
     if (!model || !this.stages) return;
     for (const s of this.stages) this.postStage(s, this.stagesVersion, true);
     this.post({ type: 'done', doc: this.doc, version: this.stagesVersion, ms: { parse: 0, forward: 0 }, kernel: this.kernel().name });
@@ -546,4 +557,11 @@ export class DocSession {
       }
     }
   }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
