@@ -6,6 +6,7 @@
 import type { PanelSettings, ToWebview } from '../src/protocol/panel';
 import type { HighlightTarget, ModelSummary, ProblemInfo } from '../src/protocol/stages';
 import type { Activation } from '../src/core/activation';
+import { shownFirst } from '../src/core/shownFirst';
 import { bannerBlocks, contentWarnings } from './banner';
 import { h, perFrame } from './dom';
 import { PanelHeader } from './header';
@@ -306,7 +307,8 @@ export class App {
   private postWanted(): void {
     const s = this.stream.render?.summary;
     if (!s) return;
-    const always = [...this.overview.ids(), ...this.lensWanted, ...s.stages.filter((x) => x.group === 'head' || x.group === 'output' || x.group === 'input').map((x) => x.id)];
+    // (what a new panel shows, the worker's rule too; the overview's and the open lenses' stages)
+    const always = [...(shownFirst(s.stages, s.layers.length) ?? []), ...this.overview.ids(), ...this.lensWanted];
     const ids = this.layout.wanted(s, always);
     const key = ids ? ids.slice().sort().join(',') : '*';
     if (key === this.wantedKey) return;

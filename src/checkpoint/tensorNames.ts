@@ -121,8 +121,10 @@ export function storedName(stored: { has(name: string): boolean }, name: string,
   return stored.has(name) ? name : null;
 }
 
-/** The core's params a tensor's numbers become (the data is used as it is, not copied, but for c_attn's split). */
-/** `alloc`: where the matrices cut out of a fused one go (as readTensor's). */
+/**
+ * The core's params a tensor's numbers become (the data is used as it is, not copied, but for
+ * c_attn's split). `alloc`: where the matrices cut out of a fused one go (as readTensor's).
+ */
 export function paramsOf(t: ExpectedTensor, data: Float32Array, alloc?: (length: number) => Float32Array): Array<[string, Param]> {
   const r = t.role;
   switch (r.kind) {
