@@ -29,8 +29,8 @@ export interface Checkpoint {
   readonly ignored: readonly string[];
 }
 
-/** The buffer F32 tensors are read through on their way into `alloc`'s arrays (by halves: readTensor). */
-const STAGING_BYTES = 8 << 20;
+/** F16 and BF16 tensors are read through this buffer's halves into `alloc`'s arrays; F32 ones straight in, in parts of half its size (readTensor). */
+const STAGING_BYTES = 16 << 20;
 
 /**
  * `alloc`: where the weights go (the matmul kernel's weightArray, so they are held once: the

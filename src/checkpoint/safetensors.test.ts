@@ -99,35 +99,49 @@ describe('safetensors', () => {
     assert.deepEqual(reads.slice(2).map((r) => [r.start, r.end]), ['a', 'h', 'b', 'g'].map((n) => [t(n).begin, t(n).end]));
   });
 
-  it('into a given allocator: every dtype decoded into its arrays, F32 read through the staging buffer\'s halves in turn, the next read before this part is copied', async () => {
+  it('into a given allocator: F32 read straight into its array in parts, two at a time; F16 and BF16 through the staging buffer\'s halves, the next part read before this one is decoded', async () => {
     const data = Array.from({ length: 11 }, (_, i) => (i - 5.5) * 1.25);
+    const bf = Array.from({ length: 9 }, (_, i) => (i - 4) * 0.5);
     const file = safetensorsBytes({
       a: { shape: [11], data, dtype: 'F32' },
       h: { shape: [3], data: [1, 2 ** -24, -65504], dtype: 'F16' },
-      g: { shape: [2], data: [3.140625, -2], dtype: 'BF16' },
+      g: { shape: [9], data: bf, dtype: 'BF16' },
     });
     const mem = one('/f', file);
-    const parts: number[] = [];
-    const copied: number[] = []; // floats of the tensor in place as each read begins
     const pool = new Float32Array(new SharedArrayBuffer(4 * 64));
-    const files = { ...mem, readInto: async (p: string, start: number, into: Uint8Array) => {
-      parts.push(into.length);
-      copied.push(pool.subarray(0, 11).filter((v) => v !== 0).length);
-      into.set(await mem.read(p, start, start + into.length));
-    } };
-    const st = await readHeader(files, '/f');
     let used = 0;
     const alloc = (n: number): Float32Array => pool.subarray(used, (used += n));
+    const log: string[] = [];
+    const into: Uint8Array[] = [];
+    const files = { ...mem, readInto: async (p: string, start: number, dest: Uint8Array) => {
+      log.push(`read ${dest.length}`);
+      into.push(dest);
+      await Promise.resolve();
+      dest.set(await mem.read(p, start, start + dest.length));
+      log.push('done');
+    } };
+    const st = await readHeader(files, '/f');
     const a = await readTensor(files, st, st.tensors.get('a')!, alloc, new Uint8Array(16));
     assert.deepEqual(Array.from(a), data);
     assert.equal(a.buffer, pool.buffer, 'in the allocator\'s memory');
-    assert.deepEqual(parts, [8, 8, 8, 8, 8, 4], '44 bytes through the 8-byte halves of a 16-byte staging buffer');
-    assert.deepEqual(copied, [0, 0, 2, 4, 6, 8], 'part k + 1 asked for before part k is copied');
-    assert.deepEqual(Array.from(await readTensor(files, st, st.tensors.get('h')!, alloc, new Uint8Array(12))), [1, 2 ** -24, -65504]);
-    const g = await readTensor(files, st, st.tensors.get('g')!, alloc, new Uint8Array(12));
-    assert.deepEqual(Array.from(g), [3.140625, -2]);
+    assert.ok(into.every((d) => d.buffer === pool.buffer), 'read straight into it, no buffer between');
+    assert.deepEqual(log.filter((l) => l !== 'done'), ['read 8', 'read 8', 'read 8', 'read 8', 'read 8', 'read 4'], '44 bytes in parts of 8 (half the staging buffer)');
+    assert.deepEqual(log.slice(0, 3), ['read 8', 'read 8', 'done'], 'two parts under way at once');
+
+    log.length = 0;
+    const decoded: number[] = []; // numbers of g in place as each read begins
+    const g0 = used;
+    const watch = { ...files, readInto: async (p: string, start: number, dest: Uint8Array) => {
+      decoded.push(pool.subarray(g0, g0 + 9).filter((v) => v !== 0).length);
+      await files.readInto(p, start, dest);
+    } };
+    const g = await readTensor(watch, st, st.tensors.get('g')!, alloc, new Uint8Array(16));
+    assert.deepEqual(Array.from(g), bf);
     assert.equal(g.buffer, pool.buffer);
-    assert.deepEqual(Array.from(pool.subarray(0, used)), [...data, 1, 2 ** -24, -65504, 3.140625, -2]);
+    assert.deepEqual(log.filter((l) => l !== 'done'), ['read 8', 'read 8', 'read 2'], '18 bytes through the 8-byte halves');
+    assert.deepEqual(decoded, [0, 0, 4], 'part k + 1 asked for before part k is decoded (4 numbers a part)');
+    assert.deepEqual(Array.from(await readTensor(files, st, st.tensors.get('h')!, alloc, new Uint8Array(12))), [1, 2 ** -24, -65504]);
+    assert.deepEqual(Array.from(pool.subarray(0, used)), [...data, ...bf, 1, 2 ** -24, -65504]);
   });
 
   it('a header longer than the file, a file shorter than 8 bytes', async () => {
