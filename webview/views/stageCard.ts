@@ -70,11 +70,12 @@ export class StageCard {
         h('p', { class: 'card-meaning' }, info.meaning)),
       this.body);
     this.main.canvasElement.dataset.stageId = info.id;
-    if (info.perHead) this.buildHeadControls(shape[0]);
   }
 
+  // Built when the card is first drawn, not with it: a select renders several times as its options
+  // arrive, each render reading its own box (a forced layout of the page), and GPT-2's 60 attention
+  // cards built with theirs held the panel ~200 ms after its model message.
   private buildHeadControls(NH: number): void {
-    if (NH <= 1) return;
     const sel = h('vscode-single-select', { class: 'head-select', 'aria-label': 'head' }) as HTMLElement & { value: string };
     sel.append(...Array.from({ length: NH }, (_, i) => h('vscode-option', { value: String(i) }, `head ${i}`)));
     sel.value = String(this.ctx.head(this.info.id));
@@ -169,6 +170,7 @@ export class StageCard {
       const NH = st.shape[0];
       const X = st.shape[2];
       const hsel = Math.min(this.ctx.head(info.id), NH - 1);
+      if (!this.headSelect && NH > 1) this.buildHeadControls(NH);
       if (this.headSelect) this.headSelect.value = String(hsel);
       const all = NH > 1 && this.ctx.allHeads(info.id);
       if (this.allHeadsBox) this.allHeadsBox.checked = all;
