@@ -17,6 +17,7 @@ import type { ParamCounts } from './params';
 import type { CheckpointFacts } from '../checkpoint/resolve';
 import { pathAt } from './pathAt';
 import { quote } from '../util/quote';
+import { formatFloat32 } from '../util/float32';
 import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
 
 export interface ModelDims {
@@ -173,6 +174,8 @@ interface Mat { readonly rows: number; readonly cols: number; readonly data: Flo
 interface Vec { readonly length: number; readonly data: Float32Array; readonly node: JsonNode }
 
 const MAX_ELEMENT_PROBLEMS = 12;
+/** The largest token id read: float32 (how vectors are read) holds every whole number below 2^24 exactly (16777217 would read as 2^24). */
+const MAX_TOKEN_ID = 2 ** 24 - 1;
 
 function describe(node: JsonNode): string {
   switch (node.kind) {
@@ -411,12 +414,17 @@ class Reader {
     });
   }
 
+  /** Token ids are read as float32 (the vector reader's): exact up to 2^24, far past any vocabulary. */
   private integers(node: JsonNode, path: readonly PathSegment[]): number[] | null {
     const v = this.vector(node, path);
     if (!v) return null;
-    const bad = Array.from(v.data).findIndex((x) => !Number.isInteger(x) || x < 0);
+    const bad = Array.from(v.data).findIndex((x) => !Number.isInteger(x) || x < 0 || x > MAX_TOKEN_ID);
     if (bad >= 0) {
-      this.error('value', [...path, bad], node, `${formatPath([...path, bad])} must be a token id (a whole number, 0 or more), found ${v.data[bad]}`);
+      // (quoted as written: the numbers were read as float32, which rounds 1e20 to 100000002004087730000)
+      const item = node.kind === 'array' ? node.items[bad] : undefined;
+      const x = v.data[bad];
+      const found = item ? oneLine(sourceSlice(this.text, item.start, item.end)) : x > MAX_TOKEN_ID ? `a number above ${MAX_TOKEN_ID}` : formatFloat32(x);
+      this.error('value', [...path, bad], item ?? node, `${formatPath([...path, bad])} must be a token id (a whole number from 0 to ${MAX_TOKEN_ID}), found ${found}`);
       return null;
     }
     return Array.from(v.data);
@@ -455,7 +463,7 @@ class Reader {
         this.error('value', path, { start: q.keyStart, end: q.keyEnd }, `${quote(q.key)} is not a unit: a unit is "layers.i.ffn.neuron.j" or "layers.i.attn.head.h"`);
         continue;
       }
-      const factor = this.number(q, path, {}, NaN);
+      const factor = this.number(q, path, { float32: true }, NaN);
       if (Number.isNaN(factor)) continue;
       out.push({ ...u, factor, text: q.key, at: { start: q.keyStart, end: q.end, path } });
     }
@@ -491,7 +499,7 @@ class Reader {
       }
       let values: Float32Array | null = null;
       if (one) {
-        const v = this.number(q, path, {}, NaN);
+        const v = this.number(q, path, { float32: true }, NaN);
         if (!Number.isNaN(v)) values = new Float32Array([v]);
       } else {
         values = this.vector(q.value, path)?.data ?? null;
@@ -568,7 +576,8 @@ class Reader {
     return v.value;
   }
 
-  private number(p: PropertyNode | undefined, path: readonly PathSegment[], opts: { integer?: boolean; min?: number; above?: number }, dflt: number): number {
+  /** `float32`: the number is held as float32 (a weight, a scale factor): one too large for it is an error, not Infinity. */
+  private number(p: PropertyNode | undefined, path: readonly PathSegment[], opts: { integer?: boolean; min?: number; above?: number; float32?: boolean }, dflt: number): number {
     if (!p?.value || p.value.kind === 'invalid') return dflt;
     const v = p.value;
     const what = opts.integer ? 'a whole number' : 'a number';
@@ -590,6 +599,10 @@ class Reader {
     }
     if (opts.above !== undefined && !(v.value > opts.above)) {
       this.error('value', path, v, `${formatPath(path)} must be greater than ${opts.above}, found ${v.value}`);
+      return dflt;
+    }
+    if (opts.float32 && Math.abs(v.value) >= FLOAT32_OVERFLOW) {
+      this.error('overflow', path, v, `${formatPath(path)} = ${oneLine(sourceSlice(this.text, v.start, v.end))} is too large for float32 (largest: ±3.4028235e38)`);
       return dflt;
     }
     return v.value;

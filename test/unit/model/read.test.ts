@@ -131,6 +131,24 @@ describe('readModel: problems, with path, line and column', () => {
     assert.match(p.message, /1e39 is too large for float32/);
   });
 
+  it('a checkpoint override too large for float32 is an error at its value, not Infinity', () => {
+    const w = only(`{"version": 1, "checkpoint": "./m", "token_ids": [1], "weights": {"layers.0.ffn.W1[0][0]": 1e39}}`, 'overflow');
+    assert.equal(w.path, 'weights["layers.0.ffn.W1[0][0]"]');
+    assert.equal(w.at, '1e39');
+    assert.match(w.message, /= 1e39 is too large for float32/);
+    const s = only(`{"version": 1, "checkpoint": "./m", "token_ids": [1], "scale": {"layers.0.ffn.neuron.1": -4e38}}`, 'overflow');
+    assert.equal(s.path, 'scale["layers.0.ffn.neuron.1"]');
+    assert.equal(problems(`{"version": 1, "checkpoint": "./m", "token_ids": [1], "scale": {"layers.0.ffn.neuron.1": -3e38}}`).length, 0, 'the largest float32s are numbers');
+  });
+
+  it('a token id is quoted as written, not as the float32 it was read into', () => {
+    const ids = (list: string): string => only(`{"version": 1, "checkpoint": "./m", "token_ids": ${list}}`, 'value').message;
+    assert.equal(ids('[1, 0.1]'), 'token_ids[1] must be a token id (a whole number from 0 to 16777215), found 0.1');
+    assert.equal(ids('[1e20]'), 'token_ids[0] must be a token id (a whole number from 0 to 16777215), found a number above 16777215');
+    assert.equal(ids('[1, 16777217]'), 'token_ids[1] must be a token id (a whole number from 0 to 16777215), found a number above 16777215');
+    assert.equal(ids('[1, -3]'), 'token_ids[1] must be a token id (a whole number from 0 to 16777215), found -3');
+  });
+
   it('a tokens list of the wrong length', () => {
     const p = only(`{"version": 1, "tokens": ["a", "b", "c"],\n "input": [[1], [2]], "ffn": {"W1": [[1]], "W2": [[1]]}}`, 'tokens-length');
     assert.equal(p.path, 'tokens');
