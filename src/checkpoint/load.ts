@@ -9,7 +9,7 @@ import type { ModelSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
 import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
-import { readTensor } from './safetensors';
+import { readSplitColumns, readTensor } from './safetensors';
 import { openTensors } from './shards';
 import { expectedTensors, HEAD_TENSOR, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
 
@@ -49,7 +49,9 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, all
   const dtypes = new Set<string>();
   let paramCount = 0;
   const staging = alloc ? new Uint8Array(STAGING_BYTES) : undefined;
-  const read = async (t: ExpectedTensor, into?: (length: number) => Float32Array): Promise<Float32Array> => {
+  // GPT-2's c_attn with an allocator: its Q, K and V read straight into three arrays of it
+  const split = (t: ExpectedTensor): boolean => t.role.kind === 'qkv' && alloc !== undefined;
+  const read = async (t: ExpectedTensor, into?: (length: number) => Float32Array): Promise<Float32Array | Float32Array[]> => {
     const stored = storedName(tensors, t.name, prefix);
     const want = `${t.what} = [${t.shape.join(', ')}]`;
     if (stored === null) throw new CheckpointError(`the checkpoint has no tensor ${prefix}${t.name} (nor ${t.name}), expected ${want}`, { tensor: t.name });
@@ -57,16 +59,17 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, all
     if (info.shape.length !== t.shape.length || info.shape.some((d, i) => d !== t.shape[i])) {
       throw new CheckpointError(`${stored} is [${info.shape.join(', ')}], expected ${want}`, { file: file.shown, tensor: stored });
     }
-    const data = await readTensor(files, file, info, into, staging);
+    const parts = split(t) ? await readSplitColumns(files, file, info, 3, alloc!, staging!) : null;
+    const data = parts ?? await readTensor(files, file, info, into, staging);
     used.add(stored);
     dtypes.add(info.dtype);
-    paramCount += data.length;
+    paramCount += Array.isArray(data) ? data.reduce((n, d) => n + d.length, 0) : data.length;
     return data;
   };
 
   const params = new Map<string, Param>();
   for (const t of expectedTensors(arch)) {
-    // a fused tensor (GPT-2's c_attn) is read once as it is and cut into the three it holds
+    // a fused tensor (GPT-2's c_attn) is cut into the three it holds: as it is read, or after
     const fused = t.role.kind === 'qkv' || t.role.kind === 'qkvBias';
     for (const [id, p] of paramsOf(t, await read(t, fused ? undefined : alloc), alloc)) params.set(id, p);
   }

@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import { CheckpointError } from './errors';
 import { memoryFiles } from './memoryFiles';
-import { bf16, decodeTensor, f16, readHeader, readTensor } from './safetensors';
+import { bf16, decodeTensor, f16, readHeader, readSplitColumns, readTensor } from './safetensors';
+import { splitColumns } from './tensorNames';
 import { recordingFiles, safetensorsBytes } from './testing';
 
 const one = (path: string, bytes: Uint8Array) => memoryFiles(new Map([[path, bytes]]));
@@ -142,6 +143,29 @@ describe('safetensors', () => {
     assert.deepEqual(decoded, [0, 0, 4], 'part k + 1 asked for before part k is decoded (4 numbers a part)');
     assert.deepEqual(Array.from(await readTensor(files, st, st.tensors.get('h')!, alloc, new Uint8Array(12))), [1, 2 ** -24, -65504]);
     assert.deepEqual(Array.from(pool.subarray(0, used)), [...data, ...bf, 1, 2 ** -24, -65504]);
+  });
+
+  it('a fused [rows][cols] F32 tensor cut into column blocks as it is read, a whole number of rows per staging half, as splitColumns cuts the whole', async () => {
+    const data = Array.from({ length: 5 * 6 }, (_, i) => i * 0.5 - 3);
+    const file = safetensorsBytes({ w: { shape: [5, 6], data, dtype: 'F32' }, b: { shape: [5, 6], data, dtype: 'BF16' } });
+    const mem = one('/f', file);
+    const parts: number[] = [];
+    const files = { ...mem, readInto: async (p: string, start: number, into: Uint8Array) => {
+      parts.push(into.length);
+      into.set(await mem.read(p, start, start + into.length));
+    } };
+    const st = await readHeader(files, '/f');
+    const pool = new Float32Array(new SharedArrayBuffer(4 * 64));
+    let used = 0;
+    const alloc = (n: number): Float32Array => pool.subarray(used, (used += n));
+    const cut = await readSplitColumns(files, st, st.tensors.get('w')!, 3, alloc, new Uint8Array(100));
+    assert.ok(cut);
+    assert.deepEqual(cut.map((c) => Array.from(c)), splitColumns(Float32Array.from(data), 5, 6, 3).map((c) => Array.from(c)));
+    assert.ok(cut.every((c) => c.buffer === pool.buffer), 'in the allocator\'s memory');
+    assert.deepEqual(parts, [48, 48, 24], 'two rows (24 bytes each) per 50-byte half');
+    assert.equal(await readSplitColumns(files, st, st.tensors.get('b')!, 3, alloc, new Uint8Array(100)), null, 'BF16: read whole, then cut');
+    assert.equal(await readSplitColumns(files, st, st.tensors.get('w')!, 3, alloc, new Uint8Array(40)), null, 'a half smaller than a row');
+    assert.equal(await readSplitColumns(files, st, st.tensors.get('w')!, 4, alloc, new Uint8Array(100)), null, '6 columns do not cut in 4');
   });
 
   it('a header longer than the file, a file shorter than 8 bytes', async () => {

@@ -119,15 +119,7 @@ export async function readTensor(files: CheckpointFiles, file: SafetensorsFile, 
       await readInParts(files, file.path, t.begin, new Uint8Array(out.buffer, out.byteOffset, byteLength), half);
       return out;
     }
-    const halves = [staging.subarray(0, half), staging.subarray(half, 2 * half)];
-    const readPart = (at: number): Promise<void> | null =>
-      at < byteLength ? files.readInto!(file.path, t.begin + at, halves[(at / half) & 1].subarray(0, Math.min(half, byteLength - at))) : null;
-    let reading = readPart(0);
-    for (let at = 0; reading; at += half) {
-      await reading;
-      reading = readPart(at + half);
-      decodeInto(halves[(at / half) & 1].subarray(0, Math.min(half, byteLength - at)), dtype, out, at / size);
-    }
+    await readThroughHalves(files, file.path, t.begin, byteLength, staging, 4, (part, at) => decodeInto(part, dtype, out, at / size));
     return out;
   }
   const bytes = await files.read(file.path, t.begin, t.end);
@@ -135,6 +127,45 @@ export async function readTensor(files: CheckpointFiles, file: SafetensorsFile, 
     throw new CheckpointError(`${file.shown}: tensor ${t.name} gave ${bytes.length} bytes, expected ${byteLength} (was the file changed while being read?)`, { file: file.shown, tensor: t.name });
   }
   return decodeTensor(bytes, dtype, alloc);
+}
+
+/**
+ * A [rows][cols] F32 tensor cut into `parts` matrices of cols/parts columns each, side by side
+ * (GPT-2's c_attn: Q, K and V), each in a new `alloc` array, read through the staging buffer's
+ * halves a whole number of rows at a time: no copy of the whole tensor is made first. Null where
+ * this cannot be done (another dtype, a staging half smaller than a row, files that cannot read
+ * into a buffer): the caller reads the tensor and cuts it.
+ */
+export async function readSplitColumns(files: CheckpointFiles, file: SafetensorsFile, t: TensorInfo, parts: number, alloc: (length: number) => Float32Array, staging: Uint8Array): Promise<Float32Array[] | null> {
+  if (t.dtype !== 'F32' || t.shape.length !== 2 || !files.readInto || t.shape[1] % parts !== 0) return null;
+  const [rows, cols] = t.shape;
+  const w = cols / parts;
+  const rowBytes = cols * 4;
+  if (t.end - t.begin !== rows * rowBytes || staging.length >> 1 < rowBytes) return null;
+  const out = Array.from({ length: parts }, () => alloc(rows * w));
+  await readThroughHalves(files, file.path, t.begin, rows * rowBytes, staging, rowBytes, (part, at) => {
+    const f = new Float32Array(part.buffer, part.byteOffset, part.length >> 2);
+    for (let r = 0, row = at / rowBytes; r * cols < f.length; r++, row++) {
+      for (let k = 0; k < parts; k++) out[k].set(f.subarray(r * cols + k * w, r * cols + (k + 1) * w), row * w);
+    }
+  });
+  return out;
+}
+
+// Bytes [begin, begin + byteLength) of the file through the staging buffer's two halves, in parts
+// of a whole number of `unit` bytes: consume(part, at) runs on each part while the next is read.
+async function readThroughHalves(files: CheckpointFiles, path: string, begin: number, byteLength: number, staging: Uint8Array, unit: number, consume: (part: Uint8Array, at: number) => void): Promise<void> {
+  const half = Math.floor((staging.length >> 1) / unit) * unit;
+  if (half === 0) throw new RangeError(`readThroughHalves: a staging buffer of at least ${2 * unit} bytes`);
+  const halves = [staging.subarray(0, half), staging.subarray(half, 2 * half)];
+  const readPart = (at: number): Promise<void> | null =>
+    at < byteLength ? files.readInto!(path, begin + at, halves[(at / half) & 1].subarray(0, Math.min(half, byteLength - at))) : null;
+  let reading = readPart(0);
+  for (let at = 0; reading; at += half) {
+    await reading;
+    reading = readPart(at + half);
+    consume(halves[(at / half) & 1].subarray(0, Math.min(half, byteLength - at)), at);
+  }
 }
 
 /** Reads of one tensor under way at once: two keep the disk and the page cache busy while leaving libuv's other threads (4 by default, shared with the extension host) free. */

@@ -123,23 +123,26 @@ export function storedName(stored: { has(name: string): boolean }, name: string,
 
 /**
  * The core's params a tensor's numbers become (the data is used as it is, not copied, but for
- * c_attn's split). `alloc`: where the matrices cut out of a fused one go (as readTensor's).
+ * c_attn's split). `alloc`: where the matrices cut out of a fused one go (as readTensor's). A
+ * fused c_attn may come already cut, as [Q, K, V] (readSplitColumns).
  */
-export function paramsOf(t: ExpectedTensor, data: Float32Array, alloc?: (length: number) => Float32Array): Array<[string, Param]> {
+export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float32Array[], alloc?: (length: number) => Float32Array): Array<[string, Param]> {
+  if (Array.isArray(data) && t.role.kind !== 'qkv') throw new TypeError(`paramsOf: ${t.name} comes whole, not cut`);
+  const whole = data as Float32Array;
   const r = t.role;
   switch (r.kind) {
-    case 'matrix': return [[r.id, { data, shape: t.shape, layout: r.layout }]];
-    case 'vector': return [[r.id, { data, shape: t.shape }]];
+    case 'matrix': return [[r.id, { data: whole, shape: t.shape, layout: r.layout }]];
+    case 'vector': return [[r.id, { data: whole, shape: t.shape }]];
     case 'qkv': {
       const C = t.shape[0];
-      const [q, k, v] = splitColumns(data, C, 3 * C, 3, alloc);
+      const [q, k, v] = Array.isArray(data) ? data : splitColumns(whole, C, 3 * C, 3, alloc);
       const p = `layers.${r.layer}.attn.`;
       return [[`${p}Wq`, { data: q, shape: [C, C], layout: 'in_out' }], [`${p}Wk`, { data: k, shape: [C, C], layout: 'in_out' }], [`${p}Wv`, { data: v, shape: [C, C], layout: 'in_out' }]];
     }
     case 'qkvBias': {
       const C = t.shape[0] / 3;
       const p = `layers.${r.layer}.attn.`;
-      return (['bq', 'bk', 'bv'] as const).map((b, i) => [`${p}${b}`, { data: data.slice(i * C, (i + 1) * C), shape: [C] }]);
+      return (['bq', 'bk', 'bv'] as const).map((b, i) => [`${p}${b}`, { data: whole.slice(i * C, (i + 1) * C), shape: [C] }]);
     }
   }
 }
