@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadTokenizer, TokenizerError, visible, type TextTokenizer } from './tokenizer';
+import { loadTokenizer, TokenizerError, visible, visibleReference, type TextTokenizer } from './tokenizer';
 import { rng } from '../util/rng';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -235,6 +235,15 @@ describe('tokenizer (tokenizer.json via @huggingface/tokenizers)', () => {
     assert.equal(visible('👨\u200d👩', false), '👨\u200d👩'); // a joiner inside an emoji sequence shows as the sequence
     assert.equal(visible('\u200d', false), '<U+200D>');
     assert.equal(visible('\u007f\u0007', false), '␡␇');
+  });
+
+  it('visible(): its one-pass form gives the reference\'s label for every piece of GPT-2\'s vocabulary', () => {
+    const vocab = (JSON.parse(gpt2Json()) as { model: { vocab: Record<string, number> } }).model.vocab;
+    const pieces = [...Object.keys(vocab), 'Ġ<0x41>', '<0x41>', 'ĠĠ', 'Ġ', ''];
+    let differ = 0;
+    for (const p of pieces) if (visible(p, true) !== visibleReference(p, true)) differ++;
+    assert.equal(differ, 0, `${differ} of ${pieces.length} differ`);
+    assert.equal(visible('<0x41>', true), visibleReference('<0x41>', true), 'a SentencePiece byte stays the reference\'s');
   });
 });
 
