@@ -6,7 +6,7 @@
 // panel's frame with every stage of the new model drawn (data-rendered-at, in the
 // requestAnimationFrame after the last stage: stricter than the first heatmap). Playwright's and the
 // webview's Date.now() read the one system clock. The worker's own figures split it (the checkpoint
-// read with its tokenizer, then the first forward, whose packing of the weights comes first).
+// read with its tokenizer, then the first forward on the weights where they were read).
 // The file is read through once after it is written, so the OS has it cached as it has a checkpoint
 // just downloaded (writing and syncing it was not enough here: the VM's memory manager had dropped
 // it from the page cache by the open in 2 of 3 full runs, and the open then read 498 MB from disk,

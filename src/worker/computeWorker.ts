@@ -18,6 +18,7 @@ runWorker({
   files: nodeFiles,
   readFile: async (path) => new Uint8Array(await fsp.readFile(path)),
   // A second thread only where there are cores to spare: on 2 cores VS Code's own processes need one
-  // (opening a GPT-2-small checkpoint in code-server took 6.2-8.5 s with the helper, 4.5 s without).
+  // (opening a GPT-2-small checkpoint in code-server, the first forward took 517 and 830 ms with the
+  // helper, 300-500 without: the helper's core is the one the workbench and the extension host use).
   spawnMatmulHelper: availableParallelism() > 2 ? nodeMatmulHelper(join(__dirname, 'matmulHelper.js')) : undefined,
 });
