@@ -42,7 +42,7 @@ describe('checkpoint config.json', () => {
   it('gpt2 as on the Hub: n_inner defaults to 4·n_embd, gelu_new is gelu_tanh, tied, every bias', () => {
     assert.deepEqual(parse(GPT2), {
       modelType: 'gpt2', C: 768, F: 3072, L: 12, NH: 12, KVH: 12, HS: 64, V: 50257, maxPositions: 1024, eps: 1e-5,
-      activation: 'gelu_tanh', ropeTheta: null, ropeScaling: null, tied: true, qkvBias: true, oBias: true, mlpBias: true,
+      activation: 'gelu_tanh', ropeTheta: null, ropeScaling: null, dynamicRope: false, tied: true, qkvBias: true, oBias: true, mlpBias: true,
     });
   });
 
@@ -61,7 +61,7 @@ describe('checkpoint config.json', () => {
   it('llama as on the Hub (SmolLM2-135M): GQA, head_dim = hidden/heads, rope_theta, tied', () => {
     assert.deepEqual(parse(SMOLLM2), {
       modelType: 'llama', C: 576, F: 1536, L: 30, NH: 9, KVH: 3, HS: 64, V: 49152, maxPositions: 8192, eps: 1e-5,
-      activation: 'swiglu', ropeTheta: 100000, ropeScaling: null, tied: true, qkvBias: false, oBias: false, mlpBias: false,
+      activation: 'swiglu', ropeTheta: 100000, ropeScaling: null, dynamicRope: false, tied: true, qkvBias: false, oBias: false, mlpBias: false,
     });
   });
 
@@ -78,7 +78,7 @@ describe('checkpoint config.json', () => {
   it('qwen2 as on the Hub (Qwen2.5-0.5B): q/k/v biases, no o or MLP bias', () => {
     assert.deepEqual(parse(QWEN25), {
       modelType: 'qwen2', C: 896, F: 4864, L: 24, NH: 14, KVH: 2, HS: 64, V: 151936, maxPositions: 32768, eps: 1e-6,
-      activation: 'swiglu', ropeTheta: 1000000, ropeScaling: null, tied: true, qkvBias: true, oBias: false, mlpBias: false,
+      activation: 'swiglu', ropeTheta: 1000000, ropeScaling: null, dynamicRope: false, tied: true, qkvBias: true, oBias: false, mlpBias: false,
     });
   });
 
@@ -133,9 +133,16 @@ describe('checkpoint config.json', () => {
     assert.equal(parse({ ...SMOLLM2, rope_scaling: { rope_type: 'default' } }).ropeScaling, null);
   });
 
+  it('dynamic (NTK) rope_scaling: the default frequencies, the input held to max_position_embeddings (past it Hugging Face rescales them)', () => {
+    const a = parse({ ...SMOLLM2, rope_scaling: { type: 'dynamic', factor: 2 } });
+    assert.equal(a.ropeScaling, null);
+    assert.equal(a.dynamicRope, true);
+    assert.equal(parse(SMOLLM2).dynamicRope, false);
+  });
+
   it('what the core does not compute is an error, not silently wrong numbers', () => {
-    assert.equal(error({ ...SMOLLM2, rope_parameters: { rope_type: 'yarn', rope_theta: 1e4 } }), 'config.json: "rope_parameters" of type "yarn" is not supported; FFN Lens computes RoPE of type "default", "linear" or "llama3"');
-    assert.equal(error({ ...SMOLLM2, rope_scaling: { type: 'dynamic', factor: 2 } }), 'config.json: "rope_scaling" of type "dynamic" is not supported; FFN Lens computes RoPE of type "default", "linear" or "llama3"');
+    assert.equal(error({ ...SMOLLM2, rope_parameters: { rope_type: 'yarn', rope_theta: 1e4 } }), 'config.json: "rope_parameters" of type "yarn" is not supported; FFN Lens computes RoPE of type "default", "linear", "llama3" or "dynamic"');
+    assert.equal(error({ ...SMOLLM2, rope_scaling: { type: 'dynamic', factor: 0 } }), 'config.json: "rope_scaling.factor" must be a positive number, found 0');
     assert.equal(error({ ...SMOLLM2, rope_scaling: { rope_type: 'llama3', factor: 32, low_freq_factor: 1, high_freq_factor: 4 } }), 'config.json: "rope_scaling.original_max_position_embeddings" must be a positive number (it is missing)');
     assert.equal(error({ ...SMOLLM2, rope_scaling: { rope_type: 'llama3', factor: 32, low_freq_factor: 4, high_freq_factor: 4, original_max_position_embeddings: 8192 } }), 'config.json: "rope_scaling.high_freq_factor" (4) must be greater than "low_freq_factor" (4)');
     assert.equal(error({ ...SMOLLM2, rope_scaling: { type: 'linear', factor: -2 } }), 'config.json: "rope_scaling.factor" must be a positive number, found -2');

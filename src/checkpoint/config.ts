@@ -30,6 +30,11 @@ export interface ArchConfig {
   readonly ropeTheta: number | null;
   /** RoPE's frequencies rescaled (`rope_scaling` of type linear or llama3), or null. */
   readonly ropeScaling: RopeScaling | null;
+  /**
+   * `rope_scaling` of type dynamic (NTK): Hugging Face's frequencies are the default ones up to
+   * max_position_embeddings tokens and rescaled past them, so the input is held to that length.
+   */
+  readonly dynamicRope: boolean;
   /** The head is the embedding (tie_word_embeddings). */
   readonly tied: boolean;
   /** Biases on q/k/v (gpt2, qwen2; llama's attention_bias), on o (gpt2; llama's attention_bias), on the MLP (gpt2; llama's mlp_bias). */
@@ -84,7 +89,7 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
     if (bool('scale_attn_by_inverse_layer_idx', false)) fail('"scale_attn_by_inverse_layer_idx": true is not supported (FFN Lens divides attention scores by √head_size only)');
     return {
       modelType: 'gpt2', C, F: int('n_inner', 4 * C), L: int('n_layer'), NH, KVH: NH, HS: C / NH, V: int('vocab_size'),
-      maxPositions: int('n_positions', 1024), eps: num('layer_norm_epsilon', 1e-5), activation: activation!, ropeTheta: null, ropeScaling: null,
+      maxPositions: int('n_positions', 1024), eps: num('layer_norm_epsilon', 1e-5), activation: activation!, ropeTheta: null, ropeScaling: null, dynamicRope: false,
       tied: bool('tie_word_embeddings', true), qkvBias: true, oBias: true, mlpBias: true,
     };
   }
@@ -100,12 +105,12 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
   if (HS % 2) fail(`the head size ${HS} is odd; RoPE rotates pairs of dimensions`);
   const act = c.hidden_act ?? 'silu';
   if (act !== 'silu') fail(`hidden_act ${JSON.stringify(act)} is not supported; FFN Lens computes the SwiGLU MLP ("silu")`);
-  const { theta: ropeTheta, scaling: ropeScaling } = ropeOf(c, num, fail);
+  const { theta: ropeTheta, scaling: ropeScaling, dynamic: dynamicRope } = ropeOf(c, num, fail);
   if (qwen2 && bool('use_sliding_window', false)) fail('"use_sliding_window": true is not supported (FFN Lens computes full causal attention)');
   const attentionBias = bool('attention_bias', false);
   return {
     modelType: type as ModelType, C, F: int('intermediate_size'), L: int('num_hidden_layers'), NH, KVH, HS, V: int('vocab_size'),
-    maxPositions: int('max_position_embeddings', qwen2 ? 32768 : 2048), eps: num('rms_norm_eps', 1e-6), activation: 'swiglu', ropeTheta, ropeScaling,
+    maxPositions: int('max_position_embeddings', qwen2 ? 32768 : 2048), eps: num('rms_norm_eps', 1e-6), activation: 'swiglu', ropeTheta, ropeScaling, dynamicRope,
     tied: bool('tie_word_embeddings', false),
     qkvBias: qwen2 ? true : attentionBias, oBias: qwen2 ? false : attentionBias, mlpBias: qwen2 ? false : bool('mlp_bias', false),
   };
@@ -114,12 +119,15 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
 /**
  * RoPE's θ: `rope_theta` (default 10000), or in `rope_parameters` (transformers 5); and its
  * scaling, from `rope_scaling` or `rope_parameters`: none ("default"), "linear" or "llama3" (Llama
- * 3.1–3.3, as Hugging Face's `_compute_llama3_parameters`). Other types (dynamic, yarn, longrope…)
- * would give other positions than the core's: an error that names the supported ones.
+ * 3.1–3.3, as Hugging Face's `_compute_llama3_parameters`), or "dynamic" (the default frequencies
+ * within max_position_embeddings, as Hugging Face's `_compute_dynamic_ntk_parameters` gives them
+ * there). Other types (yarn, longrope…) would give other positions than the core's: an error that
+ * names the supported ones.
  */
-function ropeOf(c: Record<string, unknown>, num: (key: string, dflt: number) => number, fail: (m: string) => never): { theta: number; scaling: RopeScaling | null } {
+function ropeOf(c: Record<string, unknown>, num: (key: string, dflt: number) => number, fail: (m: string) => never): { theta: number; scaling: RopeScaling | null; dynamic: boolean } {
   let theta: number | null = null;
   let scaling: RopeScaling | null = null;
+  let dynamic = false;
   for (const key of ['rope_scaling', 'rope_parameters']) {
     const r = c[key];
     if (r == null) continue;
@@ -136,8 +144,11 @@ function ropeOf(c: Record<string, unknown>, num: (key: string, dflt: number) => 
       const s = { type: 'llama3' as const, factor: positive('factor'), lowFreqFactor: positive('low_freq_factor'), highFreqFactor: positive('high_freq_factor'), originalMaxPositions: positive('original_max_position_embeddings') };
       if (!(s.highFreqFactor > s.lowFreqFactor)) fail(`"${key}.high_freq_factor" (${s.highFreqFactor}) must be greater than "low_freq_factor" (${s.lowFreqFactor})`);
       scaling = s;
-    } else if (kind !== 'default') fail(`"${key}" of type ${JSON.stringify(kind)} is not supported; FFN Lens computes RoPE of type "default", "linear" or "llama3"`);
+    } else if (kind === 'dynamic') {
+      positive('factor');
+      dynamic = true;
+    } else if (kind !== 'default') fail(`"${key}" of type ${JSON.stringify(kind)} is not supported; FFN Lens computes RoPE of type "default", "linear", "llama3" or "dynamic"`);
     if (o.rope_theta != null) theta = positive('rope_theta');
   }
-  return { theta: theta ?? num('rope_theta', 10000), scaling };
+  return { theta: theta ?? num('rope_theta', 10000), scaling, dynamic };
 }

@@ -28,7 +28,7 @@ export interface ResolvableCheckpoint {
   readonly params: Params;
   /** The core's spec for these input ids (load.ts's archSpec). */
   specFor(opts: { readonly ids: readonly number[]; readonly temperature: number; readonly lens: boolean }): ModelSpec;
-  /** Learned positions limit the input's length (gpt2's n_positions); null when nothing does. */
+  /** Positions limit the input's length (gpt2's n_positions; max_position_embeddings under dynamic RoPE); null when nothing does. */
   readonly maxPositions: number | null;
   /** `gpt2`, `llama`, `qwen2`: for messages. */
   readonly modelType: string;

@@ -45,7 +45,8 @@ export class CheckpointStore {
         checkpoint,
         params: checkpoint.params,
         modelType: checkpoint.arch.modelType,
-        maxPositions: gpt2 ? checkpoint.arch.maxPositions : null,
+        // (learned positions end there; dynamic RoPE changes every angle past them)
+        maxPositions: gpt2 || checkpoint.arch.dynamicRope ? checkpoint.arch.maxPositions : null,
         dtypes: checkpoint.dtypes,
         paramCount: checkpoint.paramCount,
         specFor: (o) => archSpec(checkpoint.arch, o),
