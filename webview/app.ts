@@ -37,7 +37,7 @@ export class App {
   private readonly header: PanelHeader;
   private readonly ctx: CardContext = this.cardContext();
   private readonly layout = new PanelLayout(this.ctx, () => this.state, () => this.save(), () => this.drawAll(true), () => this.postWanted());
-  private readonly overview = new Overview(this.ctx, (id) => this.scrollToCard(id));
+  private readonly overview = new Overview(this.ctx, (id) => this.scrollToCard(id), (layer) => this.goToLayer(layer));
   private highlightTarget: HighlightTarget | null = null;
   /** Time spent handling the current render's stages. */
   private busyMs = 0;
@@ -58,7 +58,7 @@ export class App {
     this.headerEl = h('header', { class: 'panel-header' });
     this.banner = h('div', { class: 'banner', role: 'alert', hidden: true });
     const headerMain = h('div', { class: 'header-main' });
-    this.header = new PanelHeader(headerMain, (open) => this.setAllOpen(open), (layer) => this.scrollToCard(`layers.${layer}.out`));
+    this.header = new PanelHeader(headerMain, (open) => this.setAllOpen(open), (layer) => this.goToLayer(layer));
     // the banner sits in the sticky header: wherever the user has scrolled, the dimmed view says why
     this.headerEl.append(headerMain, this.banner);
     this.content = h('main', { class: 'content' }, h('p', { class: 'placeholder' }, 'Reading the model file…'));
@@ -318,9 +318,25 @@ export class App {
 
   private scrollToCard(id: string): void {
     const c = this.layout.cards.get(id);
-    if (!c) return;
+    if (c) this.openAndScroll(c.el, c.el.parentElement);
+  }
+
+  /**
+   * Opens layer `layer`'s section and brings its heading to the top: not its last card, which the
+   * stages arriving above it (the layer's attention and FFN, asked for as it opens) push down. The
+   * layer picker follows, whichever control opened it.
+   */
+  private goToLayer(layer: number): void {
+    const section = this.content.querySelector<HTMLElement>(`vscode-collapsible[data-section="layer${layer}"]`);
+    this.header.showLayer(layer);
+    if (section) this.openAndScroll(section, section);
+    else this.scrollToCard(`layers.${layer}.out`);
+  }
+
+  /** Opens every section from `from` outwards, then scrolls `el` to the top. */
+  private openAndScroll(el: HTMLElement, from: HTMLElement | null): void {
     let opened = false;
-    for (let p = c.el.parentElement; p; p = p.parentElement) {
+    for (let p = from; p; p = p.parentElement) {
       if (p.tagName !== 'VSCODE-COLLAPSIBLE') continue;
       const el = p as HTMLElement & { open: boolean; dataset: DOMStringMap };
       if (!el.open) {
@@ -333,7 +349,7 @@ export class App {
       this.save();
       this.postWanted();
     }
-    requestAnimationFrame(() => c.el.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+    requestAnimationFrame(() => el.scrollIntoView({ block: 'start', behavior: 'smooth' }));
   }
 
   private setAllOpen(open: boolean): void {
@@ -373,7 +389,7 @@ export class App {
       colormap: () => this.colormap(),
       maxCells: () => ({ rows: this.settings?.maxRows ?? 256, cols: this.settings?.maxCols ?? 1024 }),
       request: (request) => post({ type: 'lens', request }),
-      openLayer: (l) => this.scrollToCard(`layers.${l}.out`),
+      openLayer: (l) => this.goToLayer(l),
       unit: (text) => post({ type: 'unit', text }),
       runPatching: (views) => post({ type: 'runPatching', views }),
       summary: () => this.stream.render?.summary ?? null,

@@ -88,6 +88,11 @@ export class PanelHeader {
   }
 
   /** The model shown: its name and facts. */
+  /** The layer picker shows the layer gone to (from the map, a lens, or itself). */
+  showLayer(layer: number): void {
+    if (layer < this.layers && this.layer.value !== String(layer)) this.layer.value = String(layer);
+  }
+
   model(s: ModelSummary): void {
     const dff = s.layers.find((l) => l.ffn)?.ffn?.dFf;
     const a = s.layers.find((l) => l.attention)?.attention;
@@ -98,7 +103,7 @@ export class PanelHeader {
       this.layers = s.layers.length;
       // (style, not the hidden attribute: the control's class sets its display)
       this.layerControl.style.display = s.layers.length <= 2 ? 'none' : '';
-      this.layer.replaceChildren(h('vscode-option', { value: '-1' }, '—'), ...s.layers.map((_, i) => h('vscode-option', { value: String(i) }, `layer ${i}`)));
+      this.layer.replaceChildren(h('vscode-option', { value: '-1' }, 'choose a layer…'), ...s.layers.map((_, i) => h('vscode-option', { value: String(i) }, `layer ${i}`)));
       this.layer.value = '-1';
     }
     this.facts.textContent = [

@@ -16,7 +16,7 @@ export class Overview {
   /** Deep models: the residual stream, layer by token, and the stages it reads. */
   private stream: { map: StreamMap; ids: Set<string> } | null = null;
 
-  constructor(private readonly ctx: CardContext, private readonly jump: (id: string) => void) {}
+  constructor(private readonly ctx: CardContext, private readonly jump: (id: string) => void, private readonly openLayer: (layer: number) => void) {}
 
   /** The stages the overview draws. */
   ids(): string[] {
@@ -28,7 +28,7 @@ export class Overview {
     this.views.clear();
     this.stream = null;
     if (isDeep(s)) {
-      const map = new StreamMap(this.ctx, (layer) => this.jump(`layers.${layer}.out`));
+      const map = new StreamMap(this.ctx, (layer) => this.openLayer(layer));
       this.stream = { map, ids: new Set(map.ids(s)) };
       this.maps.replaceChildren(map.el);
       return h('div', {}, this.maps, h('p', { class: 'overview-note' }, `${s.layers.length} layers: open one from the map, the layer picker above, or its section below.`));

@@ -84,6 +84,17 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
       a = await wb.readCanvas(frame, '[data-stage-id="layers.3.ffn.act"] canvas');
     }
     assert.ok(a.data.some((v, i) => i % 4 === 3 && v > 0), 'the layer\'s activation is drawn');
+    // the layer's heading is brought to the top (not its last card, which its stages push down as
+    // they arrive), and the layer picker says which layer it is
+    let top = Number.NaN;
+    const until3 = Date.now() + 5_000;
+    while (Date.now() < until3) {
+      top = await layer3.evaluate((el: any) => el.getBoundingClientRect().top - ((globalThis as any).document.querySelector('.panel-header')?.getBoundingClientRect().bottom ?? 0));
+      if (Math.abs(top) < 40) break;
+      await wb.page.waitForTimeout(200);
+    }
+    assert.ok(Math.abs(top) < 40, `layer 3's heading at the top of the view, below the panel's header: ${top} px`);
+    assert.equal(await view.locator('.layer-select').evaluate((el: any) => el.value), '3', 'the layer picker follows the map');
     await wb.screenshot('checkpoint-stories260K-stream-map');
   });
 
