@@ -11,7 +11,7 @@ import type { At, CheckpointRequest } from '../model/checkpointRequest';
 import type { CellUnit, Lens } from '../protocol/worker';
 import type { Model } from '../core/model';
 import type { StageView } from '../protocol/stages';
-import { formatCount, plural } from '../util/numberFormat';
+import { formatCount, formatValue, plural } from '../util/numberFormat';
 import { fmt, table, tokenRows, type Computed } from './computed';
 
 export function checkpointLenses(c: Computed): Lens[] {
@@ -128,7 +128,8 @@ function predictionChange(c: Computed, req: CheckpointRequest, at: At, kernel: M
   };
   const r = new CheckpointResolver().resolve(without, facts.source, facts.tokenizer);
   if (!r.file) return null;
-  const base = forward(r.file.model, kernel).find((s) => s.id === 'head.probs');
+  const baseStages = forward(r.file.model, kernel);
+  const base = baseStages.find((s) => s.id === 'head.probs');
   if (!base) return null;
   const V = probs.shape[1];
   const last = probs.shape[0] - 1;
@@ -137,11 +138,35 @@ function predictionChange(c: Computed, req: CheckpointRequest, at: At, kernel: M
     for (let k = 1; k < V; k++) if (s.data[last * V + k] > s.data[last * V + best]) best = k;
     return best;
   };
-  const pct = (s: Stage, k: number): string => `${(100 * s.data[last * V + k]).toFixed(1)} %`;
+  const p = (s: Stage, k: number): number => s.data[last * V + k];
   const label = (k: number): string => `\`${c.model.vocab[k] ?? `#${k}`}\``;
   const a = top(probs);
   const b = top(base);
   const tok = c.model.tokens[last] ?? `t${last}`;
-  if (a === b) return `Next after ${tok}: ${label(a)} ${pct(probs, a)} with this entry, ${pct(base, a)} without it.`;
-  return `Next after ${tok}: ${label(a)} ${pct(probs, a)} with this entry; without it ${label(b)} ${pct(base, b)} (and ${label(a)} ${pct(base, a)}).`;
+  // the logit of the top word with and without the entry: what a small effect shows as
+  const logits = c.stages.get('head.logits');
+  const baseLogits = baseStages.find((s) => s.id === 'head.logits');
+  const dl = logits && baseLogits ? logits.data[last * V + a] - baseLogits.data[last * V + a] : null;
+  const logit = dl === null ? '' : ` Its logit ${dl === 0 ? 'is unchanged' : `${dl > 0 ? '+' : '−'}${formatValue(Math.abs(dl))} with the entry`}.`;
+  if (a === b) {
+    const [w, wo] = percents(p(probs, a), p(base, a));
+    return `Next after ${tok}: ${label(a)} ${w} with this entry, ${wo} without it.${logit}`;
+  }
+  const [wa, woa] = percents(p(probs, a), p(base, a));
+  const [, wob] = percents(p(probs, b), p(base, b));
+  return `Next after ${tok}: ${label(a)} ${wa} with this entry; without it ${label(b)} ${wob} (and ${label(a)} ${woa}).${logit}`;
+}
+
+/**
+ * Two probabilities as percentages with as many decimals as tell them apart (at least two
+ * significant digits, at most six more): 0.019 % and 0.021 %, not 0.0 % and 0.0 %.
+ */
+export function percents(x: number, y: number): [string, string] {
+  const smallest = Math.min(...[x, y].filter((v) => v > 0).map((v) => 100 * v), 100);
+  const d0 = Math.max(1, Math.ceil(-Math.log10(smallest)) + 1);
+  for (let d = d0; ; d++) {
+    const a = (100 * x).toFixed(d);
+    const b = (100 * y).toFixed(d);
+    if (a !== b || x === y || d >= d0 + 6) return [`${a} %`, `${b} %`];
+  }
 }
