@@ -1,4 +1,5 @@
-// The DOM-free part of the legend: tick labels, value formatting and gradient stops.
+// The DOM-free part of the legend and the axes: tick labels, value formatting, gradient stops,
+// the step between a wide axis' index ticks.
 
 import { type Backdrop, type ColormapName, colorAt, cssRGB } from './colormaps';
 
@@ -54,4 +55,21 @@ export function cssGradient(name: ColormapName, direction = 'to right', count = 
   return `linear-gradient(${direction}, ${gradientStops(name, count, backdrop)
     .map((s) => `${s.color} ${(s.offset * 100).toFixed(2)}%`)
     .join(', ')})`;
+}
+
+/** Px per digit of an index tick label, with room between neighbours (the labels' 11 px font). */
+const DIGIT_PX = 7;
+const TICK_GAP_PX = 10;
+
+/**
+ * The step between index ticks of n columns drawn px wide: a round number, the ticks at least as
+ * far apart as the widest label (the last index's digits) needs, so 1000, 1200, 1400 never run
+ * together.
+ */
+export function indexTickStep(n: number, px: number): number {
+  const labelPx = Math.max(1, String(Math.max(0, n - 1)).length) * DIGIT_PX + TICK_GAP_PX;
+  const maxTicks = Math.max(2, Math.floor(px / Math.max(22, labelPx)));
+  const raw = n / maxTicks;
+  for (const s of [1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100, 128, 200, 256, 500, 512, 1000, 1024, 2000, 2048, 5000, 10000]) if (s >= raw) return s;
+  return Math.ceil(raw);
 }

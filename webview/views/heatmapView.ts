@@ -5,7 +5,7 @@
 // value of largest magnitude), so scaling never drops an extreme, and the card says so.
 import { formatFloat32 } from '../../src/util/float32';
 import { h } from '../dom';
-import { cellAt, cellAtClientPoint, drawHeatmap, paintHeatmap, type Backdrop, type CellHit, type ColormapName, type HeatmapInfo } from '../heatmap';
+import { cellAt, cellAtClientPoint, drawHeatmap, indexTickStep, paintHeatmap, type Backdrop, type CellHit, type ColormapName, type HeatmapInfo } from '../heatmap';
 import { tooltip } from './tooltip';
 import { lastAtOrBelow } from '../../src/util/search';
 
@@ -221,7 +221,7 @@ export class HeatmapView {
     const angled = words && widest > colW - 4;
     this.colLabelsEl.classList.toggle('hm-cols-angled', !!angled);
     this.colLabelsEl.style.height = angled ? `${Math.round(widest * 0.65 + 16)}px` : '';
-    const step = words ? 1 : niceStep(s.cols, cssW);
+    const step = words ? 1 : indexTickStep(s.cols, cssW);
     for (let j = 0; j < s.cols; j += step) {
       const full = words ? s.colLabels![j] : String(j);
       const text = words ? shortText(full) : full;
@@ -360,12 +360,6 @@ export class HeatmapView {
 
 let measure: CanvasRenderingContext2D | null | undefined;
 
-function niceStep(n: number, px: number): number {
-  const maxTicks = Math.max(2, Math.floor(px / 22));
-  const raw = n / maxTicks;
-  for (const s of [1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100, 128, 200, 256, 500, 512, 1000, 1024]) if (s >= raw) return s;
-  return Math.ceil(raw);
-}
 
 /** The value as the tooltip shows it: the exact float32, shortest form. */
 export function exact(v: number): string {
