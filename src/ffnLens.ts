@@ -75,7 +75,7 @@ export class FfnLens extends Disposable {
     // (a lens passes the stage to show: the panel opens scrolled to it)
     this._register(vscode.commands.registerCommand('ffnLens.visualize', (uri?: vscode.Uri, stageId?: unknown) => this.visualize(uri, typeof stageId === 'string' ? stageId : undefined)));
     this._register(vscode.commands.registerCommand('ffnLens.newModel', async () => {
-      const uri = await newModelFile(this.platform.local);
+      const uri = await newModelFile(this.platform.local, context.extensionUri);
       if (uri) await this.visualize(uri);
     }));
     this._register(vscode.commands.registerCommand('ffnLens.openCheckpoint', () => openCheckpoint()));

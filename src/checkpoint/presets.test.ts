@@ -2,6 +2,11 @@
 // the data exactly as long as the header says), the parameter counts of the real models, and
 // bfloat16 rounded to nearest even.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from '../../test/helpers/fixtures';
+import { readModel } from '../model/read';
+import { loadTokenizer } from '../tokenizer/tokenizer';
 import { CHECKPOINT_PRESETS, checkpointBytes, checkpointChunks, checkpointModelText, safetensorsHeader, toBf16 } from './presets';
 
 describe('checkpoint presets', () => {
@@ -39,6 +44,19 @@ describe('checkpoint presets', () => {
     assert.deepEqual(Buffer.concat(a), Buffer.concat(b));
     assert.notDeepEqual(Buffer.concat(a), Buffer.concat([...checkpointChunks(small, 6, 1000)]));
     assert.match(checkpointModelText(base), /"checkpoint": "\.\/smollm2-135m-random"/);
+  });
+
+  it('GPT-2 small\'s model file takes a prompt (GPT-2\'s tokenizer, carried in media/, is written beside it), SmolLM2\'s token ids', () => {
+    const [gpt2, smol] = CHECKPOINT_PRESETS;
+    assert.ok(gpt2.tokenizer && !smol.tokenizer);
+    for (const p of CHECKPOINT_PRESETS) {
+      const read = readModel(checkpointModelText(p), `/w/${p.folder}.ffn.json`);
+      assert.deepEqual(read.problems.map((x) => x.message), []);
+      assert.equal(read.checkpoint?.prompt ?? null, p.tokenizer?.prompt ?? null);
+      if (!p.tokenizer) assert.deepEqual(read.checkpoint?.tokenIds, [...p.tokenIds]);
+    }
+    const tok = loadTokenizer(readFileSync(join(REPO, 'media', 'tokenizers', gpt2.tokenizer!.name, 'tokenizer.json'), 'utf8'));
+    assert.deepEqual([...tok.encode(gpt2.tokenizer!.prompt).ids], [...gpt2.tokenIds], 'the prompt is the ids the preset names');
   });
 
   it('round float32 to bfloat16 to nearest, ties to even', () => {

