@@ -117,6 +117,9 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     const view = await wb.webview(TITLE);
     await tab('heads');
     await until('the head grids', async () => (await view.locator('.lens-heads .heads-grid').count()) === 3);
+    // each grid names its 8 heads; no token of this input repeats, which the panel says
+    await until('the heads named', async () => (await view.locator('.lens-heads .heads-grid[data-kind="prev"] .hm-col-label').allInnerTexts()).join(' ') === '0 1 2 3 4 5 6 7');
+    assert.match(await view.locator('.lens-heads .lens-controls').innerText(), /No token occurs twice in this prompt/);
     await view.locator('.lens-heads vscode-button').click();
     await until('the induction test grid', async () => (await view.locator('.lens-heads .heads-grid[data-kind="repeat"]').count()) === 1);
     await view.locator('.lens-heads .heads-grid[data-kind="induction"] canvas').hover();

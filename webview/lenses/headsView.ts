@@ -45,7 +45,8 @@ export class HeadsView {
       g.forEach((row, l) => row.forEach((x, k) => (data[l * NH + k] = x)));
       const view = v;
       view.set({
-        data, rows: L, cols: NH, rowLabels: g.map((_, l) => `L${l}`), colLabels: null, colAxis: 'head',
+        // (the heads' indices under the grid, where they fit)
+        data, rows: L, cols: NH, rowLabels: g.map((_, l) => `L${l}`), colLabels: Array.from({ length: NH }, (_, k) => String(k)), colAxis: 'head',
         describe: (l, k, x) => {
           this.showPattern(r, l, k, patternBox);
           return [`layer ${l}, head ${k}`, `${title}: ${x.toFixed(3)}`, meaning];
@@ -61,8 +62,12 @@ export class HeadsView {
       this.repeat = 20;
       this.request();
     });
+    // (duplicate-token and induction scores need a token seen before: none here reads as all zero)
+    const noRepeat = r.dup && new Set(r.tokens).size === r.tokens.length;
+    const note = !r.dup ? 'This model reads vectors: only the previous-token score applies.'
+      : noRepeat ? 'No token occurs twice in this prompt, so every duplicate-token and induction score is 0: repeat a token, or run the induction test.' : null;
     this.el.replaceChildren(
-      h('div', { class: 'lens-controls' }, button, r.dup ? null : h('span', { class: 'lens-note' }, 'This model reads vectors: only the previous-token score applies.')),
+      h('div', { class: 'lens-controls' }, button, note ? h('span', { class: 'lens-note' }, note) : null),
       h('div', { class: 'heads-row' }, ...boxes, patternBox),
       legend('score (attention weight, 0 to 1)', 'viridis', [0, 1], this.ctx.backdrop()),
     );
