@@ -6,6 +6,7 @@
 
 import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
+import { cutRowsInto } from './tensorNames';
 
 /** The dtypes FFN Lens reads. */
 export type Dtype = 'F32' | 'F16' | 'BF16';
@@ -143,12 +144,8 @@ export async function readSplitColumns(files: CheckpointFiles, file: Safetensors
   const rowBytes = cols * 4;
   if (t.end - t.begin !== rows * rowBytes || staging.length >> 1 < rowBytes) return null;
   const out = Array.from({ length: parts }, () => alloc(rows * w));
-  await readThroughHalves(files, file.path, t.begin, rows * rowBytes, staging, rowBytes, (part, at) => {
-    const f = new Float32Array(part.buffer, part.byteOffset, part.length >> 2);
-    for (let r = 0, row = at / rowBytes; r * cols < f.length; r++, row++) {
-      for (let k = 0; k < parts; k++) out[k].set(f.subarray(r * cols + k * w, r * cols + (k + 1) * w), row * w);
-    }
-  });
+  await readThroughHalves(files, file.path, t.begin, rows * rowBytes, staging, rowBytes, (part, at) =>
+    cutRowsInto(new Float32Array(part.buffer, part.byteOffset, part.length >> 2), at / rowBytes, cols, out));
   return out;
 }
 

@@ -149,10 +149,19 @@ export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float3
 
 /** A [rows][cols] matrix cut into `parts` matrices of cols/parts columns each, side by side. */
 export function splitColumns(m: Float32Array, rows: number, cols: number, parts: number, alloc: (n: number) => Float32Array = (n) => new Float32Array(n)): Float32Array[] {
-  const w = cols / parts;
-  return Array.from({ length: parts }, (_, k) => {
-    const out = alloc(rows * w);
-    for (let r = 0; r < rows; r++) out.set(m.subarray(r * cols + k * w, r * cols + (k + 1) * w), r * w);
-    return out;
-  });
+  const out = Array.from({ length: parts }, () => alloc(rows * (cols / parts)));
+  cutRowsInto(m.subarray(0, rows * cols), 0, cols, out);
+  return out;
+}
+
+/**
+ * Whole rows of a [rows][cols] matrix, from row `firstRow` on, written into the matrices it is cut
+ * into: `out[k]` takes columns k·w … (k+1)·w − 1 (w = cols / out.length). splitColumns cuts a whole
+ * matrix this way; readSplitColumns cuts one as its rows are read.
+ */
+export function cutRowsInto(rows: Float32Array, firstRow: number, cols: number, out: readonly Float32Array[]): void {
+  const w = cols / out.length;
+  for (let r = 0; r * cols < rows.length; r++) {
+    for (let k = 0; k < out.length; k++) out[k].set(rows.subarray(r * cols + k * w, r * cols + (k + 1) * w), (firstRow + r) * w);
+  }
 }
