@@ -134,15 +134,7 @@ describe('the editor in the web worker extension host: diagnostics, quick fixes,
     await wb.recordNotifications();
     await wb.runCommand('FFN Lens: New Model File…');
     await wb.pickQuickItem(/GPT-2 small/);
-    const input = wb.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    let value = '';
-    for (let i = 0; i < 40 && !/gpt2-small-block\.ffn\.json$/.test(value); i++) {
-      await wb.page.waitForTimeout(100);
-      value = await input.inputValue();
-    }
-    assert.match(value, /gpt2-small-block\.ffn\.json$/, 'the proposed file name');
-    await wb.page.keyboard.press('Enter');
+    assert.match(await wb.acceptProposedName(/gpt2-small-block\.ffn\.json$/), /gpt2-small-block\.ffn\.json$/, 'the proposed file name');
     const view = await wb.webview('FFN Lens', { timeoutMs: 180_000 });
     await view.locator('body[data-rendered-version]').waitFor({ timeout: 180_000 });
     assert.ok(readFileSync(join(wb.folder, 'gpt2-small-block.ffn.json')).length > 50 * 1024 * 1024, 'the file is on disk, over 50 MB');

@@ -22,16 +22,7 @@ describe('New Model File… at GPT-2-small size: the panel reads it from disk', 
     await wb.runCommand('FFN Lens: New Model File…');
     await wb.pickQuickItem(/GPT-2 small/);
     // the save dialog proposes gpt2-small-block.ffn.json in the workspace folder: accept it
-    const input = wb.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    // (code-server's own save dialog fills in the proposed name a moment after the folder)
-    let value = '';
-    for (let i = 0; i < 40 && !/gpt2-small-block\.ffn\.json$/.test(value); i++) {
-      await wb.page.waitForTimeout(100);
-      value = await input.inputValue();
-    }
-    assert.match(value, /gpt2-small-block\.ffn\.json$/, 'the proposed file name');
-    await wb.page.keyboard.press('Enter');
+    assert.match(await wb.acceptProposedName(/gpt2-small-block\.ffn\.json$/), /gpt2-small-block\.ffn\.json$/, 'the proposed file name');
     const view = await wb.webview('FFN Lens', { timeoutMs: 120_000 });
     await view.locator('body[data-rendered-version]').waitFor({ timeout: 120_000 });
     assert.match(await view.locator('.notice').innerText(), /over 50 MB.*reads it from disk.*updates when you save/s);
@@ -47,15 +38,7 @@ describe('New Model File… at GPT-2-small size: the panel reads it from disk', 
   it('the GPT-2 small checkpoint preset: its folder gets GPT-2\'s tokenizer, so the model file takes a prompt and the rows read as words', async () => {
     await wb.runCommand('FFN Lens: New Model File…');
     await wb.pickQuickItem(/GPT-2 small checkpoint/);
-    const input = wb.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    let value = '';
-    for (let i = 0; i < 40 && !/gpt2-small-random\.ffn\.json$/.test(value); i++) {
-      await wb.page.waitForTimeout(100);
-      value = await input.inputValue();
-    }
-    assert.match(value, /gpt2-small-random\.ffn\.json$/, 'the proposed file name');
-    await wb.page.keyboard.press('Enter');
+    assert.match(await wb.acceptProposedName(/gpt2-small-random\.ffn\.json$/), /gpt2-small-random\.ffn\.json$/, 'the proposed file name');
     // (the panel of the test before follows the new file: its facts change when the checkpoint is drawn)
     const view = await wb.webview('FFN Lens', { timeoutMs: 180_000 });
     let facts = '';

@@ -424,6 +424,22 @@ export class Workbench {
    * Pick an entry of the quick pick a command opened (e.g. the theme picker). With `filter`, type it
    * first (re-typed until the entry shows: a picker that is still being set up may reset its text).
    */
+  /**
+   * Accepts the file name a save dialog proposes, once it is `name` (code-server's own dialog fills
+   * it in a moment after the folder); returns the value it held.
+   */
+  async acceptProposedName(name: RegExp): Promise<string> {
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    let value = '';
+    for (let i = 0; i < 40 && !name.test(value); i++) {
+      await this.page.waitForTimeout(100);
+      value = await input.inputValue();
+    }
+    if (name.test(value)) await this.page.keyboard.press('Enter');
+    return value;
+  }
+
   async pickQuickItem(label: string | RegExp, opts: { filter?: string; timeoutMs?: number } = {}): Promise<void> {
     await step(`pick "${label}" in the quick pick`, async () => {
       const row = this.quickRows(typeof label === 'string' ? exactly(label) : label).first();
