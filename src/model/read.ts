@@ -601,11 +601,18 @@ class Reader {
       this.error('value', path, v, `${formatPath(path)} must be greater than ${opts.above}, found ${v.value}`);
       return dflt;
     }
-    if (opts.float32 && Math.abs(v.value) >= FLOAT32_OVERFLOW) {
-      this.error('overflow', path, v, `${formatPath(path)} = ${oneLine(sourceSlice(this.text, v.start, v.end))} is too large for float32 (largest: ±3.4028235e38)`);
+    const overflow = opts.float32 ? this.float32Overflow(path, v) : null;
+    if (overflow) {
+      this.error('overflow', path, v, overflow);
       return dflt;
     }
     return v.value;
+  }
+
+  /** What is wrong with a number a float32 holds as Infinity, or null when it fits. */
+  private float32Overflow(path: readonly PathSegment[], n: JsonNode & { kind: 'number' }): string | null {
+    if (!(Math.abs(n.value) >= FLOAT32_OVERFLOW)) return null;
+    return `${formatPath(path)} = ${oneLine(sourceSlice(this.text, n.start, n.end))} is too large for float32 (largest: ±3.4028235e38)`;
   }
 
   private strings(node: JsonNode, path: readonly PathSegment[]): string[] | null {
@@ -636,10 +643,8 @@ class Reader {
       let msg: string | null = null;
       let code: ProblemCode = 'type';
       if (item.kind === 'number') {
-        if (item.value >= FLOAT32_OVERFLOW || item.value <= -FLOAT32_OVERFLOW) {
-          code = 'overflow';
-          msg = `${formatPath(at)} = ${oneLine(sourceSlice(this.text, item.start, item.end))} is too large for float32 (largest: ±3.4028235e38)`;
-        }
+        msg = this.float32Overflow(at, item);
+        if (msg) code = 'overflow';
       } else if (item.kind === 'nonfinite') {
         code = 'nonfinite';
         msg = `${formatPath(at)} is ${item.text}, which is not a number JSON allows: write a finite number`;
