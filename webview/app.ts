@@ -42,6 +42,8 @@ export class App {
   /** Time spent handling the current render's stages. */
   private busyMs = 0;
   private arrivals: string[] = [];
+  /** The render for which everything was asked again (at most once per render). */
+  private resyncedAt = -1;
   /** The last set of wanted stages told to the worker. */
   private wantedKey = '';
   /** A stage to scroll to once its card exists (asked for before the model arrived). */
@@ -144,7 +146,8 @@ export class App {
         // a few columns changed: the card's numbers of the render before, those columns written in
         const card = this.stream.current(msg.version) ? this.layout.cards.get(msg.id) : undefined;
         const had = card?.data;
-        if (!card || !had) return;
+        if (!card) return;
+        if (!had || card.dataVersion !== msg.base) return this.resync(msg.version);
         const t0 = performance.now();
         const data = had.data.slice();
         const width = had.shape[had.shape.length - 1];
@@ -157,16 +160,18 @@ export class App {
         return;
       }
       case 'same': {
-        const of = this.stream.current(msg.version) ? this.layout.cards.get(msg.of)?.data : undefined;
-        if (of) this.onStage(msg.id, of.shape, of.data);
+        if (!this.stream.current(msg.version)) return;
+        const of = this.layout.cards.get(msg.of);
+        if (!of?.data || of.dataVersion !== msg.version) return this.resync(msg.version);
+        this.onStage(msg.id, of.data.shape, of.data.data);
         return;
       }
       case 'kept': {
         const card = this.stream.current(msg.version) ? this.layout.cards.get(msg.id) : undefined;
-        if (card?.hasData) {
-          card.setCurrent();
-          this.stream.render!.received++;
-        }
+        if (!card) return;
+        if (!card.hasData || card.dataVersion !== msg.base) return this.resync(msg.version);
+        card.setCurrent();
+        this.stream.render!.received++;
         return;
       }
       case 'done':
@@ -258,7 +263,7 @@ export class App {
     const r = this.stream.render!;
     const card = this.layout.cards.get(id);
     if (!card) return;
-    card.setData({ shape, data });
+    card.setData({ shape, data }, r.version);
     r.received++;
     // the overview and the charts follow the stages they show
     if (this.overview.has(id)) this.overview.draw(id);
@@ -277,6 +282,16 @@ export class App {
     if (this.settings?.range === 'perStageKind') {
       for (const c of this.layout.cards.values()) if (c.info.kind === info.kind && c.info.id !== id && c.hasData) c.draw(true);
     }
+  }
+
+  /**
+   * The worker built a stage on numbers this panel does not hold (their messages were dropped as
+   * stale on the way, or the cards were built anew): everything of the current render again, once.
+   */
+  private resync(version: number): void {
+    if (this.resyncedAt === version) return;
+    this.resyncedAt = version;
+    post({ type: 'resync' });
   }
 
   private onDone(version: number, ms: number): void {

@@ -189,8 +189,8 @@ export class Panel extends Disposable {
       }
       // (a stage's numbers, as pieces, changed columns or another stage's: each counts once)
       if (m.type === 'cols' || m.type === 'same' || (m.type === 'stage' && m.offset === 0)) this.stats.posted.stage++;
-      if (m.type === 'kept') this.post({ type: 'kept', version: m.version, id: m.id });
-      else if (m.type === 'cols') this.post({ type: 'cols', version: m.version, id: m.id, cols: m.cols, data: m.data });
+      if (m.type === 'kept') this.post({ type: 'kept', version: m.version, id: m.id, base: m.base });
+      else if (m.type === 'cols') this.post({ type: 'cols', version: m.version, id: m.id, cols: m.cols, data: m.data, base: m.base });
       else if (m.type === 'same') this.post({ type: 'same', version: m.version, id: m.id, of: m.of });
       else {
         this.post({ type: 'stage', version: m.version, id: m.id, shape: m.shape, data: m.data, offset: m.offset, total: m.total });
@@ -321,7 +321,7 @@ export class Panel extends Disposable {
       void vscode.window.showInformationMessage(`FFN Lens: ${text} — switching units off ("ablate", "scale") works in model files that name a checkpoint.`);
       return;
     }
-    await unitActions(doc, { text, kind: u.kind, layer: u.layer, index: u.index, w1: null });
+    await unitActions(doc, { text, kind: u.kind, layer: u.layer, index: u.index, w1: null }, this.editorColumn());
   }
 
   /** The column of an editor showing this document, else the first. */

@@ -35,12 +35,15 @@ export type ToWebview =
    * comes in pieces, so that no single postMessage holds the editor's thread for long).
    */
   | { readonly type: 'stage'; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number }
-  /** Only these columns of a stage changed: `data` holds them row by row; the rest are the render before's. */
-  | { readonly type: 'cols'; readonly version: number; readonly id: string; readonly cols: readonly number[]; readonly data: ArrayBuffer }
+  /**
+   * Only these columns of a stage changed: `data` holds them row by row; the rest are those of the
+   * numbers of render `base` (a panel that holds others asks for everything again: 'resync').
+   */
+  | { readonly type: 'cols'; readonly version: number; readonly id: string; readonly cols: readonly number[]; readonly data: ArrayBuffer; readonly base: number }
   /** This stage holds the numbers of stage `of` of the same render. */
   | { readonly type: 'same'; readonly version: number; readonly id: string; readonly of: string }
-  /** This stage is unchanged from the render before: keep its numbers, now current. */
-  | { readonly type: 'kept'; readonly version: number; readonly id: string }
+  /** This stage holds the numbers render `base` sent: keep them, now current (or 'resync' if the panel holds others). */
+  | { readonly type: 'kept'; readonly version: number; readonly id: string; readonly base: number }
   /** `kernel`: the matmul kernel the worker ran (wasm-simd, or ts where WebAssembly SIMD is missing). */
   | { readonly type: 'done'; readonly version: number; readonly ms: number; readonly kernel?: string }
   /** The text does not read as a model: keep the last good render, dimmed, and say why. */

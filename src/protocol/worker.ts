@@ -128,14 +128,14 @@ export type FromWorker =
    */
   | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number }
   /**
-   * Only these columns (last axis) of a stage changed since the numbers the panel holds of it:
-   * `data` holds them, row by row ([rows][cols.length]).
+   * Only these columns (last axis) of a stage changed since the numbers the panel holds of it,
+   * those sent in version `base`: `data` holds them, row by row ([rows][cols.length]).
    */
-  | { readonly type: 'cols'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly cols: readonly number[]; readonly data: ArrayBuffer }
+  | { readonly type: 'cols'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly cols: readonly number[]; readonly data: ArrayBuffer; readonly base: number }
   /** This stage holds the very numbers of stage `of` of the same version (`layers.i.out`, `output`). */
   | { readonly type: 'same'; readonly doc: string; readonly version: number; readonly id: string; readonly of: string }
-  /** This stage of `version` holds the same numbers as in the version before (not sent again). */
-  | { readonly type: 'kept'; readonly doc: string; readonly version: number; readonly id: string }
+  /** This stage of `version` holds the numbers sent in version `base` (not sent again). */
+  | { readonly type: 'kept'; readonly doc: string; readonly version: number; readonly id: string; readonly base: number }
   | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number }; readonly kernel?: string }
   /** A checkpoint (or tokenizer) the file names is being read: the numbers come when it is in. */
   | { readonly type: 'loading'; readonly doc: string; readonly version: number; readonly what: string }

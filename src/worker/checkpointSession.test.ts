@@ -142,6 +142,37 @@ describe('a checkpoint document in the worker', () => {
     h.session.dispose();
   });
 
+  it('a key that changes the layout (the logit lens on, then off) sends every stage in full: the panel builds its cards anew', async () => {
+    const h = new Harness();
+    await h.check(1, new Map());
+    h.replace('"ablate": []', '"ablate": [], "lens": true');
+    const on = await h.check(2, new Map()); // (a panel of another layout holds nothing: a 'kept' fails here)
+    assert.equal(on.keptIds.length, 0);
+    assert.ok(on.sentIds.includes('layers.2.lens.logits') && on.sentIds.includes('layers.0.out'), on.sentIds.join(' '));
+    h.replace(', "lens": true', '');
+    const off = await h.check(3, new Map());
+    assert.equal(off.keptIds.length, 0);
+    assert.ok(!off.sentIds.some((id) => id.includes('.lens.')));
+    h.session.dispose();
+  });
+
+  it('a kept or changed-columns stage names the version whose numbers it builds on, so a panel that missed that version can tell', async () => {
+    const h = new Harness();
+    await h.next((m) => m.type === 'done' && m.version === 1);
+    const view: StageView = new Map();
+    for (const m of h.messages) assert.equal(applyStageMessage(view, m), null);
+    // version 2's messages are dropped on the way (stale at the host); version 3 builds on them
+    h.replace('"ablate": []', '"ablate": ["layers.2.ffn.neuron.17"]');
+    await h.next((m) => m.type === 'done' && m.version === 2);
+    h.replace('"layers.2.ffn.neuron.17"', '"layers.2.ffn.neuron.17", "layers.4.ffn.neuron.3"');
+    await h.next((m) => m.type === 'done' && m.version === 3);
+    const complaints = h.messages.map((m) => applyStageMessage(view, m)).filter((c) => c !== null);
+    assert.ok(complaints.includes('kept layers.3.out as sent in version 2, held: 1'), complaints.join('; '));
+    // the stages unchanged since version 1 are still good to keep
+    assert.ok(h.messages.some((m) => m.type === 'kept' && m.id === 'layers.1.out' && m.base === 1));
+    h.session.dispose();
+  });
+
   it('hovers over an ablate entry say what the unit does per token and what the entry changes; a lens above "checkpoint" describes the model', async () => {
     const h = new Harness();
     await h.next((m) => m.type === 'done' && m.version === 1);

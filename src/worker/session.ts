@@ -83,8 +83,12 @@ export class DocSession {
    */
   private wanted: ReadonlySet<string> | null | undefined = undefined;
   private shownFirst: ReadonlySet<string> | null = null;
-  /** The numbers the subscriber holds of each stage (a stage not wanted is not there). */
-  private sent = new Map<string, Float32Array>();
+  /**
+   * The numbers the subscriber holds of each stage and the version that sent them (a stage not
+   * wanted is not there). A 'kept' or 'cols' names that version: a panel that holds other numbers
+   * (their messages dropped as stale on the way, or its cards built anew) asks for all again.
+   */
+  private sent = new Map<string, { data: Float32Array; version: number }>();
   /** The stages sent in full in the version being posted, by their numbers (to name an alias instead). */
   private sentNow: { version: number; byData: Map<Float32Array, string> } = { version: -1, byData: new Map() };
   /** Edits read incrementally so far (tests and the benchmark look). */
@@ -170,7 +174,7 @@ export class DocSession {
   want(ids: readonly string[] | null): void {
     this.wanted = ids ? new Set(ids) : null;
     if (!this.subscribed || !this.stages || this.stagesVersion !== this.version) return; // (the next run sends them)
-    for (const s of this.stages) if (this.isWanted(s.id) && this.sent.get(s.id) !== s.data) this.postStage(s, this.stagesVersion, true);
+    for (const s of this.stages) if (this.isWanted(s.id) && this.sent.get(s.id)?.data !== s.data) this.postStage(s, this.stagesVersion, true);
   }
 
   private isWanted(id: string): boolean {
@@ -304,7 +308,10 @@ export class DocSession {
   private summary(m: ModelFile): ModelSummary {
     const plan = this.engine().planOf(m.model.spec);
     const signature = layoutSignature(m, plan);
-    if (signature !== this.layout.signature || !sameStrings(m.vocab, this.layout.vocab)) this.layout = { signature, vocab: m.vocab, key: this.layout.key + 1 };
+    if (signature !== this.layout.signature || !sameStrings(m.vocab, this.layout.vocab)) {
+      this.layout = { signature, vocab: m.vocab, key: this.layout.key + 1 };
+      this.sent.clear(); // (a panel builds its cards anew for another layout: they hold nothing)
+    }
     const summary = summarize(m, plan, this.layout.key);
     this.shownFirst = shownFirst(summary.stages, summary.layers.length);
     return summary;
@@ -380,30 +387,31 @@ export class DocSession {
       s = { id: s.id, shape: s.shape, data: diff };
       full = true;
     }
-    if (s.kept && !full && this.sent.get(s.id) === s.data) {
-      this.post({ type: 'kept', doc: this.doc, version, id: s.id });
+    const had = full ? undefined : this.sent.get(s.id);
+    if (s.kept && had?.data === s.data) {
+      this.post({ type: 'kept', doc: this.doc, version, id: s.id, base: had.version });
       return;
     }
     // the very numbers of a stage already sent in this version (an alias: `out`, `output`)
     const of = this.sentNow.version === version ? this.sentNow.byData.get(s.data) : undefined;
     if (this.sentNow.version !== version) this.sentNow = { version, byData: new Map() };
     if (of !== undefined) {
-      this.sent.set(s.id, s.data);
+      this.sent.set(s.id, { data: s.data, version });
       this.post({ type: 'same', doc: this.doc, version, id: s.id, of });
       return;
     }
     this.sentNow.byData.set(s.data, s.id);
     // a few columns changed from the numbers the panel holds: those columns alone
-    if (!full && s.cols && s.base && this.sent.get(s.id) === s.base && s.shape.length === 2 && s.cols.size * 4 < s.shape[1]) {
-      this.sent.set(s.id, s.data);
+    if (had && s.cols && s.base && had.data === s.base && s.shape.length === 2 && s.cols.size * 4 < s.shape[1]) {
+      this.sent.set(s.id, { data: s.data, version });
       const [rows, width] = s.shape;
       const cols = [...s.cols].sort((a, b) => a - b);
       const out = new Float32Array(rows * cols.length);
       for (let r = 0; r < rows; r++) for (let k = 0; k < cols.length; k++) out[r * cols.length + k] = s.data[r * width + cols[k]];
-      this.post({ type: 'cols', doc: this.doc, version, id: s.id, shape: s.shape, cols, data: out.buffer }, [out.buffer]);
+      this.post({ type: 'cols', doc: this.doc, version, id: s.id, shape: s.shape, cols, data: out.buffer, base: had.version }, [out.buffer]);
       return;
     }
-    this.sent.set(s.id, s.data);
+    this.sent.set(s.id, { data: s.data, version });
     // Pieces of their own, transferred (never a view into memory we keep using), sized for the
     // webview: the only copy of the numbers on their way to the panel.
     const total = s.data.length;

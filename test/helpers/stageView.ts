@@ -2,27 +2,32 @@
 // stages in pieces, columns of a stage, a stage that is another's numbers, a kept stage.
 import type { FromWorker } from '../../src/protocol/worker';
 
-export type StageView = Map<string, { shape: readonly number[]; data: Float32Array }>;
+export type StageView = Map<string, { shape: readonly number[]; data: Float32Array; version?: number }>;
 
 /** Applies one worker message to `view`; returns a complaint if it cannot be applied, else null. */
 export function applyStageMessage(view: StageView, m: FromWorker): string | null {
   if (m.type === 'stage') {
     // (pieces of a large stage arrive in order, the first at offset 0)
-    if (m.offset === 0) view.set(m.id, { shape: m.shape, data: new Float32Array(m.total) });
+    if (m.offset === 0) view.set(m.id, { shape: m.shape, data: new Float32Array(m.total), version: m.version });
     view.get(m.id)!.data.set(new Float32Array(m.data), m.offset);
   } else if (m.type === 'cols') {
     const had = view.get(m.id);
     if (!had) return `columns of ${m.id} before it was ever sent`;
+    if (had.version !== undefined && had.version !== m.base) return `columns of ${m.id} on the numbers of version ${m.base}, held: ${had.version}`;
     const data = had.data.slice();
     const width = m.shape[m.shape.length - 1];
     const got = new Float32Array(m.data);
     const rows = data.length / width;
     for (let r = 0; r < rows; r++) m.cols.forEach((c, k) => { data[r * width + c] = got[r * m.cols.length + k]; });
-    view.set(m.id, { shape: m.shape, data });
+    view.set(m.id, { shape: m.shape, data, version: m.version });
   } else if (m.type === 'same') {
     const of = view.get(m.of);
     if (!of) return `${m.id} is the same as ${m.of}, never sent`;
-    view.set(m.id, { shape: of.shape, data: of.data });
-  } else if (m.type === 'kept' && !view.has(m.id)) return `kept ${m.id} before it was ever sent`;
+    view.set(m.id, { shape: of.shape, data: of.data, version: m.version });
+  } else if (m.type === 'kept') {
+    const had = view.get(m.id);
+    if (!had) return `kept ${m.id} before it was ever sent`;
+    if (had.version !== undefined && had.version !== m.base) return `kept ${m.id} as sent in version ${m.base}, held: ${had.version}`;
+  }
   return null;
 }

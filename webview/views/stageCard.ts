@@ -96,8 +96,12 @@ export class StageCard {
 
   private legendKey = '';
 
-  setData(stage: StageData): void {
+  /** The render whose message brought the numbers shown (a 'kept' or 'cols' names the one it builds on). */
+  dataVersion = -1;
+
+  setData(stage: StageData, version: number): void {
     this.stage = stage;
+    this.dataVersion = version;
     this.el.dataset.state = 'drawn';
     this.draw(true);
   }
