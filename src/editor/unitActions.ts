@@ -1,12 +1,13 @@
 // What a click on a neuron's or a head's cell offers in a checkpoint model file: switch the unit
 // off ("ablate"), scale it ("scale"), or copy a neuron's input weights into "weights" to edit them
-// by hand. Each is an insertion into the file (src/model/checkpointEdits.ts), undoable as any edit.
+// by hand. Each is an insertion into the file (src/model/checkpointEdits.ts), undoable as any edit,
+// shown in the file's own editor (`column`) while the panel stays in front, to show what it changed.
 import * as vscode from 'vscode';
 import { addAblate, addMapEntry, type Insertion } from '../model/checkpointEdits';
 import type { CellUnit } from '../protocol/worker';
 import { formatFloat32 } from '../util/float32';
 
-export async function unitActions(doc: vscode.TextDocument, u: CellUnit): Promise<void> {
+export async function unitActions(doc: vscode.TextDocument, u: CellUnit, column: vscode.ViewColumn): Promise<void> {
   const what = u.kind === 'neuron' ? `neuron ${u.index} of layer ${u.layer}'s FFN` : `head ${u.index} of layer ${u.layer}'s attention`;
   type Item = vscode.QuickPickItem & { run: () => Insertion | null | Promise<Insertion | null> };
   const items: Item[] = [
@@ -33,7 +34,7 @@ export async function unitActions(doc: vscode.TextDocument, u: CellUnit): Promis
   const edit = new vscode.WorkspaceEdit();
   edit.insert(doc.uri, doc.positionAt(ins.offset), ins.text);
   await vscode.workspace.applyEdit(edit);
-  const ed = await vscode.window.showTextDocument(doc, { preserveFocus: false });
+  const ed = await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: true });
   const at = doc.positionAt(ins.offset + ins.text.indexOf(u.kind === 'neuron' && pick.label.includes('Copy') ? 'layers' : u.text));
   ed.selection = new vscode.Selection(at, at);
   ed.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);

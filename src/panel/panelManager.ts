@@ -154,7 +154,7 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     // a checkpoint file: its numbers are not in the text; offer to switch the cell's unit off instead
     const u = await this.client.query(src.key, { kind: 'unit', stageId, index });
     if (u && u.kind === 'unit' && u.unit && src.document && u.version === src.version) {
-      await unitActions(src.document, u.unit);
+      await unitActions(src.document, u.unit, p.editorColumn());
       return;
     }
     const r = await this.client.query(src.key, { kind: 'locate', stageId, index });

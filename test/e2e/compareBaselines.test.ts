@@ -115,5 +115,10 @@ describe('compare with HEAD and with another file; an attribution click writes "
       const text = await wb.page.locator('.editor-group-container .view-lines').first().innerText();
       return text.includes(`"${unit}"`);
     });
+    // written into the file's own editor: the panel stays in front beside it, the file in one tab
+    const tabs = wb.page.locator('.tabs-container .tab', { has: wb.page.locator('.label-name', { hasText: /^cmp\.ffn\.json$/ }) });
+    assert.equal(await tabs.count(), 1, 'the model file in one tab');
+    assert.deepEqual(await wb.webviewTitles(), [TITLE], 'the panel still shown');
+    await wb.screenshot('attribution-ablate-written');
   });
 });
