@@ -16,20 +16,22 @@ export const LENS_COMMANDS = ['lens', 'dla', 'heads', 'patch'] as const;
 export type LensCommand = (typeof LENS_COMMANDS)[number];
 
 export const LENS_USAGE = `       ffn-lens lens  FILE [--k N] [--target ID]
-       ffn-lens dla   FILE [--pos N] [--target ID] [--alt ID|second] [--neurons N]
+       ffn-lens dla   FILE [--pos N] [--target ID] [--alt ID|second|none] [--neurons N]
        ffn-lens heads FILE [--repeat N]
-       ffn-lens patch FILE --corrupted-ids ID,ID,... [--target ID] [--alt ID] [--views resid|heads|both]
+       ffn-lens patch FILE [--corrupted-ids ID,ID,...] [--target ID] [--alt ID] [--views resid|heads|both]
 
   lens   the logit lens: each layer's top words at each token (softmax of the head read
          off the final norm of layers.i.out), and a target word's probability and rank
   dla    direct logit attribution at a position (default the last) for a target word
-         (default the top prediction), minus --alt: embeddings, every head, attention
-         bias and MLP layer (they sum to the logit difference with "constant"), top neurons
+         (default the top prediction), minus --alt (default the runner-up, as the panel;
+         none: the target's logit alone): embeddings, every head, attention bias and MLP
+         layer (they sum to the logit difference with "constant"), top neurons
   heads  previous-token, duplicate-token and induction scores of every head on the
          input, and on a random sequence of N ids repeated twice (default 20)
-  patch  activation patching of the input's run into the run on the corrupted ids:
-         the share of the logit difference recovered per (layer, position) of the
-         residual stream entering each layer, and per head`;
+  patch  activation patching of the input's run into the run on the corrupted ids
+         (default the model file's "corrupted_prompt" or "corrupted_token_ids", as the
+         panel): the share of the logit difference recovered per (layer, position) of
+         the residual stream entering each layer, and per head`;
 
 export type LensOptions = Readonly<Record<string, string>>;
 
@@ -82,7 +84,8 @@ export function lensCommand(cmd: LensCommand, file: ModelFile, opts: LensOptions
     }
     case 'dla': {
       const altOpt = opts['--alt'];
-      const alt = altOpt === undefined ? null : altOpt === 'second' ? 'second' : int(opts, '--alt', 0)!;
+      // (the panel's default: the runner-up)
+      const alt = altOpt === undefined || altOpt === 'second' ? 'second' : altOpt === 'none' ? null : int(opts, '--alt', 0)!;
       const d = directLogitAttribution(runFull(model), { pos: int(opts, '--pos', 0), target: int(opts, '--target', 0), alt, topNeurons: int(opts, '--neurons', 0) ?? 20 });
       return {
         dla: {
@@ -108,15 +111,9 @@ export function lensCommand(cmd: LensCommand, file: ModelFile, opts: LensOptions
       return { heads: { ...out, repeat } };
     }
     case 'patch': {
-      const c = opts['--corrupted-ids'];
-      if (!c) throw new LensError('patch needs the corrupted input: --corrupted-ids 1,2,3 (as many ids as the model file\'s input)');
-      const ids = c.split(',').map((s) => s.trim());
-      if (!ids.every((s) => /^\d+$/.test(s))) throw new LensError(`--corrupted-ids needs token ids separated by commas, not "${c}"`);
-      const V = model.spec.head?.V ?? 0;
-      const bad = ids.find((s) => Number(s) >= V);
-      if (bad !== undefined) throw new LensError(`--corrupted-ids: ${bad} is outside the vocabulary 0…${V - 1}`);
+      const corrupted = corruptedIds(opts['--corrupted-ids'], file);
       const altOpt = opts['--alt'];
-      const p = runPatching(new Engine(kernel), model, withTokens(model, ids.map(Number)), {
+      const p = runPatching(new Engine(kernel), model, withTokens(model, corrupted), {
         target: int(opts, '--target', 0), alt: altOpt === undefined ? undefined : int(opts, '--alt', 0)!, views: views(opts['--views']),
       });
       return {
@@ -127,4 +124,19 @@ export function lensCommand(cmd: LensCommand, file: ModelFile, opts: LensOptions
       };
     }
   }
+}
+
+/** --corrupted-ids, else the model file's corrupted input (as the panel patches it). */
+function corruptedIds(c: string | undefined, file: ModelFile): number[] {
+  if (!c) {
+    const own = file.checkpoint?.corruptedIds;
+    if (own) return [...own];
+    throw new LensError('patch needs the corrupted input: --corrupted-ids 1,2,3 (as many ids as the model file\'s input), or "corrupted_prompt" / "corrupted_token_ids" in the model file');
+  }
+  const ids = c.split(',').map((s) => s.trim());
+  if (!ids.every((s) => /^\d+$/.test(s))) throw new LensError(`--corrupted-ids needs token ids separated by commas, not "${c}"`);
+  const V = file.model.spec.head?.V ?? 0;
+  const bad = ids.find((s) => Number(s) >= V);
+  if (bad !== undefined) throw new LensError(`--corrupted-ids: ${bad} is outside the vocabulary 0…${V - 1}`);
+  return ids.map(Number);
 }

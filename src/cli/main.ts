@@ -4,8 +4,8 @@
 // Problems go to stderr as FILE:LINE:COL: severity: PATH: message (what problem matchers read).
 // No stack trace ever reaches the user.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { npyBytes } from '../util/npy';
 import { forward } from '../core/forward';
 import { defaultKernel } from '../core/kernel';
@@ -228,8 +228,19 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
 
 /** Each stage as DIR/ID.npy (the ids are file-name safe: letters, digits, dots, underscores). */
 function writeNpy(dir: string, stages: readonly Stage[]): void {
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   for (const s of stages) writeFileSync(join(dir, `${s.id}.npy`), npyBytes(s.data, s.shape));
+}
+
+/**
+ * mkdir -p one level at a time: Node 20's own recursive mkdir never returns where an existing
+ * folder refuses a new one with ENOENT (/proc/x); this fails at once with that error.
+ */
+function makeDirs(dir: string): void {
+  if (existsSync(dir)) return; // (a file there: writing into it fails with ENOTDIR)
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirs(parent);
+  mkdirSync(dir);
 }
 
 declare const __VERSION__: string | undefined;

@@ -173,6 +173,11 @@ describe('ffn-lens lens|dla|heads|patch (process)', () => {
     const sum = Object.values(j.components as Record<string, number>).reduce((a, b) => a + b, j.constant);
     assert.ok(Math.abs(sum - j.logit_diff) < 1e-4, `${sum} vs ${j.logit_diff}`);
     assert.equal(j.heads.length, 5);
+    // the panel's default: the runner-up; none: the target's logit alone
+    assert.deepEqual(JSON.parse(cli('dla', stories).out), JSON.parse(r.out));
+    const alone = JSON.parse(cli('dla', stories, '--alt', 'none').out).dla;
+    assert.equal(alone.alt, null);
+    assert.notEqual(alone.logit_diff, j.logit_diff);
   });
 
   it('heads: three scores per layer and head, and the induction test', () => {
@@ -192,6 +197,11 @@ describe('ffn-lens lens|dla|heads|patch (process)', () => {
     assert.equal(bad.code, 1);
     assert.match(bad.err, /^ffn-lens patch: patch needs the corrupted input/);
     assert.doesNotMatch(bad.err, /\n\s+at /, 'no stack trace');
+    // the model file's own corrupted input, as the panel patches it
+    const own = file('own-corrupted.ffn.json', readFileSync(stories, 'utf8').replace('"token_ids"', '"corrupted_token_ids": [1, 403, 407, 261, 300], "token_ids"').replace('"./stories260K"', JSON.stringify(join(REPO, 'samples', 'stories260K'))));
+    const o = cli('patch', own, '--views', 'resid');
+    assert.equal(o.code, 0, o.err);
+    assert.deepEqual(JSON.parse(o.out).patch, j);
     const usage = cli('lens', stories, '--nope');
     assert.equal(usage.code, 2);
     assert.match(usage.err, /unknown option "--nope" for lens/);
@@ -204,5 +214,11 @@ describe('ffn-lens lens|dla|heads|patch (process)', () => {
     const b = readFileSync(join(out, 'head.logits.npy'));
     assert.deepEqual([...b.subarray(0, 6)], [0x93, 78, 85, 77, 80, 89]);
     assert.match(b.subarray(10, 10 + b[8]).toString('latin1'), /'shape': \(5, 512\)/);
+  });
+
+  it('stages --npy into a folder that cannot be made: one line and exit 1, at once (Node\'s recursive mkdir loops forever on /proc)', () => {
+    const r = cli('stages', stories, '--summary', '--npy', '/proc/ffn-lens-npy/out');
+    assert.equal(r.code, 1);
+    assert.equal(r.err, 'ffn-lens: cannot write the .npy files into /proc/ffn-lens-npy/out: ENOENT\n');
   });
 });
