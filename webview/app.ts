@@ -219,7 +219,7 @@ export class App {
         if (this.stream.render && msg.version < this.stream.render.version) return;
         const was = this.comparing;
         this.comparing = msg.label === null ? null : { label: msg.label, top: msg.top };
-        this.header.compare(msg.label, msg.error);
+        this.header.compare(msg.label, msg.error, false, msg.incomparable);
         this.layout.probsChart?.setBaseline(msg.top, msg.label);
         if (!!was !== !!this.comparing) this.drawAll(true);
         return;

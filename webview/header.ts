@@ -67,7 +67,7 @@ export class PanelHeader {
   }
 
   /** What the panel compares with now (label null: nothing); `cancelled`: the choice went back. */
-  compare(label: string | null, error: string | null, cancelled = false): void {
+  compare(label: string | null, error: string | null, cancelled = false, incomparable: readonly string[] = []): void {
     if (cancelled) {
       this.compareSel.value = this.compareValue; // (the picker shows what is applied)
       return;
@@ -81,9 +81,12 @@ export class PanelHeader {
     }
     this.compareNote.hidden = false;
     document.body.classList.add('comparing');
+    // stages the baseline has in another shape (another number of tokens) are not differences: say which
+    const n = incomparable.length;
+    const apart = n === 0 ? '' : ` Not compared, shown as they are: ${n === 1 ? 'one stage' : `${n} stages`} the baseline has in another shape${incomparable.includes('input') ? ' (the two inputs differ in length)' : ''}: ${incomparable.slice(0, 4).join(', ')}${n > 4 ? ', …' : ''}.`;
     this.compareNote.textContent = error
       ? `Compare with ${label}: ${error}`
-      : `Showing every stage as edited − baseline (${label}): red where the edited model is larger, blue where smaller, centred at zero. The prediction shows both.`;
+      : `Showing every stage but the probabilities as edited − baseline (${label}): red where the edited model is larger, blue where smaller, centred at zero. The probabilities stay as they are; the prediction's bars show both.${apart}`;
     this.compareNote.classList.toggle('compare-error', !!error);
   }
 

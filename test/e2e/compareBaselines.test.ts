@@ -32,6 +32,7 @@ describe('compare with HEAD and with another file; an attribution click writes "
     cpSync(join(SAMPLES, 'stories260K'), join(folder, 'stories260K'), { recursive: true });
     writeFileSync(join(folder, FILE), TEXT);
     writeFileSync(join(folder, 'other.ffn.json'), TEXT.replace('"compare"', '"other"').replace('261, 378]', '261, 300]'));
+    writeFileSync(join(folder, 'longer.ffn.json'), TEXT.replace('"compare"', '"longer"').replace('261, 378]', '261, 378, 432]'));
     const git = (...a: string[]): void => void execFileSync('git', a, { cwd: folder, stdio: 'ignore' });
     git('init', '-q');
     git('-c', 'user.email=e2e@example.com', '-c', 'user.name=e2e', 'add', '.');
@@ -81,12 +82,13 @@ describe('compare with HEAD and with another file; an attribution click writes "
     await wb.screenshot('compare-head');
   });
 
-  it('with another model file, picked in the open dialog', async () => {
+  /** Compare with another model file of the workspace folder, picked in the open dialog. */
+  async function compareWithFile(name: string): Promise<void> {
     await compareWith('file');
     const input = wb.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     // (the dialog fills in the folder once it has read it: the path is typed after that, again if reset)
-    const path = join(wb.folder, 'other.ffn.json');
+    const path = join(wb.folder, name);
     await until('the dialog at the workspace folder', async () => (await input.inputValue()).endsWith('/'));
     await until('the path typed', async () => {
       await input.fill(path);
@@ -94,10 +96,26 @@ describe('compare with HEAD and with another file; an attribution click writes "
       return (await input.inputValue()) === path;
     });
     await wb.page.keyboard.press('Enter');
+  }
+
+  it('with another model file, picked in the open dialog', async () => {
+    await compareWithFile('other.ffn.json');
     const view = await wb.webview(TITLE);
     await until('the note names the file', async () => /other\.ffn\.json/.test(await view.locator('.compare-note').innerText()));
     // the last token differs: the input's last row, only
     await until('the input differs', async () => !(await uniform('section.card[data-stage-id="input"] .hm-canvas')));
+    await compareWith('none');
+  });
+
+  it('with a model file of another length: the note says which stages are not differences', async () => {
+    await compareWithFile('longer.ffn.json');
+    const view = await wb.webview(TITLE);
+    const note = await until('the note names the file', async () => {
+      const t = await view.locator('.compare-note').innerText();
+      return /longer\.ffn\.json/.test(t) && t;
+    });
+    assert.match(note, /Not compared, shown as they are: \d+ stages the baseline has in another shape \(the two inputs differ in length\): input, /);
+    await wb.screenshot('compare-other-length');
     await compareWith('none');
   });
 
