@@ -108,7 +108,7 @@ describe('checkpoint resolve', () => {
   it('what does not exist is an error at its key, naming what does', () => {
     const ck = fakeCheckpoint();
     const cases: Array<[string, RegExp, string]> = [
-      ['"token_ids": [1, 12]', /token_ids\[1\] is 12, outside the vocabulary: ids go from 0 to 9/, '[1, 12]'],
+      ['"token_ids": [1, 12]', /token_ids\[1\] is 12, outside the vocabulary: ids go from 0 to 9/, '12'], // (at the entry)
       ['"token_ids": [1,1,1,1,1,1,1,1,1]', /9 tokens; this gpt2 model has positions for 8/, '[1,1,1,1,1,1,1,1,1]'],
       ['"token_ids": [1], "ablate": ["layers.2.ffn.neuron.0"]', /layers 0 to 1/, '"layers.2.ffn.neuron.0"'],
       ['"token_ids": [1], "ablate": ["layers.0.attn.head.2"]', /heads 0 to 1/, '"layers.0.attn.head.2"'],

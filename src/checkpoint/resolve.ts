@@ -12,7 +12,7 @@
 import type { Model } from '../core/model';
 import type { Param, Params } from '../core/params';
 import type { ModelSpec } from '../core/spec';
-import type { CheckpointRequest, UnitRef, WeightOverride } from '../model/checkpointRequest';
+import { itemAt, type CheckpointRequest, type UnitRef, type WeightOverride } from '../model/checkpointRequest';
 import type { ModelFile } from '../model/read';
 import type { Problem, ProblemCode } from '../model/problems';
 import type { ParamCounts } from '../protocol/stages';
@@ -93,7 +93,7 @@ export class CheckpointResolver {
     const V = probe.head?.V ?? 0;
     const bad = ids.findIndex((id) => id >= V);
     if (bad >= 0) {
-      if (req.tokenIdsAt) error('value', { ...req.tokenIdsAt, path: [...req.tokenIdsAt.path, bad] }, `token_ids[${bad}] is ${ids[bad]}, outside the vocabulary: ids go from 0 to ${V - 1}`);
+      if (req.tokenIdsAt) error('value', itemAt(req.tokenIdsAt, bad), `token_ids[${bad}] is ${ids[bad]}, outside the vocabulary: ids go from 0 to ${V - 1}`);
       else error('value', req.promptAt!, `the tokenizer gives id ${ids[bad]}, outside this model's vocabulary of ${V}: is the tokenizer the model's own?`);
     }
     if (ckpt.maxPositions !== null && ids.length > ckpt.maxPositions) {
@@ -154,7 +154,7 @@ export class CheckpointResolver {
     }
     const bad = ids.findIndex((id) => id >= V);
     if (bad >= 0) {
-      error('value', req.corruptedIdsAt ? { ...at, path: [...at.path, bad] } : at, `${key === 'corrupted_token_ids' ? `corrupted_token_ids[${bad}] is ${ids[bad]}` : `the tokenizer gives id ${ids[bad]}`}, outside the vocabulary: ids go from 0 to ${V - 1}`);
+      error('value', req.corruptedIdsAt ? itemAt(req.corruptedIdsAt, bad) : at, `${key === 'corrupted_token_ids' ? `corrupted_token_ids[${bad}] is ${ids[bad]}` : `the tokenizer gives id ${ids[bad]}`}, outside the vocabulary: ids go from 0 to ${V - 1}`);
       return null;
     }
     return ids;

@@ -10,6 +10,14 @@ export interface At {
   readonly start: number;
   readonly end: number;
   readonly path: readonly PathSegment[];
+  /** An array's items, where each is (a problem of one entry is shown at it). */
+  readonly items?: ReadonlyArray<{ readonly start: number; readonly end: number }>;
+}
+
+/** Where item `i` of the array at `at` is, with its path (the whole array if it is not known). */
+export function itemAt(at: At, i: number): At {
+  const item = at.items?.[i];
+  return { start: item?.start ?? at.start, end: item?.end ?? at.end, path: [...at.path, i] };
 }
 
 /** `layers.3.ffn.neuron.17` or `layers.3.attn.head.2`. */

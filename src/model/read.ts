@@ -364,7 +364,9 @@ class Reader {
     const inline = ['input', 'attention', 'ffn', 'ln1', 'ln2', 'layers', 'ln_f', 'head', 'layout', 'residual', 'norm', 'positional', 'final_norm'];
     const known: Fields = { ...CHECKPOINT_FIELDS, ...Object.fromEntries(inline.map((k) => [k, MODEL_FIELDS[k]])) };
     const top = this.fields(root, [], known);
-    const at = (p: PropertyNode | undefined, path: PathSegment[]): At => (p?.value ? { start: p.value.start, end: p.value.end, path } : { start: root.start, end: root.start + 1, path });
+    const at = (p: PropertyNode | undefined, path: PathSegment[]): At => (p?.value
+      ? { start: p.value.start, end: p.value.end, path, ...(p.value.kind === 'array' ? { items: p.value.items.map((x) => ({ start: x.start, end: x.end })) } : p.value.kind === 'numbers' ? { items: numberSpans(sourceSlice(this.text, p.value.start, p.value.end), p.value.start) } : {}) }
+      : { start: root.start, end: root.start + 1, path });
     for (const k of inline) {
       const p = top.get(k);
       if (p) this.error('value', [k], { start: p.keyStart, end: p.keyEnd }, `"${k}" cannot be used with "checkpoint": the checkpoint's config.json decides the model. Remove "${k}" (or "checkpoint", to write the model out here)`);
@@ -1073,4 +1075,17 @@ export function isModelRoot(root: JsonNode | null): boolean {
 /** Text quoted in a message, on one line: comments dropped, whitespace runs as one space. */
 function oneLine(text: string): string {
   return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Where each number of an array of numbers stands (the reader keeps only their values): the
+ * literals of its source (`[` at `offset`), comments skipped. For the short lists of token ids.
+ */
+function numberSpans(source: string, offset: number): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const m of source.slice(1).matchAll(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|[-+.\dA-Za-z]+/g)) {
+    const at = offset + 1 + m.index!;
+    if (m[0][0] !== '/') out.push({ start: at, end: at + m[0].length });
+  }
+  return out;
 }
