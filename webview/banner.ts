@@ -7,6 +7,8 @@ import type { ProblemInfo } from '../src/protocol/panel';
 
 /** The reader's code for an unknown key holding numbers (src/model/problems.ts). */
 export const IGNORED_WEIGHTS = 'ignored-weights';
+/** A misspelled experiment key ("ablat"): the model is computed without the edit it meant. */
+export const IGNORED_EDIT = 'ignored-edit';
 
 /** At most this many problems of each kind are listed; the rest are counted. */
 export const BANNER_MAX_ITEMS = 5;
@@ -59,10 +61,12 @@ export function bannerBlocks(problems: readonly ProblemInfo[], dimmed: boolean):
     // (the message names the key and where it is)
     out.push(block('ignored', title, ignored, (p) => p.message));
   }
+  const edits = problems.filter((p) => p.code === IGNORED_EDIT);
+  if (edits.length) out.push(block('ignored', `Not applied: the model is computed without ${edits.length === 1 ? 'this key' : `these ${edits.length} keys`} (misspelled?).`, edits, (p) => p.message));
   return out;
 }
 
 /** The warnings listed in the content (small, below the banner): all but those the banner shows. */
 export function contentWarnings(warnings: readonly ProblemInfo[]): ProblemInfo[] {
-  return warnings.filter((w) => w.severity === 'warning' && w.code !== IGNORED_WEIGHTS);
+  return warnings.filter((w) => w.severity === 'warning' && w.code !== IGNORED_WEIGHTS && w.code !== IGNORED_EDIT);
 }

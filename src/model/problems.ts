@@ -19,6 +19,7 @@ export type ProblemCode =
   | 'tokens-length'   // tokens list not as long as input
   | 'unknown-key'     // a key the format does not have
   | 'ignored-weights' // an unknown key holding numbers: weights the model is computed without (a warning the panel shows loudly)
+  | 'ignored-edit' // a misspelled "ablate", "scale", "lens"…: an experiment the model is computed without (shown as loudly)
   | 'duplicate-key'
   | 'unused'          // present but without effect (ln1 with norm "none", Wg without gating)
   | 'internal';       // a bug of ours, said plainly

@@ -245,7 +245,7 @@ class Reader {
 
   read(): ReadResult {
     // a syntax error is placed by the value it sits in, as far as the text around it could be read
-    for (const e of this.json.errors) this.error('syntax', pathAt(this.text, this.json.root, e.start)?.path ?? [], e, e.message);
+    for (const e of this.json.errors) this.error('syntax', syntaxPath(pathAt(this.text, this.json.root, e.start)?.path ?? []), e, e.message);
     const root = this.json.root;
     // After a syntax slip the tree is a guess (a lost ] makes the next key a string in an array):
     // checking it would only report things that are not there. The slips alone, then.
@@ -533,7 +533,10 @@ class Reader {
         const near = nearestKey(p.key, valid);
         const fix: FixHint | undefined = near ? { kind: 'rename-key', to: near } : undefined;
         const key = `unknown key ${quote(p.key)} in ${where}`;
-        if (p.value && holdsNumbers(p.value)) {
+        if (near && EDIT_KEYS.has(near)) {
+          // (a misspelled experiment runs the model as it is: a result that looks valid but is not)
+          this.warn('ignored-edit', [...path, p.key], at, `${key}: did you mean "${near}"? It is not applied: the model is computed without it`, fix);
+        } else if (p.value && holdsNumbers(p.value)) {
           this.warn('ignored-weights', [...path, p.key], at,
             near ? `${key}: did you mean "${near}"? Its weights are not used: the model is computed without them`
               : `${key}: its weights are not used, the model is computed without them (expected one of: ${valid.join(', ')})`, fix);
@@ -1076,6 +1079,16 @@ export function isModelRoot(root: JsonNode | null): boolean {
 function oneLine(text: string): string {
   return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, ' ').replace(/\s+/g, ' ').trim();
 }
+
+/** Where a syntax error stands, without the empty key of the property the parser began there ([""]). */
+function syntaxPath(path: readonly PathSegment[]): PathSegment[] {
+  const out = [...path];
+  while (out.length && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+/** The keys of a checkpoint model file that change what is computed: misspelled, they are loud. */
+const EDIT_KEYS: ReadonlySet<string> = new Set(['ablate', 'scale', 'weights', 'lens', 'temperature', 'corrupted_prompt', 'corrupted_token_ids']);
 
 /**
  * Where each number of an array of numbers stands (the reader keeps only their values): the

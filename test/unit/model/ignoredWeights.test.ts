@@ -28,6 +28,20 @@ describe('unknown keys holding weights', () => {
     }]);
   });
 
+  it('a misspelled experiment key of a checkpoint file ("ablat", "scal", "len"): as loud, and its quick fix renames it', () => {
+    const text = '{"version": 1, "checkpoint": "./gpt2", "token_ids": [1, 2], "ablat": ["layers.0.ffn.neuron.1"], "scal": {}, "len": true}';
+    const r = read(text);
+    assert.deepEqual(r.problems.map((p) => [p.code, p.path, p.message]), [
+      ['ignored-edit', 'ablat', 'unknown key "ablat" in the top level: did you mean "ablate"? It is not applied: the model is computed without it'],
+      ['ignored-edit', 'scal', 'unknown key "scal" in the top level: did you mean "scale"? It is not applied: the model is computed without it'],
+      ['ignored-edit', 'len', 'unknown key "len" in the top level: did you mean "lens"? It is not applied: the model is computed without it'],
+    ]);
+    const full = readModel(text, 'm.ffn.json');
+    const at = text.indexOf('"ablat"');
+    const [fix] = fixesFor(text, full.json.root, full.problems, full.model, at, at + 1);
+    assert.equal(fix?.title, 'Rename to "ablate"');
+  });
+
   it('its quick fix renames the key, and the weights are read', () => {
     const text = `{"version": 1, "input": [[1, 2]], "layers": [{"att１ention": {"heads": 1, "Wq": [[1, 0], [0, 1]]}, ${FFN}}]}`;
     const r = readModel(text, 'm.ffn.json');

@@ -21,6 +21,14 @@ describe('the panel banner', () => {
     assert.equal(blocks[0].more, null);
   });
 
+  it('a misspelled experiment key ("ablat"): a banner too, as the model is computed without it', () => {
+    const edit: ProblemInfo = { severity: 'warning', code: 'ignored-edit', path: 'ablat', line: 5, col: 3, message: 'unknown key "ablat" in the top level: did you mean "ablate"? It is not applied: the model is computed without it' };
+    const blocks = bannerBlocks([dead, edit], false);
+    assert.deepEqual(blocks.map((b) => [b.kind, b.title]), [['ignored', 'Not applied: the model is computed without this key (misspelled?).']]);
+    assert.deepEqual(blocks[0].items, [{ line: 5, col: 3, text: edit.message }]);
+    assert.deepEqual(contentWarnings([dead, edit]), [dead]);
+  });
+
   it('other warnings stay out of the banner, in the content list; weights not used are not listed twice', () => {
     assert.deepEqual(bannerBlocks([dead], false), []);
     assert.deepEqual(contentWarnings([dead, ignored, error]), [dead]);
