@@ -200,7 +200,7 @@ describe('a checkpoint document in the worker', () => {
     const m = await h.next((x) => x.type === 'model' && x.version === 2);
     assert.ok(m.type === 'model');
     assert.equal(m.summary, null);
-    assert.deepEqual(m.problems.map((p) => [p.line, p.col, p.path]), [[4, 16, 'token_ids[2]']]);
+    assert.deepEqual(m.problems.map((p) => [p.line, p.col, p.path]), [[4, 25, 'token_ids[2]']], 'at the entry');
     assert.match(m.problems[0].message, /4070, outside the vocabulary: ids go from 0 to 511/);
     h.replace('"./stories260K"', '"./nowhere"');
     const n = await h.next((x) => x.type === 'model' && x.version === 3 && x.problems.length > 0);
