@@ -105,6 +105,16 @@ describe('checkpoint resolve', () => {
     assert.equal(p.get('layers.0.ffn.units'), undefined);
   });
 
+  it('an input longer than the positions a RoPE model was trained on: computed, with a warning at the input', () => {
+    const ck = { ...fakeCheckpoint(), maxPositions: null, trainedPositions: 3, modelType: 'llama' };
+    const { req, text } = request('"token_ids": [1, 2, 3, 4]');
+    const r = new CheckpointResolver().resolve(req, ck, null);
+    assert.ok(r.file, 'still a model');
+    assert.deepEqual(r.problems.map((p) => [p.severity, text.slice(p.start, p.end)]), [['warning', '[1, 2, 3, 4]']]);
+    assert.match(r.problems[0].message, /^the input has 4 tokens; this llama model was trained on up to 3 \(max_position_embeddings\)/);
+    assert.deepEqual(new CheckpointResolver().resolve(request('"token_ids": [1, 2, 3]').req, ck, null).problems, []);
+  });
+
   it('what does not exist is an error at its key, naming what does', () => {
     const ck = fakeCheckpoint();
     const cases: Array<[string, RegExp, string]> = [

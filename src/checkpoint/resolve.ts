@@ -30,6 +30,8 @@ export interface ResolvableCheckpoint {
   specFor(opts: { readonly ids: readonly number[]; readonly temperature: number; readonly lens: boolean }): ModelSpec;
   /** Positions limit the input's length (gpt2's n_positions; max_position_embeddings under dynamic RoPE); null when nothing does. */
   readonly maxPositions: number | null;
+  /** The positions the model was trained on (max_position_embeddings) where RoPE computes past them: a longer input is a warning. */
+  readonly trainedPositions?: number | null;
   /** `gpt2`, `llama`, `qwen2`: for messages. */
   readonly modelType: string;
   /** For the code lens: how the checkpoint stores its numbers and how many there are. */
@@ -99,6 +101,10 @@ export class CheckpointResolver {
     if (ckpt.maxPositions !== null && ids.length > ckpt.maxPositions) {
       const at = req.tokenIdsAt ?? req.promptAt!;
       error('value', at, `the input has ${ids.length} tokens; this ${ckpt.modelType} model has positions for ${ckpt.maxPositions}`);
+    } else if (ckpt.trainedPositions && ids.length > ckpt.trainedPositions) {
+      // (RoPE computes any position; past the trained ones the model's numbers mean little)
+      const at = req.tokenIdsAt ?? req.promptAt!;
+      problems.push({ severity: 'warning', code: 'value', message: `the input has ${ids.length} tokens; this ${ckpt.modelType} model was trained on up to ${ckpt.trainedPositions} (max_position_embeddings): the positions past it are computed, but the model never saw them`, path: at.path, start: at.start, end: at.end });
     }
     if (req.tokens && req.tokensAt && req.tokens.length !== ids.length) {
       error('value', req.tokensAt, `tokens has ${req.tokens.length} labels for ${ids.length} tokens of input`);
@@ -113,7 +119,7 @@ export class CheckpointResolver {
     this.overrides(spec, req.weights, ckpt, params, used, error);
     // overrides no longer given are dropped from the cache
     for (const id of [...this.cache.keys()]) if (!used.has(id)) this.cache.delete(id);
-    if (problems.length) return { file: null, problems, ids };
+    if (problems.some((p) => p.severity === 'error')) return { file: null, problems, ids };
 
     const model: Model = { spec, params };
     const vocab = this.vocab(tok, V);

@@ -47,6 +47,7 @@ export class CheckpointStore {
         modelType: checkpoint.arch.modelType,
         // (learned positions end there; dynamic RoPE changes every angle past them)
         maxPositions: gpt2 || checkpoint.arch.dynamicRope ? checkpoint.arch.maxPositions : null,
+        trainedPositions: gpt2 || checkpoint.arch.dynamicRope ? null : checkpoint.arch.maxPositions,
         dtypes: checkpoint.dtypes,
         paramCount: checkpoint.paramCount,
         specFor: (o) => archSpec(checkpoint.arch, o),
