@@ -42,6 +42,9 @@ export class App {
   /** Time spent handling the current render's stages. */
   private busyMs = 0;
   private arrivals: string[] = [];
+  /** A render still coming after a moment says how far it is (a long input, a deep model). */
+  private progressTimer: ReturnType<typeof setTimeout> | null = null;
+  private expected = 0;
   /** The render for which everything was asked again (at most once per render). */
   private resyncedAt = -1;
   /** The last set of wanted stages told to the worker. */
@@ -102,6 +105,7 @@ export class App {
           window.scrollTo(0, 0);
         }
         this.stream.reset();
+        this.endProgress();
         this.layout.dispose();
         this.lenses = this.newLenses(); // (the lenses of the document shown before go with it)
         this.comparing = null;
@@ -181,6 +185,7 @@ export class App {
       case 'problems':
         if (this.stream.render && msg.version < this.stream.render.version) return; // older than what is shown
         this.problems = { version: msg.version, list: msg.problems };
+        this.endProgress(); // (the render under way is not coming: the file does not read)
         this.showBanner();
         // never read yet: say what the panel waits for, not that it is still reading
         if (!this.stream.render) this.content.replaceChildren(h('p', { class: 'placeholder' }, 'The heatmaps appear once the file reads as a model: see the problems above.'));
@@ -254,6 +259,7 @@ export class App {
       this.postWanted();
     }
     this.header.model(summary);
+    this.startProgress();
     if (this.settings) this.header.settings(this.settings);
     this.renderWarnings(warnings);
     this.content.querySelector('.summary-box')?.replaceChildren(renderSummary(summary));
@@ -265,6 +271,7 @@ export class App {
     if (!card) return;
     card.setData({ shape, data }, r.version);
     r.received++;
+    if (this.progressTimer === null && this.expected) this.showProgress();
     // the overview and the charts follow the stages they show
     if (this.overview.has(id)) this.overview.draw(id);
     this.lenses.onStage(id);
@@ -294,9 +301,40 @@ export class App {
     post({ type: 'resync' });
   }
 
+  /**
+   * After 400 ms without the render complete, the header says how many of the stages the panel
+   * shows are in (a fast render never flickers it).
+   */
+  private startProgress(): void {
+    if (this.progressTimer !== null) clearTimeout(this.progressTimer);
+    this.header.progress(null);
+    const s = this.stream.render!.summary;
+    this.expected = 0;
+    this.progressTimer = setTimeout(() => {
+      this.progressTimer = null;
+      const ids = this.layout.wanted(s, [...(shownFirst(s.stages, s.layers.length) ?? []), ...this.overview.ids(), ...this.lensWanted]);
+      this.expected = ids ? ids.length : s.stages.length;
+      this.showProgress();
+    }, 400);
+  }
+
+  private showProgress(): void {
+    const r = this.stream.render;
+    if (!r) return;
+    this.header.progress(r.received === 0 ? 'computing…' : `${Math.min(r.received, this.expected)} of ${this.expected} stages…`);
+  }
+
+  private endProgress(): void {
+    if (this.progressTimer !== null) clearTimeout(this.progressTimer);
+    this.progressTimer = null;
+    this.expected = 0;
+    this.header.progress(null);
+  }
+
   private onDone(version: number, ms: number): void {
     const r = this.stream.render;
     if (!r || r.version !== version) return;
+    this.endProgress();
     document.body.dataset.doneAt = String(Date.now());
     document.body.dataset.computeMs = String(Math.round(ms * 10) / 10); // (the worker's parse + forward: the hosts bench reads it)
     document.body.dataset.busyMs = String(Math.round(this.busyMs));

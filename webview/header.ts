@@ -15,6 +15,8 @@ const RANGE_LABELS: Record<PanelSettings['range'], string> = {
 export class PanelHeader {
   private readonly name = h('h1', { class: 'model-name' });
   private readonly facts = h('span', { class: 'facts' });
+  /** How far a long render is (a long input, a deep model): the stages in so far. */
+  private readonly progressEl = h('span', { class: 'render-progress', role: 'status', hidden: true });
   private readonly cmap = h('vscode-single-select', { class: 'colormap-select', 'aria-label': 'colormap' }) as HTMLElement & { value: string };
   private readonly range = h('vscode-single-select', { class: 'range-select', 'aria-label': 'color range' }) as HTMLElement & { value: string };
   /** Deep models: go to a layer (its section opens). */
@@ -45,7 +47,7 @@ export class PanelHeader {
     const collapse = h('vscode-button', { secondary: true, class: 'collapse-all', title: 'Collapse every section' }, 'Collapse all');
     collapse.addEventListener('click', () => setAllOpen(false));
     into.replaceChildren(
-      h('div', { class: 'title-row' }, this.name, this.facts),
+      h('div', { class: 'title-row' }, this.name, this.facts, this.progressEl),
       h('div', { class: 'control-row' },
         h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Colors'), this.cmap),
         h('label', { class: 'control' }, h('span', { class: 'control-label' }, 'Range'), this.range),
@@ -83,11 +85,19 @@ export class PanelHeader {
     document.body.classList.add('comparing');
     // stages the baseline has in another shape (another number of tokens) are not differences: say which
     const n = incomparable.length;
-    const apart = n === 0 ? '' : ` Not compared, shown as they are: ${n === 1 ? 'one stage' : `${n} stages`} the baseline has in another shape${incomparable.includes('input') ? ' (the two inputs differ in length)' : ''}: ${incomparable.slice(0, 4).join(', ')}${n > 4 ? ', …' : ''}.`;
+    const apart = n === 0 ? '' : ` Not compared, shown as they are: ${n === 1 ? 'one stage' : `${n} stages`} the baseline has in another shape: ${incomparable.slice(0, 4).join(', ')}${n > 4 ? ', …' : ''}.`;
     this.compareNote.textContent = error
       ? `Compare with ${label}: ${error}`
-      : `Showing every stage but the probabilities as edited − baseline (${label}): red where the edited model is larger, blue where smaller, centred at zero. The probabilities stay as they are; the prediction's bars show both.${apart}`;
+      : incomparable.includes('input')
+        ? `Compare with ${label}: the two inputs differ in length, so no stage can be subtracted from its baseline: every stage shows this file's own numbers. The prediction's bars show both.`
+        : `Showing every stage but the probabilities as edited − baseline (${label}): red where the edited model is larger, blue where smaller, centred at zero. The probabilities stay as they are; the prediction's bars show both.${apart}`;
     this.compareNote.classList.toggle('compare-error', !!error);
+  }
+
+  /** A line on how far the render is (null: none, it is complete). */
+  progress(text: string | null): void {
+    this.progressEl.hidden = text === null;
+    this.progressEl.textContent = text ?? '';
   }
 
   /** The model shown: its name and facts. */

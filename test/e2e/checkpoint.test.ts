@@ -111,4 +111,23 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
     assert.match(caption, /After "#432"/);
     await wb.screenshot('checkpoint-stories260K-edited');
   });
+
+  it('"lens": true → false: the panel is built anew without the lens stages, and every card it shows is drawn again', async () => {
+    const line = TEXT.split('\n').findIndex((l) => /"lens": true/.test(l)) + 1;
+    const col = TEXT.split('\n')[line - 1].indexOf('true') + 1;
+    await wb.page.locator('.editor-group-container .view-lines').first().click();
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type(`${line}:${col}`);
+    await wb.page.keyboard.press('Enter');
+    for (let i = 0; i < 4; i++) await wb.page.keyboard.press('Shift+ArrowRight');
+    await wb.page.keyboard.type('false');
+    const view = await wb.webview(TITLE);
+    await view.locator('section.card[data-stage-id="layers.0.lens.logits"]').waitFor({ state: 'detached', timeout: 30_000 });
+    // (the stages the edit did not change came as "kept" to cards built anew: they waited forever)
+    for (const id of ['input', 'layers.0.out', 'layers.4.out', 'head.probs']) {
+      await view.locator(`section.card[data-stage-id="${id}"][data-state="drawn"]`).waitFor({ state: 'attached', timeout: 30_000 });
+    }
+    await prediction(/predicts "#383"/);
+    await wb.screenshot('checkpoint-stories260K-lens-off');
+  });
 });

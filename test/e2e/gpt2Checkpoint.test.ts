@@ -56,6 +56,8 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     const frame = await wb.webviewFrame(TITLE);
     const px = await wb.readCanvas(frame, '.stream-map canvas');
     assert.deepEqual([px.width, px.height], [6, 12], '6 tokens × 12 layers');
+    // (a render that takes a while says how far it is in the header; once complete, nothing)
+    await (await wb.webview(TITLE)).locator('.render-progress').waitFor({ state: 'hidden', timeout: 30_000 });
     await wb.screenshot('gpt2-checkpoint-open');
   });
 
