@@ -130,4 +130,29 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
     await prediction(/predicts "#383"/);
     await wb.screenshot('checkpoint-stories260K-lens-off');
   });
+
+  it('a long input (400 tokens): while the render comes the header says how far it is, then nothing', async () => {
+    const line = TEXT.split('\n').findIndex((l) => l.includes('"token_ids"')) + 1;
+    await wb.page.locator('.editor-group-container .view-lines').first().click();
+    await wb.page.keyboard.press('Control+G');
+    await wb.page.keyboard.type(`${line}:1`);
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Shift+End');
+    const ids = Array.from({ length: 400 }, (_, i) => [1, 403, 407, 261, 378, 432][i % 6]);
+    await wb.page.keyboard.insertText(`  "token_ids": [${ids.join(', ')}],`);
+    const view = await wb.webview(TITLE);
+    const progress = view.locator('.render-progress');
+    await progress.waitFor({ state: 'visible', timeout: 30_000 });
+    const said = await progress.innerText();
+    assert.match(said, /^(computing…|\d+ of \d+ stages…)$/);
+    await wb.screenshot('checkpoint-stories260K-long-input-progress');
+    await progress.waitFor({ state: 'hidden', timeout: 120_000 });
+    await view.locator('section.card[data-stage-id="head.probs"][data-state="drawn"]').waitFor({ state: 'attached', timeout: 30_000 });
+    // every few rows named, each with its index (the input repeats: "#1 #1 #1…" said nothing)
+    const labels = await view.locator('section.card[data-stage-id="input"] .hm-row-label').allInnerTexts();
+    assert.ok(labels.length > 4 && labels.length < 400, `${labels.length} row labels`);
+    const step = Number(labels[1].split(' ')[0]);
+    assert.deepEqual(labels.slice(0, 3), ['0 #1', `${step} ${['#1', '#403', '#407', '#261', '#378', '#432'][step % 6]}`, `${2 * step} ${['#1', '#403', '#407', '#261', '#378', '#432'][(2 * step) % 6]}`]);
+    await wb.screenshot('checkpoint-stories260K-long-input');
+  });
 });

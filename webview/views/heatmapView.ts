@@ -106,13 +106,13 @@ export class HeatmapView {
     const s = this.spec;
     if (!s) return;
     const dpr = window.devicePixelRatio || 1;
-    const labelW = this.small && !this.rowLabels ? 0 : this.rowLabelWidth(s);
+    const rowH = this.small ? Math.min(MAX_CELL, Math.max(2, 160 / s.rows)) : Math.min(MAX_CELL, Math.max(s.rows > 64 ? 2 : MIN_ROW, MAX_HEIGHT / s.rows));
+    const cssH = Math.max(1, Math.min(this.small ? 160 : MAX_HEIGHT, Math.round(rowH * s.rows)));
+    const labelW = this.small && !this.rowLabels ? 0 : this.rowLabelWidth(s, rowLabelStep(cssH, s.rows) > 1 && s.rowLabels.length > 0);
     // (room at the right for the column axis' name, "neuron", which follows the last tick)
     const width = Math.max(40, availableWidth - labelW - 8 - (this.small ? 0 : AXIS_NAME_W));
     const cellW = Math.min(MAX_CELL, width / s.cols);
     const cssW = Math.max(1, Math.round(cellW * s.cols));
-    const rowH = this.small ? Math.min(MAX_CELL, Math.max(2, 160 / s.rows)) : Math.min(MAX_CELL, Math.max(s.rows > 64 ? 2 : MIN_ROW, MAX_HEIGHT / s.rows));
-    const cssH = Math.max(1, Math.min(this.small ? 160 : MAX_HEIGHT, Math.round(rowH * s.rows)));
     const maxCols = Math.max(1, Math.min(p.maxCols, Math.floor(cssW * dpr)));
     const maxRows = Math.max(1, Math.min(p.maxRows, Math.floor(cssH * dpr)));
     const key = `${maxRows}x${maxCols}`;
@@ -184,9 +184,10 @@ export class HeatmapView {
     }
   }
 
-  private rowLabelWidth(s: HeatmapSpec): number {
-    const longest = s.rowLabels.reduce((m, l) => Math.max(m, l.length), 1);
-    return Math.min(120, 12 + longest * 7);
+  /** `indexed`: every few rows are named, each with its index in front. */
+  private rowLabelWidth(s: HeatmapSpec, indexed: boolean): number {
+    const longest = s.rowLabels.reduce((m, l) => Math.max(m, l.length), 1) + (indexed ? String(s.rows - 1).length + 1 : 0);
+    return Math.min(indexed ? 150 : 120, 12 + longest * 7);
   }
 
   private labels(s: HeatmapSpec, cssW: number, cssH: number): void {
@@ -197,11 +198,14 @@ export class HeatmapView {
       this.rowLabelsEl.style.width = '0px';
     } else {
       this.rowLabelsEl.style.height = `${cssH}px`;
-      this.rowLabelsEl.style.width = `${this.rowLabelWidth(s)}px`;
       const rowH = cssH / s.rows;
-      const rowStep = Math.max(1, Math.ceil(12 / rowH));
+      const rowStep = rowLabelStep(cssH, s.rows);
+      // (every few rows named: each with its index, or a repeating input reads "#1 #1 #1…")
+      const indexed = rowStep > 1 && s.rowLabels.length > 0;
+      this.rowLabelsEl.style.width = `${this.rowLabelWidth(s, indexed)}px`;
       for (let i = 0; i < s.rows; i += rowStep) {
-        const l = h('span', { class: 'hm-row-label', title: s.rowLabels[i] ?? '' }, s.rowLabels[i] ?? String(i));
+        const text = s.rowLabels[i] === undefined ? String(i) : indexed ? `${i} ${s.rowLabels[i]}` : s.rowLabels[i];
+        const l = h('span', { class: 'hm-row-label', title: s.rowLabels[i] ?? '' }, text);
         l.style.top = `${(i + 0.5) * rowH}px`;
         this.rowLabelsEl.append(l);
       }
@@ -380,4 +384,9 @@ function sameWords(a: readonly string[] | null, b: readonly string[] | null): bo
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** Rows named every this many: each while rows are at least 12 px tall. */
+function rowLabelStep(cssH: number, rows: number): number {
+  return Math.max(1, Math.ceil(12 / (cssH / rows)));
 }
