@@ -261,6 +261,17 @@ function geometry(p: Param): { rows: number | null; cols: number } {
   return p.layout === 'in_out' ? { rows: p.shape[1], cols: p.shape[0] } : { rows: p.shape[0], cols: p.shape[1] };
 }
 
+/** The numbers of `p` at the place override `w` writes (a checkpoint's own, before the override). */
+export function overriddenValues(p: Param, w: WeightOverride): Float32Array {
+  if (p.shape.length === 1) return w.row !== null ? p.data.slice(w.row, w.row + 1) : p.data.slice(0, w.values.length);
+  const inOut = p.layout === 'in_out';
+  const stride = p.shape[1];
+  const at = (r: number, c: number): number => (inOut ? c * stride + r : r * stride + c);
+  const r = w.row!;
+  if (w.col !== null) return Float32Array.of(p.data[at(r, w.col)]);
+  return Float32Array.from({ length: w.values.length }, (_, c) => p.data[at(r, c)]);
+}
+
 /** Writes one override into `p` (in_out matrices store an out_in row as a column). */
 function write(p: Param, w: WeightOverride): void {
   if (p.shape.length === 1) {

@@ -17,7 +17,7 @@ export async function runPatching(client: ComputeClient, panel: Panel, views: 'r
       token,
       onProgress: (done, total) => {
         const pct = (done / total) * 100;
-        progress.report({ increment: pct - reported, message: `${done} of ${total} patched runs` });
+        progress.report({ increment: pct - reported, message: `${done} of ${total} runs (the clean and the corrupted, then one per patch)` });
         reported = pct;
         panel.showLensProgress(done, total);
       },

@@ -13,6 +13,7 @@ import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { readModel } from '../model/read';
 import type { FromWorker } from '../protocol/worker';
 import { DocSession } from './session';
+import { fmt } from './computed';
 import { applyStageMessage, type StageView } from '../../test/helpers/stageView';
 
 const REPO = resolve(__dirname, '../../..');
@@ -190,6 +191,26 @@ describe('a checkpoint document in the worker', () => {
     assert.ok(l && l.kind === 'lenses');
     assert.match(l.lenses[0].title, /^llama · 5 layers · d_model 64 · 8 heads \(4 key\/value\) · d_ff 172 · vocab 512 · 260,032 params · F32$/);
     assert.match(l.lenses[1].title, /^3 tokens: #1 #403 #407$/);
+    h.session.dispose();
+  });
+
+  it('a hover over a weights entry gives the checkpoint\'s number it replaces and, for a neuron\'s input weights, the neuron per token', async () => {
+    const h = new Harness();
+    await h.next((m) => m.type === 'done' && m.version === 1);
+    h.replace('"ablate": []', '"ablate": [], "weights": {"layers.2.ffn.W1[5][0]": 1.5}');
+    await h.next((m) => m.type === 'done' && m.version === 2);
+    const r = h.session.query({ kind: 'hover', offset: h.text.indexOf('layers.2.ffn.W1[5][0]') + 3 });
+    assert.ok(r && r.kind === 'hover' && r.hover);
+    // llama's W1 (gate_proj) is stored [d_ff, d_model] = [172, 64]: neuron 5's first input weight at 5 · 64
+    const ck = h.store.checkpoint(resolve(REPO, 'samples', 'stories260K'));
+    assert.ok(ck.state === 'ready');
+    const own = ck.value.params.get('layers.2.ffn.W1')!;
+    assert.deepEqual(own.shape, [172, 64]);
+    const was = own.data[5 * 64];
+    assert.ok(r.hover.markdown.includes(`In the checkpoint: ${fmt(was)}; in this entry: ${fmt(1.5)}`), r.hover.markdown);
+    assert.notEqual(was, 1.5);
+    assert.match(r.hover.markdown, /Neuron 5 of layer 2's FFN, with the entry:/);
+    assert.match(r.hover.markdown, /\| token \| gate \| up \| act/);
     h.session.dispose();
   });
 

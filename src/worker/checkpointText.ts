@@ -6,7 +6,7 @@
 import { forward } from '../core/forward';
 import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
-import { CheckpointResolver } from '../checkpoint/resolve';
+import { CheckpointResolver, overriddenValues } from '../checkpoint/resolve';
 import type { At, CheckpointRequest } from '../model/checkpointRequest';
 import type { CellUnit, Lens } from '../protocol/worker';
 import type { Model } from '../core/model';
@@ -85,12 +85,24 @@ export function checkpointHover(c: Computed, offset: number, kernel: MatmulKerne
       lines.push('', headTable(c, unit.layer, unit.index));
     }
   } else {
-    lines.push(`**weights["${weight!.text}"]** · ${weight!.values.length === 1 ? 'one number' : plural(weight!.values.length, 'number')} of ${weight!.param} replaced`);
+    const w = weight!;
+    lines.push(`**weights["${w.text}"]** · ${w.values.length === 1 ? 'one number' : plural(w.values.length, 'number')} of ${w.param} replaced`);
+    const own = facts.source.params.get(w.param);
+    if (own) lines.push('', `In the checkpoint: ${numbers(overriddenValues(own, w))}; in this entry: ${numbers(w.values)}`);
+    // a neuron's input weights (its row of W1 or Wg): that neuron's values per token, as its hover in "ablate"
+    const n = /^layers\.(\d+)\.ffn\.(W1|Wg)$/.exec(w.param);
+    if (n && w.row !== null) lines.push('', `Neuron ${w.row} of layer ${n[1]}'s FFN, with the entry:`, '', neuronTable(c, Number(n[1]), w.row));
   }
   const change = predictionChange(c, req, at, kernel);
   if (change) lines.push('', change);
   if (c.stale) lines.push('', '_Values from the last computation, before your latest edit._');
   return { markdown: lines.join('\n'), start: at.start, end: at.end };
+}
+
+/** A few numbers of a list, and how many there are in all. */
+function numbers(v: Float32Array): string {
+  const shown = Array.from(v.subarray(0, 6), (x) => fmt(x)).join(', ');
+  return v.length > 6 ? `${shown}, … (${v.length} in all)` : shown;
 }
 
 function neuronTable(c: Computed, layer: number, j: number): string {
@@ -147,7 +159,7 @@ function predictionChange(c: Computed, req: CheckpointRequest, at: At, kernel: M
   const logits = c.stages.get('head.logits');
   const baseLogits = baseStages.find((s) => s.id === 'head.logits');
   const dl = logits && baseLogits ? logits.data[last * V + a] - baseLogits.data[last * V + a] : null;
-  const logit = dl === null ? '' : ` Its logit ${dl === 0 ? 'is unchanged' : `${dl > 0 ? '+' : '−'}${formatValue(Math.abs(dl))} with the entry`}.`;
+  const logit = dl === null ? '' : dl === 0 ? ' Its logit is unchanged.' : ` The entry changes its logit by ${dl > 0 ? '+' : '−'}${formatValue(Math.abs(dl))} (Δ logit).`;
   if (a === b) {
     const [w, wo] = percents(p(probs, a), p(base, a));
     return `Next after ${tok}: ${label(a)} ${w} with this entry, ${wo} without it.${logit}`;

@@ -71,6 +71,7 @@ export class LensSection {
 
   /** A new render is complete: the lens shown is asked for again. */
   onRendered(): void {
+    this.patch.onRendered();
     if (this.open) this.request();
   }
 

@@ -53,6 +53,13 @@ export class PatchView {
     this.render();
   }
 
+  /** The model file changed: a message about the last attempt (a missing corrupted input…) may no longer hold. */
+  onRendered(): void {
+    if (!this.message) return;
+    this.message = '';
+    this.render();
+  }
+
   private render(): void {
     const button = h('vscode-button', { class: 'patch-resid', title: 'FFN Lens: Activation Patching (runs in the background; cancel from its notification)' }, this.last ? 'Patch the residual stream again' : 'Patch the residual stream');
     button.addEventListener('click', () => {
@@ -73,7 +80,9 @@ export class PatchView {
       const L = (r.resid ?? r.heads)!.length;
       const metric = r.alt === null ? `logit(${wordLabel(r.words, r.target)})` : `logit(${wordLabel(r.words, r.target)}) − logit(${wordLabel(r.words, r.alt)})`;
       parts.push(h('p', { class: 'lens-headline', 'data-ld-clean': String(r.ldClean), 'data-ld-corrupted': String(r.ldCorrupted) },
-        `${metric}: clean ${r.ldClean.toFixed(3)}, corrupted ${r.ldCorrupted.toFixed(3)}. Each cell: (patched − corrupted) / (clean − corrupted).${this.last ? ` The residual stream: ${L * T} patched runs in ${(this.last.ms / 1000).toFixed(1)} s.` : ''}${this.lastHeads ? ` Each head: ${this.lastHeads.heads!.flat().length} runs in ${(this.lastHeads.ms / 1000).toFixed(1)} s.` : ''}`));
+        `${metric}: clean ${r.ldClean.toFixed(3)}, corrupted ${r.ldCorrupted.toFixed(3)}. Each cell: (patched − corrupted) / (clean − corrupted).${this.last ? ` The residual stream: ${L * T} patched runs (and the clean and corrupted ones) in ${(this.last.ms / 1000).toFixed(1)} s.` : ''}${this.lastHeads ? ` Each head: ${this.lastHeads.heads!.flat().length} patched runs in ${(this.lastHeads.ms / 1000).toFixed(1)} s.` : ''}`));
+      // (the same answer from both inputs: every share is 0/0, drawn as 0; say why)
+      if (r.ldClean === r.ldCorrupted) parts.push(h('p', { class: 'lens-error', role: 'status' }, `The clean and the corrupted input give the same ${metric}: there is nothing to recover (are the two inputs the same?).`));
       const data = new Float32Array(L * T);
       this.last?.resid!.forEach((row, l) => row.forEach((v, t) => (data[l * T + t] = v)));
       const hm = this.lastHeads?.heads ?? null;
@@ -85,18 +94,19 @@ export class PatchView {
         onClick: (l) => this.ctx.openLayer(l),
         ariaLabel: `Residual stream patching: ${L} layers × ${T} tokens`,
       });
-      if (this.last) parts.push(h('h4', {}, 'Residual stream, by layer and token'), this.resid.el, legend('share of the logit difference recovered (1 = 100 %)', 'coolwarm', [-m, m], this.ctx.backdrop()));
+      const share = `share of ${r.alt === null ? 'the logit' : 'the logit difference'} recovered (1 = 100 %)`;
+      if (this.last) parts.push(h('h4', {}, 'The residual stream entering each layer (L0: the embeddings), by token'), this.resid.el, legend(share, 'coolwarm', [-m, m], this.ctx.backdrop()));
       if (hm && hm.some((x) => x.length)) {
         const NH = Math.max(...hm.map((x) => x.length));
         const hd = new Float32Array(L * NH).fill(NaN);
         hm.forEach((row, l) => row.forEach((v, k) => (hd[l * NH + k] = v)));
         this.heads.set({
-          data: hd, rows: L, cols: NH, rowLabels: hm.map((_, l) => `L${l}`), colLabels: null, colAxis: 'head',
+          data: hd, rows: L, cols: NH, rowLabels: hm.map((_, l) => `L${l}`), colLabels: Array.from({ length: NH }, (_, k) => String(k)), colAxis: 'head',
           describe: (l, k, v) => [`layer ${l}, head ${k}: its output at every token`, `recovers ${(v * 100).toFixed(1)} % of ${metric}`, 'click: switch it off or scale it'],
           onClick: (l, k) => this.ctx.unit(`layers.${l}.attn.head.${k}`),
           ariaLabel: `Head patching: ${L} layers × ${NH} heads`,
         });
-        parts.push(h('h4', {}, 'Each head\'s output (every token)'), this.heads.el);
+        parts.push(h('h4', {}, 'Each head\'s output (every token), by layer and head'), this.heads.el, ...(this.last ? [] : [legend(share, 'coolwarm', [-m, m], this.ctx.backdrop())]));
       }
       requestAnimationFrame(() => {
         const paint = { colormap: 'coolwarm' as const, backdrop: this.ctx.backdrop(), range: [-m, m] as [number, number], maxRows: 4096, maxCols: 4096 };

@@ -30,7 +30,7 @@ export class TokensView {
     this.indexField.addEventListener('change', change);
     this.el.append(
       h('div', { class: 'lens-controls' }, h('span', {}, 'Unit'), this.kindSel, h('span', {}, 'layer'), this.layerSel, h('span', {}, 'index'), this.indexField,
-        h('span', { class: 'lens-note' }, 'or put the editor\'s cursor in a neuron\'s W1 row')),
+        h('span', { class: 'lens-note' }, 'or, in a model file that writes its weights out, put the editor\'s cursor in a neuron\'s W1 row')),
       this.body);
   }
 
