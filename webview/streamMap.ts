@@ -4,17 +4,21 @@
 // panel receives (the worker sends every layer's output: the panel always wants them).
 import type { ModelSummary } from '../src/protocol/stages';
 import { h } from './dom';
+import { drawLegend } from './heatmap';
 import { exact, HeatmapView } from './views/heatmapView';
 import type { CardContext } from './views/stageCard';
 import { streamNorms } from './streamNorms';
 
 export class StreamMap {
   private readonly view = new HeatmapView(false);
+  /** Its colors' key: 0 … the largest ‖x‖. */
+  private readonly legendBox = h('div', { class: 'lens-legend' });
   readonly el: HTMLElement;
 
   constructor(private readonly ctx: CardContext, private readonly open: (layer: number) => void) {
     this.el = h('figure', { class: 'overview-item stream-map' },
-      h('figcaption', {}, 'The residual stream: ‖x‖ of each token after each layer (click a cell to open its layer)'), this.view.el);
+      h('figcaption', {}, 'The residual stream: ‖x‖ of each token after each layer (click a cell to open its layer)'), this.view.el,
+      h('div', { class: 'lens-legend-row' }, h('span', { class: 'lens-note' }, '‖x‖'), this.legendBox));
   }
 
   /** The stages it reads. */
@@ -38,5 +42,6 @@ export class StreamMap {
       onClick: (row) => this.open(row),
     });
     this.view.paint({ colormap: 'viridis', backdrop: this.ctx.backdrop, range: [0, max || 1], maxRows: this.ctx.maxRows, maxCols: this.ctx.maxCols }, width);
+    drawLegend(this.legendBox, { colormap: 'viridis', range: [0, max || 1], backdrop: this.ctx.backdrop });
   }
 }

@@ -423,10 +423,12 @@ class Reader {
     const bad = Array.from(v.data).findIndex((x) => !Number.isInteger(x) || x < 0 || x > MAX_TOKEN_ID);
     if (bad >= 0) {
       // (quoted as written: the numbers were read as float32, which rounds 1e20 to 100000002004087730000)
-      const item = node.kind === 'array' ? node.items[bad] : undefined;
+      const item = node.kind === 'array' ? node.items[bad] : node.kind === 'numbers' ? numberSpans(sourceSlice(this.text, node.start, node.end), node.start)[bad] : undefined;
       const x = v.data[bad];
       const found = item ? oneLine(sourceSlice(this.text, item.start, item.end)) : x > MAX_TOKEN_ID ? `a number above ${MAX_TOKEN_ID}` : formatFloat32(x);
-      this.error('value', [...path, bad], item ?? node, `${formatPath([...path, bad])} must be a token id (a whole number from 0 to ${MAX_TOKEN_ID}), found ${found}`);
+      // (the vocabulary is the checkpoint's, checked once it is read: here only what no id can be)
+      const what = x > MAX_TOKEN_ID ? `a token id, at most ${MAX_TOKEN_ID}` : 'a token id (a whole number, 0 or more)';
+      this.error('value', [...path, bad], item ?? node, `${formatPath([...path, bad])} must be ${what}, found ${found}`);
       return null;
     }
     return Array.from(v.data);

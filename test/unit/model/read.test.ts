@@ -143,10 +143,10 @@ describe('readModel: problems, with path, line and column', () => {
 
   it('a token id is quoted as written, not as the float32 it was read into', () => {
     const ids = (list: string): string => only(`{"version": 1, "checkpoint": "./m", "token_ids": ${list}}`, 'value').message;
-    assert.equal(ids('[1, 0.1]'), 'token_ids[1] must be a token id (a whole number from 0 to 16777215), found 0.1');
-    assert.equal(ids('[1e20]'), 'token_ids[0] must be a token id (a whole number from 0 to 16777215), found a number above 16777215');
-    assert.equal(ids('[1, 16777217]'), 'token_ids[1] must be a token id (a whole number from 0 to 16777215), found a number above 16777215');
-    assert.equal(ids('[1, -3]'), 'token_ids[1] must be a token id (a whole number from 0 to 16777215), found -3');
+    assert.equal(ids('[1, 0.1]'), 'token_ids[1] must be a token id (a whole number, 0 or more), found 0.1');
+    assert.equal(ids('[1e20]'), 'token_ids[0] must be a token id, at most 16777215, found 1e20');
+    assert.equal(ids('[1, 16777217]'), 'token_ids[1] must be a token id, at most 16777215, found 16777217');
+    assert.equal(ids('[1, -3]'), 'token_ids[1] must be a token id (a whole number, 0 or more), found -3');
   });
 
   it('a tokens list of the wrong length', () => {
