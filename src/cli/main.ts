@@ -183,7 +183,10 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
   for (const p of res.problems) {
     const { line, col } = lines.position(p.start);
     // one line per problem, whatever a message holds: that is what problem matchers read
-    io.err(`${opts.file}:${line}:${col}: ${p.severity}: ${formatPath(p.path)}: ${p.message.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
+    // (a message that begins with its path is not given it twice: "token_ids[2]: must be a token id…")
+    const path = formatPath(p.path);
+    const message = p.message.startsWith(`${path} `) ? p.message.slice(path.length + 1) : p.message;
+    io.err(`${opts.file}:${line}:${col}: ${p.severity}: ${path}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
   }
   if (!res.model) return 1;
 

@@ -71,7 +71,7 @@ describe('ffn-lens stages (process)', () => {
     assert.equal(r.code, 1);
     assert.equal(r.out, '');
     assert.deepEqual(r.err.trim().split('\n'), [
-      `${bad}:3:21: error: input[1]: input[1] has 1 number but input[0] has 2: every row of a matrix has the same length`,
+      `${bad}:3:21: error: input[1]: has 1 number but input[0] has 2: every row of a matrix has the same length`,
       `${bad}:4:45: warning: ffn.actvation: unknown key "actvation" in ffn: did you mean "activation"?`,
     ]);
   });
