@@ -80,6 +80,11 @@ describe('compare with HEAD and with another file; an attribution click writes "
     await until('the logits differ from HEAD', async () => !(await uniform('section.card[data-stage-id="head.logits"] .hm-canvas')));
     assert.ok(await uniform('section.card[data-stage-id="input"] .hm-canvas'), 'the input is as committed');
     await wb.screenshot('compare-head');
+    // the prediction's bars, edited and baseline side by side, each word named
+    await view.locator('.probs-chart').scrollIntoViewIfNeeded();
+    await until('the bars taller for two per word', async () => (await view.locator('.probs-chart .chart-box').evaluate((el: any) => el.getBoundingClientRect().height)) > 300);
+    await wb.page.waitForTimeout(300);
+    await wb.screenshot('compare-head-prediction');
   });
 
   /** Compare with another model file of the workspace folder, picked in the open dialog. */

@@ -3,31 +3,34 @@
 import { h } from '../dom';
 import { makeChart, themeColors, type Chart, type Plugin } from './charts';
 
-/** Each bar's probability as a percentage at its end (chart.js draws no value labels itself). */
+/**
+ * Each bar's probability as a percentage just past its end (chart.js draws no value labels
+ * itself), the baseline's too when comparing, in a muted color: the chart keeps room at its right
+ * for them (LABEL_ROOM), so a label never covers a bar.
+ */
 const percentLabels: Plugin<'bar'> = {
   id: 'ffnPercentLabels',
   afterDatasetsDraw(chart) {
     const { ctx } = chart;
-    const meta = chart.getDatasetMeta(0);
-    const values = chart.data.datasets[0]?.data as number[] | undefined;
-    if (!values) return;
     ctx.save();
-    ctx.fillStyle = themeColors().fg;
+    const c = themeColors();
     ctx.font = `11px ${getComputedStyle(document.body).getPropertyValue('--vscode-font-family') || 'sans-serif'}`;
     ctx.textBaseline = 'middle';
-    meta.data.forEach((bar, i) => {
-      const v = values[i];
-      const text = percent(v);
-      const { x, y } = bar.getProps(['x', 'y'], true) as { x: number; y: number };
-      // just past the bar's end; inside it when no room is left (the top bar, on the accent color)
-      const inside = x + ctx.measureText(text).width + 8 > chart.chartArea.right;
-      ctx.textAlign = inside ? 'right' : 'left';
-      ctx.fillStyle = inside && i === 0 ? themeColors().onAccent : themeColors().fg;
-      ctx.fillText(text, inside ? x - 4 : x + 4, y);
+    ctx.textAlign = 'left';
+    chart.data.datasets.forEach((ds, d) => {
+      const values = ds.data as number[];
+      ctx.fillStyle = d === 0 ? c.fg : c.muted;
+      chart.getDatasetMeta(d).data.forEach((bar, i) => {
+        const { x, y } = bar.getProps(['x', 'y'], true) as { x: number; y: number };
+        ctx.fillText(percent(values[i]), x + 4, y);
+      });
     });
     ctx.restore();
   },
 };
+
+/** Room at the chart's right for the label of a bar that reaches 100 %. */
+const LABEL_ROOM = 52;
 
 const TOP = 12;
 
@@ -116,6 +119,8 @@ export class ProbsChart {
         ...(base ? [{ label: `baseline (${this.baselineLabel})`, data: base, backgroundColor: c.grid, borderColor: c.muted, borderWidth: 1 }] : []),
       ],
     };
+    // (two bars per word when comparing: taller, so each word keeps its line)
+    (this.canvas.parentElement as HTMLElement | null)?.style.setProperty('height', base ? `${Math.max(240, top.length * 34 + 40)}px` : '');
     if (this.chart) {
       this.chart.data = data;
       this.chart.update('none');
@@ -124,7 +129,9 @@ export class ProbsChart {
         type: 'bar', data,
         options: {
           indexAxis: 'y', animation: false, responsive: true, maintainAspectRatio: false,
-          scales: { x: { min: 0, max: 1, grid: { color: c.grid } }, y: { grid: { display: false } } },
+          layout: { padding: { right: LABEL_ROOM } },
+          // (every word named: chart.js skips labels it finds crowded, which compare's two bars per word made it do)
+          scales: { x: { min: 0, max: 1, grid: { color: c.grid } }, y: { grid: { display: false }, ticks: { autoSkip: false } } },
           plugins: { legend: { display: !!base } },
         },
         plugins: [percentLabels as Plugin],
