@@ -22,7 +22,7 @@ export async function unitActions(doc: vscode.TextDocument, u: CellUnit, column:
   ];
   if (u.w1) {
     const target = `layers.${u.layer}.ffn.W1[${u.index}]`;
-    items.push({ label: `$(edit) Copy its input weights into "weights"`, detail: `Adds "${target}": [${u.w1.length} numbers] to edit by hand`, run: () => addMapEntry(doc.getText(), 'weights', target, `[${u.w1!.map((x) => formatFloat32(x)).join(', ')}]`) });
+    items.push({ label: `$(edit) Copy its input weights into "weights"`, detail: `Adds "${target}": [${u.w1.length} numbers] to edit by hand: its row of the up-projection W1 (Hugging Face's mlp.up_proj; GPT-2's mlp.c_fc)`, run: () => addMapEntry(doc.getText(), 'weights', target, `[${u.w1!.map((x) => formatFloat32(x)).join(', ')}]`) });
   }
   const pick = await vscode.window.showQuickPick(items, { title: `FFN Lens: ${what}`, placeHolder: 'What to do with this unit (an edit of the model file)' });
   if (!pick) return;

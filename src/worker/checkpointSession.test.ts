@@ -201,7 +201,7 @@ describe('a checkpoint document in the worker', () => {
     await h.next((m) => m.type === 'done' && m.version === 2);
     const r = h.session.query({ kind: 'hover', offset: h.text.indexOf('layers.2.ffn.W1[5][0]') + 3 });
     assert.ok(r && r.kind === 'hover' && r.hover);
-    // llama's W1 (gate_proj) is stored [d_ff, d_model] = [172, 64]: neuron 5's first input weight at 5 · 64
+    // llama's W1 (mlp.up_proj) is stored [d_ff, d_model] = [172, 64]: neuron 5's first input weight at 5 · 64
     const ck = h.store.checkpoint(resolve(REPO, 'samples', 'stories260K'));
     assert.ok(ck.state === 'ready');
     const own = ck.value.params.get('layers.2.ffn.W1')!;
