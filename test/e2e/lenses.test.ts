@@ -111,6 +111,14 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     });
     assert.ok(new Set(Array.from({ length: 40 }, (_, i) => px.data.slice(i * 4, i * 4 + 3).join())).size > 10, 'the heads differ');
     await wb.screenshot('lenses-attribution');
+    // a word beyond the pickers' top ones, typed as its id: the attribution of that word
+    await view.locator('.dla-any-word[aria-label="any word as Word"]').evaluate((el: any) => { el.value = '#100'; el.dispatchEvent(new Event('change')); });
+    await until('the attribution of #100', async () => /^logit\(#100\)/.test(await head.innerText()));
+    const r = await resolveReadNow(readModel(TEXT, join(SAMPLES, 'x.ffn.json')), join(SAMPLES, 'x.ffn.json'), new CheckpointStore(nodeFiles), new CheckpointResolver());
+    const m = r.model!.model;
+    const of100 = directLogitAttribution(runOf(m, forward(m, tsKernel)), { target: 100, alt: 'second' });
+    const got = Number(await head.getAttribute('data-logit-diff'));
+    assert.ok(Math.abs(got - of100.logitDiff) < 1e-4, `${got} vs ${of100.logitDiff}`);
   });
 
   it('heads: three score grids, and the induction test adds its own', async () => {

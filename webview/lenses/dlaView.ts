@@ -6,6 +6,7 @@ import type { DlaPartView, LensResult } from '../../src/protocol/lenses';
 import { h } from '../dom';
 import { HeatmapView } from '../views/heatmapView';
 import { legend, signed, wordLabel, type LensContext } from './lensContext';
+import { wordId } from './wordId';
 
 type Dla = Extract<LensResult, { kind: 'dla' }>;
 
@@ -37,6 +38,27 @@ export class DlaView {
     this.ctx.request({ kind: 'dla', pos: this.pos, target: this.target, alt: this.alt });
   }
 
+  /**
+   * A field for a word beyond the top ones the pickers offer: its id (`383`, `#383`) or its text as
+   * the rows show it (`·the`; a leading space may be typed as a space).
+   */
+  private anyWord(label: string, placeholder: string, set: (id: number) => void): HTMLElement {
+    const f = h('vscode-textfield', { class: 'dla-any-word', placeholder, 'aria-label': label }) as HTMLElement & { value: string };
+    f.addEventListener('change', () => {
+      const id = wordId(f.value, this.ctx.summary()?.vocab ?? []);
+      if (id === null) {
+        f.setAttribute('invalid', '');
+        f.title = `"${f.value}" is neither a word id nor a word of the vocabulary`;
+        return;
+      }
+      f.removeAttribute('invalid');
+      f.title = '';
+      set(id);
+      this.request();
+    });
+    return f;
+  }
+
   show(d: Dla): void {
     this.last = d;
     const select = (label: string, options: Array<[string, string]>, value: string, on: (v: string) => void): HTMLElement => {
@@ -60,7 +82,9 @@ export class DlaView {
       select('minus', [['', '(nothing)'], ...words(targets.filter((id) => id !== d.target))], d.alt === null ? '' : String(d.alt), (v) => {
         this.alt = v === '' ? null : Number(v);
         this.request();
-      }));
+      }),
+      this.anyWord('any word as Word', 'Word: id or text', (id) => { this.target = id; }),
+      this.anyWord('any word as minus', 'minus: id or text', (id) => { this.alt = id; }));
     const what = d.alt === null ? `logit(${wordLabel(d.words, d.target)})` : `logit(${wordLabel(d.words, d.target)}) − logit(${wordLabel(d.words, d.alt)})`;
     const sum = d.parts.reduce((s, p) => s + p.value, d.constant);
     const headline = h('p', { class: 'lens-headline', 'data-logit-diff': String(d.logitDiff), 'data-sum': String(sum) },
@@ -117,3 +141,4 @@ export class DlaView {
     return row;
   }
 }
+
