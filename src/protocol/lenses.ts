@@ -45,6 +45,8 @@ export type LensResult =
     readonly parts: readonly DlaPartView[];
     /** [layer][head] */
     readonly heads: ReadonlyArray<readonly number[]>;
+    /** The heads the model file switches off or scales (`ablate`, `scale`): `layers.2.attn.head.1` → what it does. */
+    readonly editedHeads: Readonly<Record<string, string>>;
     readonly topNeurons: readonly DlaPartView[];
     /** The top predictions at pos, to pick a target from. */
     readonly predictions: readonly WordP[];

@@ -64,7 +64,7 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
       if (d.alt !== null) ids.add(d.alt);
       return {
         kind: 'dla', tokens, pos: d.pos, target: d.target, alt: d.alt, logitDiff: d.logitDiff, constant: d.constant,
-        parts: d.parts, heads: d.heads, topNeurons: d.topNeurons, predictions, words: wordsOf(file, ids),
+        parts: d.parts, heads: d.heads, editedHeads: editedHeads(file), topNeurons: d.topNeurons, predictions, words: wordsOf(file, ids),
       };
     }
     case 'heads': {
@@ -101,4 +101,14 @@ export function patchResult(file: ModelFile, p: Patching, ms: number): LensResul
     kind: 'patch', tokens, corruptedTokens: corrupted.map((id) => file.vocab[id] ?? `#${id}`), target: p.target, alt: p.alt, words,
     ldClean: p.ldClean, ldCorrupted: p.ldCorrupted, resid: p.resid, heads: p.heads, ms,
   };
+}
+
+/** The heads a checkpoint model file switches off or scales, by name (the attribution marks them). */
+function editedHeads(file: ModelFile): Record<string, string> {
+  const req = file.checkpoint?.request;
+  const out: Record<string, string> = {};
+  if (!req) return out;
+  for (const u of req.ablate) if (u.kind === 'head') out[`layers.${u.layer}.attn.head.${u.index}`] = 'switched off (ablate)';
+  for (const u of req.scale) if (u.kind === 'head') out[`layers.${u.layer}.attn.head.${u.index}`] = `scaled by ${u.factor} (scale)`;
+  return out;
 }

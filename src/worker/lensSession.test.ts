@@ -53,6 +53,18 @@ describe('the lenses through the worker session', () => {
     session.dispose();
   });
 
+  it('the attribution names the heads the file switches off or scales; an ablated head writes nothing', async () => {
+    const { session, until } = open(TEXT.replace('"ablate": []', '"ablate": ["layers.2.attn.head.1", "layers.3.ffn.neuron.4"], "scale": {"layers.4.attn.head.0": 2}'));
+    await until((m) => m.type === 'done');
+    const r = session.query({ kind: 'lens', request: { kind: 'dla', pos: null, target: null, alt: 'second' } });
+    const res = (r as Extract<QueryResult, { kind: 'lens' }>).result;
+    assert.equal(res.kind, 'dla');
+    if (res.kind !== 'dla') return;
+    assert.deepEqual(res.editedHeads, { 'layers.2.attn.head.1': 'switched off (ablate)', 'layers.4.attn.head.0': 'scaled by 2 (scale)' });
+    assert.equal(res.heads[2][1], 0);
+    session.dispose();
+  });
+
   it('patching: progress as it goes, then the grid; the changed token recovers everything at layer 0', async () => {
     const { session, messages, until } = open();
     await until((m) => m.type === 'done');

@@ -104,13 +104,17 @@ export class DlaView {
       const data = new Float32Array(L * NH).fill(NaN);
       d.heads.forEach((row, l) => row.forEach((v, k) => (data[l * NH + k] = v)));
       const m = Math.max(1e-12, ...d.heads.flat().map(Math.abs));
+      // the heads the file switches off or scales: hatched, their edit in the tooltip
+      const edited = (l: number, k: number): string | undefined => d.editedHeads[`layers.${l}.attn.head.${k}`];
+      const mask = Uint8Array.from({ length: L * NH }, (_, i) => (edited(Math.floor(i / NH), i % NH) ? 1 : 0));
       this.grid.set({
-        data, rows: L, cols: NH, rowLabels: d.heads.map((_, l) => `L${l}`), colLabels: null, colAxis: 'head',
-        describe: (l, k, v) => [`layer ${l}, head ${k}`, `writes ${signed(v, 4)} into ${what}`, 'click: switch it off or scale it'],
+        data, rows: L, cols: NH, mask, rowLabels: d.heads.map((_, l) => `L${l}`), colLabels: Array.from({ length: NH }, (_, k) => String(k)), colAxis: 'head',
+        describe: (l, k, v) => [`layer ${l}, head ${k}${edited(l, k) ? `: ${edited(l, k)}` : ''}`, `writes ${signed(v, 4)} into ${what}`, 'click: switch it off or scale it'],
         onClick: (l, k) => this.ctx.unit(`layers.${l}.attn.head.${k}`),
         ariaLabel: `Direct logit attribution of every head: ${L} layers × ${NH} heads`,
       });
-      gridBox.append(h('h4', {}, 'Every head'), this.grid.el, legend('logit contribution', 'coolwarm', [-m, m], this.ctx.backdrop()));
+      const nEdited = Object.keys(d.editedHeads).length;
+      gridBox.append(h('h4', {}, 'Every head'), this.grid.el, legend(`logit contribution${nEdited ? '; hatched: switched off or scaled in the model file' : ''}`, 'coolwarm', [-m, m], this.ctx.backdrop()));
       requestAnimationFrame(() => this.grid.paint({ colormap: 'coolwarm', backdrop: this.ctx.backdrop(), range: [-m, m], ...this.maxCells() }, Math.min(520, this.el.clientWidth || 520)));
     }
     this.el.replaceChildren(controls, headline,
