@@ -51,13 +51,13 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
   it('a deep model (5 layers): the residual-stream map draws 5 layers × 5 tokens, the layers start closed, a click on the map opens that layer and its cards are drawn', async () => {
     const view = await wb.webview(TITLE);
     const frame = await wb.webviewFrame(TITLE);
-    const map = view.locator('.stream-map canvas');
+    const map = view.locator('.stream-map .hm-canvas');
     await map.waitFor();
     const deadline = Date.now() + 20_000;
-    let px = await wb.readCanvas(frame, '.stream-map canvas');
+    let px = await wb.readCanvas(frame, '.stream-map .hm-canvas');
     while (Date.now() < deadline && px.data.filter((_, i) => i % 4 === 3 && px.data[i] > 0).length < px.width * px.height * 0.9) {
       await wb.page.waitForTimeout(200);
-      px = await wb.readCanvas(frame, '.stream-map canvas');
+      px = await wb.readCanvas(frame, '.stream-map .hm-canvas');
     }
     // one pixel per cell: 5 tokens wide, 5 layers tall (before the CSS scaling), every cell painted
     assert.deepEqual([px.width, px.height], [5, 5]);

@@ -54,7 +54,7 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     first = await caption(/After "·of", the model predicts/);
     assert.match(first, /of 50257 words|50,257/);
     const frame = await wb.webviewFrame(TITLE);
-    const px = await wb.readCanvas(frame, '.stream-map canvas');
+    const px = await wb.readCanvas(frame, '.stream-map .hm-canvas');
     assert.deepEqual([px.width, px.height], [6, 12], '6 tokens × 12 layers');
     // (a render that takes a while says how far it is in the header; once complete, nothing)
     await (await wb.webview(TITLE)).locator('.render-progress').waitFor({ state: 'hidden', timeout: 30_000 });
@@ -108,6 +108,8 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     const lines = text.split('\n');
     const line = lines.findIndex((l) => l.includes('"checkpoint"')) + 1;
     await wb.tab(FILE).click();
+    // (the keyboard in the editor's text, not on its tab: Ctrl+G then goes to the line)
+    await wb.page.locator('.editor-group-container .view-lines').first().click();
     await wb.page.keyboard.press('Control+G');
     await wb.page.keyboard.type(`${line}:${lines[line - 1].length + 1}`);
     await wb.page.keyboard.press('Enter');
