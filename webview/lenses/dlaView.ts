@@ -75,16 +75,18 @@ export class DlaView {
         this.target = null;
         this.request();
       }),
-      select('Word', words(targets), String(d.target), (v) => {
-        this.target = Number(v);
-        this.request();
-      }),
-      select('minus', [['', '(nothing)'], ...words(targets.filter((id) => id !== d.target))], d.alt === null ? '' : String(d.alt), (v) => {
-        this.alt = v === '' ? null : Number(v);
-        this.request();
-      }),
-      this.anyWord('any word as Word', 'Word: id or text', (id) => { this.target = id; }),
-      this.anyWord('any word as minus', 'minus: id or text', (id) => { this.alt = id; }));
+      h('span', { class: 'lens-field-pair' },
+        select('Word', words(targets), String(d.target), (v) => {
+          this.target = Number(v);
+          this.request();
+        }),
+        this.anyWord('any word as Word', 'or another: id or text', (id) => { this.target = id; })),
+      h('span', { class: 'lens-field-pair' },
+        select('minus', [['', '(nothing)'], ...words(targets.filter((id) => id !== d.target))], d.alt === null ? '' : String(d.alt), (v) => {
+          this.alt = v === '' ? null : Number(v);
+          this.request();
+        }),
+        this.anyWord('any word as minus', 'or another: id or text', (id) => { this.alt = id; })));
     const what = d.alt === null ? `logit(${wordLabel(d.words, d.target)})` : `logit(${wordLabel(d.words, d.target)}) − logit(${wordLabel(d.words, d.alt)})`;
     const sum = d.parts.reduce((s, p) => s + p.value, d.constant);
     const headline = h('p', { class: 'lens-headline', 'data-logit-diff': String(d.logitDiff), 'data-sum': String(sum) },
