@@ -312,7 +312,7 @@ export class App {
     this.expected = 0;
     this.progressTimer = setTimeout(() => {
       this.progressTimer = null;
-      const ids = this.layout.wanted(s, [...(shownFirst(s.stages, s.layers.length) ?? []), ...this.overview.ids(), ...this.lensWanted]);
+      const ids = this.wantedIds(s);
       this.expected = ids ? ids.length : s.stages.length;
       this.showProgress();
     }, 400);
@@ -357,12 +357,16 @@ export class App {
   }
 
   /** Tells the worker (through the host) which stages are shown: a deep model's closed layers are not sent. */
+  /** The stages the panel shows of `s` (null: all): the open sections', and always what a new panel
+   * shows (the worker's rule too), the overview's and the open lenses'. */
+  private wantedIds(s: ModelSummary): string[] | null {
+    return this.layout.wanted(s, [...(shownFirst(s.stages, s.layers.length) ?? []), ...this.overview.ids(), ...this.lensWanted]);
+  }
+
   private postWanted(): void {
     const s = this.stream.render?.summary;
     if (!s) return;
-    // (what a new panel shows, the worker's rule too; the overview's and the open lenses' stages)
-    const always = [...(shownFirst(s.stages, s.layers.length) ?? []), ...this.overview.ids(), ...this.lensWanted];
-    const ids = this.layout.wanted(s, always);
+    const ids = this.wantedIds(s);
     const key = ids ? ids.slice().sort().join(',') : '*';
     if (key === this.wantedKey) return;
     this.wantedKey = key;

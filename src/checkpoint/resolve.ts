@@ -261,30 +261,27 @@ function geometry(p: Param): { rows: number | null; cols: number } {
   return p.layout === 'in_out' ? { rows: p.shape[1], cols: p.shape[0] } : { rows: p.shape[0], cols: p.shape[1] };
 }
 
-/** The numbers of `p` at the place override `w` writes (a checkpoint's own, before the override). */
-export function overriddenValues(p: Param, w: WeightOverride): Float32Array {
-  if (p.shape.length === 1) return w.row !== null ? p.data.slice(w.row, w.row + 1) : p.data.slice(0, w.values.length);
+/**
+ * Where in `p.data` override `w` goes, value by value (in_out matrices store an out_in row as a
+ * column).
+ */
+function overrideIndices(p: Param, w: WeightOverride): number[] {
+  if (p.shape.length === 1) return w.row !== null ? [w.row] : Array.from({ length: w.values.length }, (_, i) => i);
   const inOut = p.layout === 'in_out';
   const stride = p.shape[1];
   const at = (r: number, c: number): number => (inOut ? c * stride + r : r * stride + c);
   const r = w.row!;
-  if (w.col !== null) return Float32Array.of(p.data[at(r, w.col)]);
-  return Float32Array.from({ length: w.values.length }, (_, c) => p.data[at(r, c)]);
+  return w.col !== null ? [at(r, w.col)] : Array.from({ length: w.values.length }, (_, c) => at(r, c));
 }
 
-/** Writes one override into `p` (in_out matrices store an out_in row as a column). */
+/** The numbers of `p` at the place override `w` writes (a checkpoint's own, before the override). */
+export function overriddenValues(p: Param, w: WeightOverride): Float32Array {
+  return Float32Array.from(overrideIndices(p, w), (i) => p.data[i]);
+}
+
+/** Writes one override into `p`. */
 function write(p: Param, w: WeightOverride): void {
-  if (p.shape.length === 1) {
-    if (w.row !== null) p.data[w.row] = w.values[0];
-    else p.data.set(w.values);
-    return;
-  }
-  const inOut = p.layout === 'in_out';
-  const stride = p.shape[1];
-  const at = (r: number, c: number): number => (inOut ? c * stride + r : r * stride + c);
-  const r = w.row!;
-  if (w.col !== null) p.data[at(r, w.col)] = w.values[0];
-  else for (let c = 0; c < w.values.length; c++) p.data[at(r, c)] = w.values[c];
+  overrideIndices(p, w).forEach((i, k) => (p.data[i] = w.values[k]));
 }
 
 function countParams(params: Params): ParamCounts {

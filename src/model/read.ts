@@ -365,7 +365,7 @@ class Reader {
     const known: Fields = { ...CHECKPOINT_FIELDS, ...Object.fromEntries(inline.map((k) => [k, MODEL_FIELDS[k]])) };
     const top = this.fields(root, [], known);
     const at = (p: PropertyNode | undefined, path: PathSegment[]): At => (p?.value
-      ? { start: p.value.start, end: p.value.end, path, ...(p.value.kind === 'array' ? { items: p.value.items.map((x) => ({ start: x.start, end: x.end })) } : p.value.kind === 'numbers' ? { items: numberSpans(sourceSlice(this.text, p.value.start, p.value.end), p.value.start) } : {}) }
+      ? { start: p.value.start, end: p.value.end, path, ...(p.value.kind === 'array' || p.value.kind === 'numbers' ? { items: this.itemSpans(p.value) } : {}) }
       : { start: root.start, end: root.start + 1, path });
     for (const k of inline) {
       const p = top.get(k);
@@ -416,6 +416,13 @@ class Reader {
     });
   }
 
+  /** Where each item of an array stands (a packed array of numbers: found again in its source). */
+  private itemSpans(node: JsonNode): ReadonlyArray<{ start: number; end: number }> | undefined {
+    if (node.kind === 'array') return node.items;
+    if (node.kind === 'numbers') return numberSpans(sourceSlice(this.text, node.start, node.end), node.start);
+    return undefined;
+  }
+
   /** Token ids are read as float32 (the vector reader's): exact up to 2^24, far past any vocabulary. */
   private integers(node: JsonNode, path: readonly PathSegment[]): number[] | null {
     const v = this.vector(node, path);
@@ -423,7 +430,7 @@ class Reader {
     const bad = Array.from(v.data).findIndex((x) => !Number.isInteger(x) || x < 0 || x > MAX_TOKEN_ID);
     if (bad >= 0) {
       // (quoted as written: the numbers were read as float32, which rounds 1e20 to 100000002004087730000)
-      const item = node.kind === 'array' ? node.items[bad] : node.kind === 'numbers' ? numberSpans(sourceSlice(this.text, node.start, node.end), node.start)[bad] : undefined;
+      const item = this.itemSpans(node)?.[bad];
       const x = v.data[bad];
       const found = item ? oneLine(sourceSlice(this.text, item.start, item.end)) : x > MAX_TOKEN_ID ? `a number above ${MAX_TOKEN_ID}` : formatFloat32(x);
       // (the vocabulary is the checkpoint's, checked once it is read: here only what no id can be)
