@@ -33,6 +33,7 @@ import type { FromWorker, ToWorker } from '../src/protocol/worker';
 import { Engine } from '../src/core/engine';
 import { createWasmKernel, type WasmMatmulKernel } from '../src/core/wasm';
 import { nodeMatmulHelper } from '../src/worker/nodeMatmulHelper';
+import { enableWasmRelaxedSimd } from '../src/util/nodeWasmFeatures';
 import { generateModelText, estimateBytes, type GenerateOptions } from '../src/model/generate';
 import { readModel } from '../src/model/read';
 import { checkpointChunks, checkpointPreset, configText, type CheckpointPresetId } from '../src/checkpoint/presets';
@@ -873,6 +874,7 @@ function keystroke(): void {
 // --- main -------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+  enableWasmRelaxedSimd(); // as the compute worker does, before any kernel
   const modeAt = args.indexOf('--child');
   if (modeAt >= 0) {
     child(args[modeAt + 1], args[modeAt + 2]);

@@ -19,6 +19,7 @@ import { CheckpointResolver } from '../checkpoint/resolve';
 import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { formatFloat32 } from '../util/float32';
 import { terminalSafe } from '../util/quote';
+import { enableWasmRelaxedSimd } from '../util/nodeWasmFeatures';
 import { LensError } from '../lenses/cache';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 
@@ -252,6 +253,7 @@ const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
 if (require.main === module) void main();
 
 async function main(): Promise<void> {
+  enableWasmRelaxedSimd(); // before the kernel is made
   const chunks: string[] = [];
   const io: Io = { out: (s) => chunks.push(s), err: (s) => process.stderr.write(s) };
   let code: number;

@@ -9,6 +9,8 @@ export interface MatmulKernel {
   readonly name: string;
   /** Threads a large product runs on (2 where a helper thread shares it: wasm/matmulThreads.ts). */
   readonly threads: number;
+  /** True when a product's acc + a·b is one fused multiply-add (wasm/matmulModule.ts), else a product then a sum. */
+  readonly fused: boolean;
   /** Rearranges B once; the result is what matmul() takes. */
   pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed;
   // out (M,N) = a (M,K) · B
@@ -38,6 +40,7 @@ export interface Packed {
 export const tsKernel: MatmulKernel = {
   name: 'ts',
   threads: 1,
+  fused: false,
   pack: (b, K, N, bLayout) => packB(b, K, N, bLayout),
   matmul: (out, a, M, packed) => matmulPacked(out, a, M, packed as PackedB),
   matmulColumns: (out, a, M, packed, cols) => matmulPackedColumns(out, a, M, packed as PackedB, cols),

@@ -98,7 +98,7 @@ export type QueryResult =
   | { readonly kind: 'complete'; readonly version: number; readonly items: readonly CompletionItemData[] }
   | { readonly kind: 'unit'; readonly version: number; readonly unit: CellUnit | null }
   | { readonly kind: 'lens'; readonly version: number; readonly result: LensResult }
-  | { readonly kind: 'speed'; readonly version: number; readonly kernel: string; readonly threads: number; readonly gflops: number; readonly shape: readonly [number, number, number] };
+  | { readonly kind: 'speed'; readonly version: number; readonly kernel: string; readonly fused: boolean; readonly threads: number; readonly gflops: number; readonly shape: readonly [number, number, number] };
 
 /** A neuron or head of a checkpoint's model; `w1`: a neuron's input weights (out_in row of W1), to copy and edit. */
 export interface CellUnit {

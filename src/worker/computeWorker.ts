@@ -5,12 +5,15 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { nodeFiles } from '../checkpoint/nodeFiles';
+import { enableWasmRelaxedSimd } from '../util/nodeWasmFeatures';
 import type { ToWorker } from '../protocol/worker';
 import { nodeMatmulHelper } from './nodeMatmulHelper';
 import { runWorker } from './workerMain';
 
 const port = parentPort;
 if (!port) throw new Error('computeWorker must run in a worker thread');
+
+enableWasmRelaxedSimd(); // before the kernel is made
 
 runWorker({
   post: (msg, transfer) => port.postMessage(msg, transfer),

@@ -145,7 +145,7 @@ function measureSpeed(kernel: MatmulKernel): QueryResult {
     }
     ms.sort((x, y) => x - y);
     const median = ms[Math.floor(ms.length / 2)];
-    return { kind: 'speed', version: 0, kernel: kernel.name, threads: kernel.threads, gflops: Math.round((2 * M * K * N) / (median * 1e6) * 10) / 10, shape: [M, K, N] };
+    return { kind: 'speed', version: 0, kernel: kernel.name, fused: kernel.fused, threads: kernel.threads, gflops: Math.round((2 * M * K * N) / (median * 1e6) * 10) / 10, shape: [M, K, N] };
   } finally {
     kernel.release(packed);
   }

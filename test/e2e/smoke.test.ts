@@ -68,4 +68,12 @@ describe('FFN Lens e2e smoke (code-server + chromium)', function () {
     const shot = await wb!.screenshot('smoke-visualize');
     console.log(`      ${seen.kind}: ${seen.text}${detail}  ${shot}`);
   });
+
+  it('its compute worker multiplies with the WebAssembly SIMD kernel, fused multiply-add (relaxed-simd set on by the worker on Node 20)', async () => {
+    await wb!.runCommand('FFN Lens: Measure Compute Speed');
+    const said = await wb!.waitForNotification(/GFLOPS/, { timeoutMs: 60_000 });
+    assert.match(said, /a worker thread of the Node extension host/);
+    assert.match(said, /\(wasm-simd, fused multiply-add\)/);
+    assert.ok(Number(/at ([\d.]+) GFLOPS/.exec(said)![1]) > 5, said);
+  });
 });

@@ -36,18 +36,40 @@ import { encodeModule, FuncBuilder, I32, V128, type Local } from './wasmBytes';
 /** Pages a shared memory may grow to (4 GiB, all wasm32 can address; reserved, not committed). */
 export const SHARED_MAX_PAGES = 65536;
 
-/** `shared`: the module imports a shared memory (threads), else an ordinary one. */
-export function matmulModuleBytes(shared = false): Uint8Array {
+/**
+ * `shared`: the module imports a shared memory (threads), else an ordinary one. `fused`: acc + a·b
+ * as relaxed_madd (validates only where relaxed-simd is enabled: see fusedProbeBytes).
+ */
+export function matmulModuleBytes(shared = false, fused = false): Uint8Array {
   return encodeModule({
     memoryImport: shared ? { minPages: 1, maxPages: SHARED_MAX_PAGES, shared: true } : { minPages: 1 },
     functions: [
-      { name: 'mm', fn: matmulFunction() },
+      { name: 'mm', fn: matmulFunction(fused) },
       { name: 'mm_nk', fn: matmulNkFunction() },
-      { name: 'mm_kn', fn: matmulKnFunction() },
+      { name: 'mm_kn', fn: matmulKnFunction(fused) },
       { name: 'pack_kn', fn: packKnFunction() },
       { name: 'pack_nk', fn: packNkFunction() },
     ],
   });
+}
+
+/** A tiny module that validates only where relaxed-simd's f32x4.relaxed_madd is supported. */
+export function fusedProbeBytes(): Uint8Array {
+  const f = new FuncBuilder([], []);
+  f.v128Zero().v128Zero().v128Zero().f32x4RelaxedMadd().drop();
+  return encodeModule({ functions: [{ name: 'probe', fn: f }] });
+}
+
+// acc + x·b on the stack, where pushAcc pushes acc (a local, or a load): fused or mul then add.
+function mulAdd(f: FuncBuilder, fused: boolean, pushAcc: () => void, x: Local, b: Local): void {
+  if (fused) {
+    f.get(x).get(b);
+    pushAcc();
+    f.f32x4RelaxedMadd();
+  } else {
+    pushAcc();
+    f.get(x).get(b).f32x4Mul().f32x4Add();
+  }
 }
 
 /** A tiny module that only validates where simd128 is supported. */
@@ -61,7 +83,7 @@ export function simdProbeBytes(): Uint8Array {
 // row pair of a streams past it; B is read from memory once per call. (Touching the next panel
 // during the current one, as a software prefetch, measured slower: 37 vs 39 GFLOPS at
 // 32×768×3072, 17 vs 26 at M = 1.)
-function matmulFunction(): FuncBuilder {
+function matmulFunction(fused: boolean): FuncBuilder {
   const f = new FuncBuilder([I32, I32, I32, I32, I32, I32, I32, I32, I32, I32]);
   const [a, b, out, M, K, NP, p0, p1, panelStride, rowStride] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => f.param(i));
   const aRowBytes = f.local(I32);   // K·4
@@ -92,7 +114,10 @@ function matmulFunction(): FuncBuilder {
     f.get(pa0).v128Load32Splat().set(x[0]);
     if (rows === 2) f.get(pa1).v128Load32Splat().set(x[1]);
     for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < 4; c++) f.get(acc[r][c]).get(x[r]).get(bv[c]).f32x4Mul().f32x4Add().set(acc[r][c]);
+      for (let c = 0; c < 4; c++) {
+        mulAdd(f, fused, () => f.get(acc[r][c]), x[r], bv[c]);
+        f.set(acc[r][c]);
+      }
     }
   };
 
@@ -153,6 +178,7 @@ function matmulFunction(): FuncBuilder {
 // both rows. Columns p0·16 … min(p1·16, N rounded up to 4): a block past N reads row N−1 again
 // into columns that are padding of out.
 function matmulNkFunction(): FuncBuilder {
+  const fused = false; // (see the head of this file)
   const f = new FuncBuilder([I32, I32, I32, I32, I32, I32, I32, I32, I32, I32]);
   const [a, b, out, M, K, NP, p0, p1, N] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => f.param(i));
   const rowBytes = f.local(I32);    // K·4, of a row of a and of b
@@ -186,7 +212,10 @@ function matmulNkFunction(): FuncBuilder {
       if (rows === 2) f.get(aRow).get(rowBytes).i32Add().get(kb).i32Add().v128Load().set(x[1]);
       for (let c = 0; c < 4; c++) {
         f.get(pbs[c]).get(kb).i32Add().v128Load().set(bv);
-        for (let q = 0; q < rows; q++) f.get(acc[q][c]).get(x[q]).get(bv).f32x4Mul().f32x4Add().set(acc[q][c]);
+        for (let q = 0; q < rows; q++) {
+          mulAdd(f, fused, () => f.get(acc[q][c]), x[q], bv);
+          f.set(acc[q][c]);
+        }
       }
       f.get(kb).i32(16).i32Add().tee(kb).get(rowBytes).i32LtU().brIf(0);
     });
@@ -235,7 +264,7 @@ function matmulNkFunction(): FuncBuilder {
 /** Panels mm_kn copies before each call of mm: the pages of b's rows are walked once per group, not per panel. */
 export const KN_GROUP = 8;
 
-function matmulKnFunction(): FuncBuilder {
+function matmulKnFunction(fused: boolean): FuncBuilder {
   const MM = 0; // mm's index in the module
   const f = new FuncBuilder([I32, I32, I32, I32, I32, I32, I32, I32, I32, I32]);
   const [a, b, out, M, K, NP, p0, p1, N, tmp] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => f.param(i));
@@ -310,7 +339,9 @@ function matmulKnFunction(): FuncBuilder {
             for (let r = 0; r < rows; r++) {
               f.get(out).get(jb).i32Add();
               if (r === 1) f.get(outRowBytes).i32Add();
-              f.tee(d).get(d).v128Load(16 * c).get(x[r]).get(bv).f32x4Mul().f32x4Add().v128Store(16 * c);
+              f.tee(d);
+              mulAdd(f, fused, () => f.get(d).v128Load(16 * c), x[r], bv);
+              f.v128Store(16 * c);
             }
           }
           f.get(jb).i32(64).i32Add().tee(jb).get(j1).i32LtU().brIf(0);

@@ -138,6 +138,8 @@ export class FuncBuilder {
   f32x4Add(): this { return this.simd(0xe4); }
   f32x4Sub(): this { return this.simd(0xe5); }
   f32x4Mul(): this { return this.simd(0xe6); }
+  /** relaxed-simd f32x4.relaxed_madd: [a, b, c] → a·b + c, fused (one rounding) where the CPU has FMA. */
+  f32x4RelaxedMadd(): this { return this.simd(0x105); }
   f32x4Min(): this { return this.simd(0xe8); }
   f32x4Max(): this { return this.simd(0xe9); }
   f32x4Nearest(): this { return this.simd(0x6a); }

@@ -7,7 +7,7 @@
 
 import type { MatmulKernel, Packed } from '../kernel';
 import type { BLayout } from '../matmulNaive';
-import { KN_GROUP, matmulModuleBytes, SHARED_MAX_PAGES, simdProbeBytes } from './matmulModule';
+import { fusedProbeBytes, KN_GROUP, matmulModuleBytes, SHARED_MAX_PAGES, simdProbeBytes } from './matmulModule';
 import { MatmulThreads, productsOf, type ProductFn, type ProductName, type SpawnMatmulHelper } from './matmulThreads';
 import { wasmApi, type WasmApi, type WasmMemory, type WasmModule } from './wasmApi';
 import { BLOCK_ALIGN, WasmHeap } from './wasmHeap';
@@ -25,6 +25,8 @@ export interface WasmMatmulKernel extends MatmulKernel {
   readonly memoryBytes: number;
   /** Bytes held by live packed weights plus the scratch of the largest matmul so far. */
   readonly usedBytes: number;
+  /** True when acc + a·b is relaxed-simd's madd (fused where the CPU has FMA), else mul then add. */
+  readonly fused: boolean;
   /** Threads a large product runs on: 2 once a helper thread takes jobs, else 1. */
   readonly threads: number;
   /** Panels of B the helper thread has computed so far (0 without one). */
@@ -70,33 +72,47 @@ export function hasWasmSimd(api: WasmApi | null = wasmApi()): boolean {
   }
 }
 
+/** True when this runtime has relaxed-simd's f32x4.relaxed_madd (Node 20 only behind a V8 flag: src/util/nodeWasmFeatures.ts). */
+export function hasFusedMadd(api: WasmApi | null = wasmApi()): boolean {
+  if (api === null) return false;
+  try {
+    return api.validate(fusedProbeBytes());
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The kernel, or null when WebAssembly or simd128 is unavailable (callers then use tsKernel).
  * Its memory is shared where the runtime can share one (Node, a cross-origin-isolated page), so
  * weights can live in it. `spawnHelper`: how this platform starts a second thread for large
  * products (matmulThreads.ts); without it, or where memory cannot be shared, one thread.
+ * `fused`: relaxed_madd where the runtime has it (the default), or mul then add. A kernel's
+ * products and recomputed columns all come from its one module, so they round alike.
  */
-export function createWasmKernel(spawnHelper?: SpawnMatmulHelper): WasmMatmulKernel | null {
+export function createWasmKernel(spawnHelper?: SpawnMatmulHelper, opts: { fused?: boolean } = {}): WasmMatmulKernel | null {
   const api = wasmApi();
   if (api === null || !hasWasmSimd(api)) return null;
+  const fused = (opts.fused ?? true) && hasFusedMadd(api);
   try {
-    return new WasmKernel(api, true, spawnHelper ?? null);
+    return new WasmKernel(api, true, fused, spawnHelper ?? null);
   } catch {
     // (no shared memory here: weights are packed copies, one thread)
   }
   try {
-    return new WasmKernel(api, false, null);
+    return new WasmKernel(api, false, fused, null);
   } catch {
     return null; // e.g. a host that validates but refuses to compile (CSP without wasm-eval)
   }
 }
 
-// One compiled module per process and kind of memory; each kernel instantiates it against its own.
-// `warm`: its functions have run (see warmUp); instances of one module share their code.
-const compiled = new Map<boolean, { api: WasmApi; module: WasmModule; warm: boolean }>();
-function compiledModule(api: WasmApi, shared: boolean): { module: WasmModule; warm: boolean } {
-  let c = compiled.get(shared);
-  if (c === undefined || c.api !== api) compiled.set(shared, (c = { api, module: new api.Module(matmulModuleBytes(shared)), warm: false }));
+// One compiled module per process, kind of memory and fused or not; each kernel instantiates it
+// against its own. `warm`: its functions have run (see warmUp); instances of one module share their code.
+const compiled = new Map<string, { api: WasmApi; module: WasmModule; warm: boolean }>();
+function compiledModule(api: WasmApi, shared: boolean, fused: boolean): { module: WasmModule; warm: boolean } {
+  const key = `${shared} ${fused}`;
+  let c = compiled.get(key);
+  if (c === undefined || c.api !== api) compiled.set(key, (c = { api, module: new api.Module(matmulModuleBytes(shared, fused)), warm: false }));
   return c;
 }
 
@@ -123,8 +139,8 @@ class WasmKernel implements WasmMatmulKernel {
 
   private readonly helper: MatmulThreads | null = null;
 
-  constructor(api: WasmApi, readonly sharedMemory: boolean, spawnHelper: SpawnMatmulHelper | null) {
-    const compiled = compiledModule(api, sharedMemory);
+  constructor(api: WasmApi, readonly sharedMemory: boolean, readonly fused: boolean, spawnHelper: SpawnMatmulHelper | null) {
+    const compiled = compiledModule(api, sharedMemory, fused);
     const module = compiled.module;
     this.memory = new api.Memory(sharedMemory ? { initial: 1, maximum: SHARED_MAX_PAGES, shared: true } : { initial: 1 });
     const instance = new api.Instance(module, { env: { memory: this.memory } });
@@ -247,9 +263,8 @@ class WasmKernel implements WasmMatmulKernel {
     f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
     const shared = NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper?.ready;
     // mm_kn copies each panel to a scratch panel of its thread's: one each, after a and out
-    const tmp = p.form === 'kn' ? this.panelScratch(KN_GROUP * K * PANEL * 4) : 0;
-    const [product, s0, s1]: [ProductName, number, number] = p.form === 'packed' ? ['mm', K * 64, 64] : p.form === 'kn' ? ['mm_kn', N, tmp] : ['mm_nk', N, 0];
-    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, p.form === 'kn' ? tmp + alignUp(KN_GROUP * K * PANEL * 4) : s1);
+    const [product, s0, s1] = this.productFor(p, K, N);
+    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, p.form === 'kn' ? s1 + alignUp(KN_GROUP * K * PANEL * 4) : s1);
     else this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1);
     f32 = this.view();
     const o = outPtr >> 2;
@@ -260,41 +275,41 @@ class WasmKernel implements WasmMatmulKernel {
     } else for (let i = 0; i < M; i++) out.set(f32.subarray(o + i * stride, o + i * stride + N), i * N);
   }
 
-  // out[:, j] for j in cols only: the same f32 products and sums in the same order as mm,
-  // so the result is bit-identical to what matmul() writes there.
+  // out[:, j] for j in cols only: the panel of 16 columns holding each is multiplied again by the
+  // function matmul() calls, on one thread (each output is computed alone, the same way whatever
+  // the panels asked for), so the result is bit-identical to what matmul() writes there.
   matmulColumns(out: Float32Array, a: Float32Array, M: number, packed: Packed, cols: readonly number[]): void {
     const p = this.own(packed);
     const { K, N } = p;
     checkOperands(out, a, M, K, N);
-    const f32 = this.view();
-    const fround = Math.fround;
-    for (const j of cols) {
-      checkColumn(j, N);
-      if (p.form === 'nk') {
-        // mm_nk's order: four lane sums (lane l takes k ≡ l mod 4), then (l0 + l2) + (l1 + l3)
-        const base = (p.ptr >> 2) + j * K;
-        for (let i = 0; i < M; i++) {
-          const ai = i * K;
-          let l0 = 0, l1 = 0, l2 = 0, l3 = 0;
-          for (let k = 0; k < K; k += 4) {
-            l0 = fround(l0 + fround(a[ai + k] * f32[base + k]));
-            l1 = fround(l1 + fround(a[ai + k + 1] * f32[base + k + 1]));
-            l2 = fround(l2 + fround(a[ai + k + 2] * f32[base + k + 2]));
-            l3 = fround(l3 + fround(a[ai + k + 3] * f32[base + k + 3]));
-          }
-          out[i * N + j] = fround(fround(l0 + l2) + fround(l1 + l3));
-        }
-        continue;
-      }
-      // mm's order: k = 0…K−1; B's column j with stride 16 (panels) or N (in place)
-      const [base, step] = p.form === 'packed' ? [(p.ptr >> 2) + Math.floor(j / PANEL) * K * PANEL + (j % PANEL), PANEL] : [(p.ptr >> 2) + j, N];
-      for (let i = 0; i < M; i++) {
-        const ai = i * K;
-        let acc = 0;
-        for (let k = 0; k < K; k++) acc = fround(acc + fround(a[ai + k] * f32[base + k * step]));
-        out[i * N + j] = acc;
+    for (const j of cols) checkColumn(j, N);
+    if (M === 0 || cols.length === 0) return;
+    if (K === 0) {
+      for (const j of cols) for (let i = 0; i < M; i++) out[i * N + j] = 0;
+      return;
+    }
+    const aBytes = alignUp(M * K * 4);
+    const aPtr = this.scratch(aBytes + M * PANEL * 4);
+    const outPtr = aPtr + aBytes; // one panel's output: M rows of 16
+    const [product, s0, s1] = this.productFor(p, K, N);
+    let f32 = this.view();
+    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
+    for (const q of new Set(cols.map((j) => Math.floor(j / PANEL)))) {
+      // NP = 1 (rows of 16), out shifted so that panel q lands at outPtr (i32 arithmetic wraps)
+      this.products[product](aPtr, p.ptr, (outPtr - q * PANEL * 4) | 0, M, K, 1, q, q + 1, s0, s1);
+      f32 = this.view();
+      for (const j of cols) {
+        if (Math.floor(j / PANEL) !== q) continue;
+        for (let i = 0, s = (outPtr >> 2) + (j % PANEL); i < M; i++) out[i * N + j] = f32[s + i * PANEL];
       }
     }
+  }
+
+  // Which product reads B in its form, and its last two arguments (mm_kn's: its scratch panels).
+  private productFor(p: WasmPacked, K: number, N: number): [ProductName, number, number] {
+    if (p.form === 'packed') return ['mm', K * 64, 64];
+    if (p.form === 'nk') return ['mm_nk', N, 0];
+    return ['mm_kn', N, this.panelScratch(KN_GROUP * K * PANEL * 4)];
   }
 
   repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void {

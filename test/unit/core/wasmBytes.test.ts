@@ -1,6 +1,6 @@
 // The WebAssembly encoder and the generated kernel module.
 import * as assert from 'node:assert/strict';
-import { matmulModuleBytes, simdProbeBytes } from '../../../src/core/wasm/matmulModule';
+import { fusedProbeBytes, matmulModuleBytes, simdProbeBytes } from '../../../src/core/wasm/matmulModule';
 import { wasmApi } from '../../../src/core/wasm/wasmApi';
 import { encodeModule, FuncBuilder, I32, sleb, uleb } from '../../../src/core/wasm/wasmBytes';
 
@@ -46,5 +46,15 @@ describe('wasm encoder (src/core/wasm/wasmBytes)', () => {
     assert.ok(api);
     assert.equal(api.validate(simdProbeBytes()), true);
     assert.equal(api.validate(matmulModuleBytes()), true);
+    // relaxed-simd is on in this process (test/unit/setup.ts), as in the worker
+    assert.equal(api.validate(fusedProbeBytes()), true);
+    assert.equal(api.validate(matmulModuleBytes(true, true)), true);
+    assert.equal(api.validate(matmulModuleBytes(false, true)), true);
+  });
+
+  it('the fused module uses relaxed_madd (0xfd 0x85 0x02) and the plain one does not', () => {
+    const has = (b: Uint8Array): boolean => b.some((x, i) => x === 0xfd && b[i + 1] === 0x85 && b[i + 2] === 0x02);
+    assert.equal(has(matmulModuleBytes(false, true)), true);
+    assert.equal(has(matmulModuleBytes(false, false)), false);
   });
 });

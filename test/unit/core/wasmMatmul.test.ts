@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { tsKernel, type Packed } from '../../../src/core/kernel';
 import { matmulNaive, type BLayout } from '../../../src/core/matmulNaive';
-import { createWasmKernel, hasWasmSimd, type WasmMatmulKernel } from '../../../src/core/wasm/wasmKernel';
+import { createWasmKernel, hasFusedMadd, hasWasmSimd, type WasmMatmulKernel } from '../../../src/core/wasm/wasmKernel';
 
 const LAYOUTS: readonly BLayout[] = ['kn', 'nk'];
 
@@ -61,16 +61,25 @@ function held(k: WasmMatmulKernel, b: Float32Array, inPlace: boolean): Float32Ar
 }
 const FORMS = [false, true].map((inPlace) => ({ inPlace, name: inPlace ? 'in place' : 'packed' }));
 
-function kernel(): WasmMatmulKernel {
-  const k = createWasmKernel();
+function kernel(fused = true): WasmMatmulKernel {
+  const k = createWasmKernel(undefined, { fused });
   assert.ok(k, 'Node 20 has WebAssembly simd128: createWasmKernel() should not return null');
+  assert.equal(k.fused, fused);
   return k;
 }
+// The module with relaxed_madd (what the worker and the CLI run, relaxed-simd on: test/unit/setup.ts) and without.
+const FUSED = [true, false].map((fused) => ({ fused, name: fused ? 'fused multiply-add' : 'multiply then add' }));
 
 describe('wasm-simd matmul kernel (src/core/wasm)', () => {
   it('is available in Node 20 and named wasm-simd', () => {
     assert.equal(hasWasmSimd(), true);
     assert.equal(kernel().name, 'wasm-simd');
+  });
+
+  it('multiplies with relaxed-simd\'s madd where the runtime has it (Node 20 once the flag is set), and by default', () => {
+    assert.equal(hasFusedMadd(), true);
+    assert.equal(createWasmKernel()!.fused, true);
+    assert.equal(hasFusedMadd({ ...((globalThis as { WebAssembly?: unknown }).WebAssembly as object), validate: () => false } as never), false);
   });
 
   it('returns null without WebAssembly or without simd128, so callers fall back to TS', () => {
@@ -88,8 +97,8 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
     assert.ok(createWasmKernel());
   });
 
-  describe('matches matmulNaive', () => {
-    const k = kernel();
+  for (const { fused, name: how } of FUSED) describe(`matches matmulNaive (${how})`, () => {
+    const k = kernel(fused);
     const Ms = [1, 2, 3, 4, 5, 7, 8, 17];
     const Ks = [1, 2, 3, 16, 33, 100];
     const Ns = [1, 2, 7, 15, 16, 17, 31, 32, 33, 48, 70];
@@ -179,8 +188,8 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
     });
   });
 
-  describe('matmulColumns is bit-identical to matmul', () => {
-    const k = kernel();
+  for (const { fused, name: how } of FUSED) describe(`matmulColumns is bit-identical to matmul (${how})`, () => {
+    const k = kernel(fused);
     for (const [M, K, N] of [[1, 1, 1], [3, 7, 17], [5, 64, 40], [8, 512, 2048], [7, 300, 33], [32, 768, 97], [9, 4, 6], [3, 36, 50257 % 64]]) {
       for (const layout of LAYOUTS) for (const { inPlace, name } of FORMS) {
         it(`${M}×${K}×${N}, layout ${layout}, ${name}, random column subsets`, () => {
