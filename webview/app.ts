@@ -124,6 +124,7 @@ export class App {
         this.settings = msg.settings;
         this.header.settings(msg.settings);
         this.drawAll(true);
+        this.postWanted(); // (a new heatmap width: the stages across the vocabulary come pooled to it)
         return;
       case 'model': {
         // (no vocab: the last summary's of this layout, which the worker sent once; should the
@@ -142,7 +143,7 @@ export class App {
         const t0 = performance.now();
         this.arrivals.push(`${msg.id}@${msg.offset}:${Date.now() - Number(document.body.dataset.modelAt ?? 0)}`);
         const data = this.stream.piece(msg.version, msg.id, msg.data, msg.offset, msg.total);
-        if (data) this.onStage(msg.id, msg.shape, data);
+        if (data) this.onStage(msg.id, msg.shape, data, msg.pooled);
         this.busyMs += performance.now() - t0; // (the benchmark reads how long the panel itself worked on a render)
         return;
       }
@@ -151,7 +152,7 @@ export class App {
         const card = this.stream.current(msg.version) ? this.layout.cards.get(msg.id) : undefined;
         const had = card?.data;
         if (!card) return;
-        if (!had || card.dataVersion !== msg.base) return this.resync(msg.version);
+        if (!had || had.pooled || card.dataVersion !== msg.base) return this.resync(msg.version);
         const t0 = performance.now();
         const data = had.data.slice();
         const width = had.shape[had.shape.length - 1];
@@ -176,6 +177,12 @@ export class App {
         if (!card.hasData || card.dataVersion !== msg.base) return this.resync(msg.version);
         card.setCurrent();
         this.stream.render!.received++;
+        return;
+      }
+      case 'top': {
+        const r = this.stream.render;
+        if (!r || !this.stream.current(msg.version) || !r.summary.head) return;
+        this.layout.probsChart?.update(msg.top, r.summary.tokens, r.summary.vocab, r.summary.head.temperature);
         return;
       }
       case 'done':
@@ -265,11 +272,13 @@ export class App {
     this.content.querySelector('.summary-box')?.replaceChildren(renderSummary(summary));
   }
 
-  private onStage(id: string, shape: readonly number[], data: Float32Array): void {
+  /** `pooled`: data is [rows][pooled] values then their [rows][pooled] word ids (src/protocol/worker.ts). */
+  private onStage(id: string, shape: readonly number[], data: Float32Array, pooled?: number): void {
     const r = this.stream.render!;
     const card = this.layout.cards.get(id);
     if (!card) return;
-    card.setData({ shape, data }, r.version);
+    const n = pooled ? shape[0] * pooled : 0;
+    card.setData(pooled ? { shape, data: data.subarray(0, n), pooled: { cols: pooled, words: data.subarray(n) } } : { shape, data }, r.version);
     r.received++;
     if (this.progressTimer === null && this.expected) this.showProgress();
     // the overview and the charts follow the stages they show
@@ -280,9 +289,6 @@ export class App {
       const L = r.summary.layers[info.layer]?.ffn;
       const chart = this.layout.activationCharts.get(info.layer);
       if (L && chart && (L.gated ? info.kind === 'ffn.gate' : info.kind === 'ffn.up')) chart.later(L.activation as Activation, data, r.summary.tokens);
-    }
-    if (id === 'head.probs' && this.layout.probsChart && r.summary.head) {
-      this.layout.probsChart.update(data, r.summary.tokens, r.summary.vocab, r.summary.head.temperature);
     }
     if (this.highlightTarget) this.applyHighlight(false);
     // perStageKind: a new stage can widen the shared range of the others
@@ -367,10 +373,11 @@ export class App {
     const s = this.stream.render?.summary;
     if (!s) return;
     const ids = this.wantedIds(s);
-    const key = ids ? ids.slice().sort().join(',') : '*';
+    const cols = this.settings?.maxCols ?? 1024;
+    const key = `${cols} ${ids ? ids.slice().sort().join(',') : '*'}`;
     if (key === this.wantedKey) return;
     this.wantedKey = key;
-    post({ type: 'want', ids });
+    post({ type: 'want', ids, cols });
   }
 
   private scrollToCard(id: string): void {
@@ -429,6 +436,8 @@ export class App {
       else {
         const card = stageId ? this.layout.cards.get(stageId) : undefined;
         if (!card) throw new Error(`no stage ${stageId ?? ''} in this panel`);
+        // (numbers held pooled: the host asks the worker for them all)
+        if (card.data?.pooled && kind !== 'png') return post({ type: 'exported', id, bytes: null, pooled: true });
         bytes = await exportStage(card, kind, this.stream.render?.summary.tokens ?? []);
       }
       const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;

@@ -8,6 +8,8 @@ import type { ComputeClient } from '../compute/computeClient';
 import type { CompareSpec, FromWorker, WorkerProblem } from '../protocol/worker';
 import { baselineFor, gitAvailable, type BaselineKind } from '../editor/baselines';
 import { readSettings, writePanelSetting } from '../config';
+import { csvText, npyBytes } from '../util/npy';
+import { formatFloat32 } from '../util/float32';
 import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import { panelHtml } from './html';
@@ -34,7 +36,7 @@ export class Panel extends Disposable {
    * What the webview last asked to be shown of this document (null: everything): told to the worker
    * again on (re)subscribing. Undefined until it asks: the worker then sends what a new panel shows.
    */
-  private wanted: readonly string[] | null | undefined = undefined;
+  private wanted: { readonly ids: readonly string[] | null; readonly cols: number } | undefined = undefined;
   private webviewReady = false;
   /** The worker said it is reading a checkpoint: the notice goes when the model comes. */
   private loading = false;
@@ -52,7 +54,7 @@ export class Panel extends Disposable {
   private notice: string | null = null;
   /** The baseline the panel compares with, or null. */
   private compare: CompareSpec | null = null;
-  private readonly exports = new Map<number, (r: Uint8Array | Error) => void>();
+  private readonly exports = new Map<number, (r: Uint8Array | Error | 'pooled') => void>();
   private nextExport = 1;
 
   constructor(
@@ -131,7 +133,7 @@ export class Panel extends Disposable {
     if (!this.webviewReady) return; // ('ready' asks, when it comes)
     this.shown = -1;
     this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
-    if (this.wanted !== undefined) this.client.send({ type: 'want', doc: this.src.key, ids: this.wanted });
+    if (this.wanted !== undefined) this.client.send({ type: 'want', doc: this.src.key, ...this.wanted });
     if (this.compare) this.client.send({ type: 'compare', doc: this.src.key, baseline: this.compare });
   }
 
@@ -193,8 +195,11 @@ export class Panel extends Disposable {
       else if (m.type === 'cols') this.post({ type: 'cols', version: m.version, id: m.id, cols: m.cols, data: m.data, base: m.base });
       else if (m.type === 'same') this.post({ type: 'same', version: m.version, id: m.id, of: m.of });
       else {
-        this.post({ type: 'stage', version: m.version, id: m.id, shape: m.shape, data: m.data, offset: m.offset, total: m.total });
+        this.post({ type: 'stage', version: m.version, id: m.id, shape: m.shape, data: m.data, offset: m.offset, total: m.total, ...(m.pooled ? { pooled: m.pooled } : {}) });
       }
+    } else if (m.type === 'top') {
+      if (m.version !== this.shown || this.isStale(m.version)) return;
+      this.post({ type: 'top', version: m.version, top: m.top });
     } else if (m.type === 'done') {
       // A render overtaken by an edit while it streamed is not shown as complete: its cards that
       // did not get numbers stay marked as older until the newer render comes.
@@ -244,8 +249,8 @@ export class Panel extends Disposable {
         void writePanelSetting(m.key, m.value);
         return;
       case 'want':
-        this.wanted = m.ids;
-        this.client.send({ type: 'want', doc: this.src.key, ids: m.ids });
+        this.wanted = { ids: m.ids, cols: m.cols };
+        this.client.send({ type: 'want', doc: this.src.key, ...this.wanted });
         return;
       case 'lens':
         // (the logit lens of a 30-layer model over 50,257 words takes a second or two)
@@ -263,7 +268,7 @@ export class Panel extends Disposable {
         void this.setCompare(m.kind);
         return;
       case 'exported':
-        this.exports.get(m.id)?.(m.bytes ? new Uint8Array(m.bytes) : new Error(m.error ?? 'the export failed'));
+        this.exports.get(m.id)?.(m.bytes ? new Uint8Array(m.bytes) : m.pooled ? 'pooled' : new Error(m.error ?? 'the export failed'));
         this.exports.delete(m.id);
         return;
     }
@@ -281,7 +286,10 @@ export class Panel extends Disposable {
     this.client.send({ type: 'compare', doc: this.src.key, baseline: spec });
   }
 
-  /** The bytes of an export, made by the webview (it has the numbers and the pixels). */
+  /**
+   * The bytes of an export, made by the webview (it has the numbers and the pixels), or, for the
+   * numbers of a stage it holds pooled (across a vocabulary), from the worker's.
+   */
   exportBytes(kind: 'png' | 'csv' | 'npy' | 'report', stageId: string | null): Promise<Uint8Array> {
     const id = this.nextExport++;
     return new Promise((resolve, reject) => {
@@ -292,10 +300,20 @@ export class Panel extends Disposable {
       this.exports.set(id, (r) => {
         clearTimeout(timer);
         if (r instanceof Error) reject(r);
+        else if (r === 'pooled' && stageId && (kind === 'csv' || kind === 'npy')) this.workerStageBytes(kind, stageId).then(resolve, reject);
+        else if (r === 'pooled') reject(new Error(`${stageId ?? 'the stage'}: the panel holds it pooled`));
         else resolve(r);
       });
       this.post({ type: 'export', id, kind, stageId });
     });
+  }
+
+  private async workerStageBytes(kind: 'csv' | 'npy', stageId: string): Promise<Uint8Array> {
+    const r = await this.client.query(this.src.key, { kind: 'stage', stageId }, 60_000);
+    if (r?.kind !== 'stage') throw new Error('the compute worker did not answer');
+    if ('error' in r) throw new Error(r.error);
+    const data = new Float32Array(r.data);
+    return kind === 'npy' ? npyBytes(data, r.shape) : new TextEncoder().encode(csvText(data, r.shape, r.tokens, formatFloat32));
   }
 
   /** A lens result for the webview (stale ones are dropped there: it knows the render shown). */

@@ -16,7 +16,7 @@ export interface PanelSettings {
 }
 
 export type { HighlightTarget, LayerSummary, ModelSummary, ProblemInfo, SummaryMessage } from './stages';
-import type { HighlightTarget, ProblemInfo, SummaryMessage } from './stages';
+import type { HighlightTarget, ProblemInfo, SummaryMessage, TopWords } from './stages';
 import type { LensKind, LensRequest, LensResult } from './lenses';
 
 /** Host → webview */
@@ -34,7 +34,9 @@ export type ToWebview =
    * Numbers of a stage: `data` holds floats offset … offset + its length of `total` (a large stage
    * comes in pieces, so that no single postMessage holds the editor's thread for long).
    */
-  | { readonly type: 'stage'; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number }
+  | { readonly type: 'stage'; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number; readonly pooled?: number }
+  /** The top words of every token of render `version` (its head.probs; the chart reads these, not the stage). */
+  | { readonly type: 'top'; readonly version: number; readonly top: TopWords }
   /**
    * Only these columns of a stage changed: `data` holds them row by row; the rest are those of the
    * numbers of render `base` (a panel that holds others asks for everything again: 'resync').
@@ -81,7 +83,7 @@ export type FromWebview =
   /** The panel's colormap / range controls write the user settings. */
   | { readonly type: 'setSetting'; readonly key: 'colormap' | 'colorRange'; readonly value: string }
   /** The stages the panel shows now (open sections, the overview, the prediction); null: all. Only these are sent. */
-  | { readonly type: 'want'; readonly ids: readonly string[] | null }
+  | { readonly type: 'want'; readonly ids: readonly string[] | null; readonly cols: number }
   /** Compute a lens of the current run (src/protocol/lenses.ts). */
   | { readonly type: 'lens'; readonly request: LensRequest }
   /** A head or neuron clicked in a lens (`layers.3.attn.head.5`): offer to ablate or scale it. */
@@ -90,5 +92,5 @@ export type FromWebview =
   | { readonly type: 'runPatching'; readonly views: 'resid' | 'heads' }
   /** The header's "Compare with" control. */
   | { readonly type: 'compare'; readonly kind: 'none' | 'plain' | 'head' | 'file' }
-  /** The bytes of an export (null: it failed, `error` says why). */
-  | { readonly type: 'exported'; readonly id: number; readonly bytes: ArrayBuffer | null; readonly error?: string };
+  /** The bytes of an export (null: it failed, `error` says why; `pooled`: this panel holds the stage pooled, the worker has its numbers). */
+  | { readonly type: 'exported'; readonly id: number; readonly bytes: ArrayBuffer | null; readonly error?: string; readonly pooled?: true };

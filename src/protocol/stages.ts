@@ -106,3 +106,10 @@ export type HighlightTarget =
  */
 export type SummaryMessage = Omit<ModelSummary, 'vocab'> & { readonly vocab: readonly string[] | null };
 
+
+/** The k most probable next words of every token, most probable first: ids and p are [T][k] flattened. */
+export interface TopWords {
+  readonly k: number;
+  readonly ids: readonly number[];
+  readonly p: readonly number[];
+}

@@ -6,6 +6,7 @@ import type { Fix } from '../model/fixes';
 import type { CompletionItemData } from '../model/completion';
 import type { FixHint } from '../model/problems';
 import type { HighlightTarget, ProblemInfo, SummaryMessage } from './panel';
+import type { TopWords } from './stages';
 import type { LensRequest, LensResult } from './lenses';
 
 /** A code lens: its range in the text and its title. */
@@ -56,8 +57,12 @@ export type ToWorker =
   | { readonly type: 'close'; readonly doc: string }
   /** Stream stages of this document (a panel shows it), or stop. */
   | { readonly type: 'subscribe'; readonly doc: string; readonly on: boolean }
-  /** The stages the panel shows (null: all): only these are sent, and one becoming wanted is sent at once. */
-  | { readonly type: 'want'; readonly doc: string; readonly ids: readonly string[] | null }
+  /**
+   * The stages the panel shows (null: all): only these are sent, and one becoming wanted is sent at
+   * once. `cols`: the most columns the panel draws of a heatmap (a stage across the vocabulary wider
+   * than that is sent pooled to it).
+   */
+  | { readonly type: 'want'; readonly doc: string; readonly ids: readonly string[] | null; readonly cols: number }
   | { readonly type: 'config'; readonly debounceMs: number }
   | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query }
   /** Show the document's stages as differences from a baseline (null: as they are). */
@@ -79,6 +84,8 @@ export type Query =
   | { readonly kind: 'unit'; readonly stageId: string; readonly index: readonly number[] }
   /** The compute worker's matmul speed (32×768×3072, its own kernel): "FFN Lens: Measure Compute Speed". Any document. */
   | { readonly kind: 'speed' }
+  /** Every number of a stage of the current run (an export of a stage the panel holds pooled). */
+  | { readonly kind: 'stage'; readonly stageId: string }
   /** A research lens of the current run (src/protocol/lenses.ts); patching reports progress and can be cancelled. */
   | { readonly kind: 'lens'; readonly request: LensRequest };
 
@@ -98,6 +105,7 @@ export type QueryResult =
   | { readonly kind: 'complete'; readonly version: number; readonly items: readonly CompletionItemData[] }
   | { readonly kind: 'unit'; readonly version: number; readonly unit: CellUnit | null }
   | { readonly kind: 'lens'; readonly version: number; readonly result: LensResult }
+  | { readonly kind: 'stage'; readonly version: number; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly tokens: readonly string[] } | { readonly kind: 'stage'; readonly version: number; readonly error: string }
   | { readonly kind: 'speed'; readonly version: number; readonly kernel: string; readonly fused: boolean; readonly threads: number; readonly gflops: number; readonly shape: readonly [number, number, number] };
 
 /** A neuron or head of a checkpoint's model; `w1`: a neuron's input weights (out_in row of W1), to copy and edit. */
@@ -125,8 +133,13 @@ export type FromWorker =
   /**
    * Numbers of a stage: floats offset … offset + their count of `total`. A large stage comes in
    * pieces of at most STAGE_PIECE floats, sized for the webview: the host forwards them as they are.
+   * `pooled` (a stage across a vocabulary wider than the panel draws, shape [rows, V]): the numbers
+   * are [rows][pooled] values, each the one of largest |v| of its block of words (the panel's own
+   * pooling rule: src/util/pool.ts), then [rows][pooled] word ids of those values.
    */
-  | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number }
+  | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number; readonly pooled?: number }
+  /** The prediction of the stage head.probs just posted: its top words of every token (the panel's chart). */
+  | { readonly type: 'top'; readonly doc: string; readonly version: number; readonly top: TopWords }
   /**
    * Only these columns (last axis) of a stage changed since the numbers the panel holds of it,
    * those sent in version `base`: `data` holds them, row by row ([rows][cols.length]).

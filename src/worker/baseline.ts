@@ -9,6 +9,8 @@ import { CheckpointResolver } from '../checkpoint/resolve';
 import { resolveRead, type CheckpointStore } from '../checkpoint/store';
 import { readModel, type ModelFile } from '../model/read';
 import type { CompareSpec } from '../protocol/worker';
+import type { TopWords } from '../protocol/stages';
+import { topWords } from './vocabStages';
 
 /** Words kept per token for the baseline's prediction (shown beside the edited model's). */
 export const BASELINE_TOP = 20;
@@ -19,7 +21,7 @@ export interface BaselineRun {
   readonly stages: ReadonlyMap<string, Float32Array> | null;
   readonly error: string | null;
   /** Per token, its top words and their probabilities: [T][BASELINE_TOP] flattened. */
-  readonly top: { readonly k: number; readonly ids: number[]; readonly p: number[] } | null;
+  readonly top: TopWords | null;
 }
 
 const LABELS = { plain: 'without ablate, scale and weights' } as const;
@@ -82,36 +84,8 @@ export class Baseline {
   private compute(m: ModelFile, engine: Engine): BaselineRun {
     const stages = new Map(engine.forwardOnce(m.model).map((s) => [s.id, s.data]));
     const probs = stages.get('head.probs');
-    let top: BaselineRun['top'] = null;
     const head = m.model.spec.head;
-    if (probs && head) {
-      const { T } = m.model.spec;
-      const V = head.V;
-      const ids: number[] = [];
-      const p: number[] = [];
-      for (let t = 0; t < T; t++) {
-        const row = probs.subarray(t * V, (t + 1) * V);
-        const order = topK(row, BASELINE_TOP);
-        for (const j of order) {
-          ids.push(j);
-          p.push(row[j]);
-        }
-      }
-      top = { k: Math.min(BASELINE_TOP, V), ids, p };
-    }
+    const top = probs && head ? topWords(probs, m.model.spec.T, head.V, BASELINE_TOP) : null;
     return { label: this.label, stages, error: null, top };
   }
-}
-
-// indices of the k largest of row, largest first
-function topK(row: Float32Array, k: number): number[] {
-  const out: number[] = [];
-  for (let j = 0; j < row.length; j++) {
-    if (out.length === k && row[j] <= row[out[k - 1]]) continue;
-    let i = out.length;
-    while (i > 0 && row[out[i - 1]] < row[j]) i--;
-    out.splice(i, 0, j);
-    if (out.length > k) out.pop();
-  }
-  return out;
 }

@@ -29,6 +29,7 @@ import { runtimeProblems } from './runtimeProblems';
 import { layoutSignature, summarize } from './summary';
 import { lensQuery, patchJob, patchResult } from './lensQueries';
 import { Baseline, type BaselineRun } from './baseline';
+import { DEFAULT_POOL_COLS, HEAD_PROBS, poolAcrossVocab, PREDICTION_TOP, topWords, vocabWide } from './vocabStages';
 import { LensError } from '../lenses/cache';
 import type { PatchProgress, Patching } from '../lenses/patching';
 import type { LensRequest, LensResult } from '../protocol/lenses';
@@ -84,11 +85,18 @@ export class DocSession {
   private wanted: ReadonlySet<string> | null | undefined = undefined;
   private shownFirst: ReadonlySet<string> | null = null;
   /**
+   * The most columns the panel draws of a heatmap: a stage across a vocabulary wider than that goes
+   * pooled to it (GPT-2's head.logits of 400 tokens: 80 MB whole, ~3 MB pooled).
+   */
+  private poolCols = DEFAULT_POOL_COLS;
+  /** The vocabulary of the model whose stages are posted (0: none, no head). */
+  private headV = 0;
+  /**
    * The numbers the subscriber holds of each stage and the version that sent them (a stage not
    * wanted is not there). A 'kept' or 'cols' names that version: a panel that holds other numbers
    * (their messages dropped as stale on the way, or its cards built anew) asks for all again.
    */
-  private sent = new Map<string, { data: Float32Array; version: number }>();
+  private sent = new Map<string, { data: Float32Array; version: number; pooled?: boolean }>();
   /** The stages sent in full in the version being posted, by their numbers (to name an alias instead). */
   private sentNow: { version: number; byData: Map<Float32Array, string> } = { version: -1, byData: new Map() };
   /** Edits read incrementally so far (tests and the benchmark look). */
@@ -171,8 +179,13 @@ export class DocSession {
   }
 
   /** The panel shows these stages now: the ones it lacks of the current run are sent at once. */
-  want(ids: readonly string[] | null): void {
+  want(ids: readonly string[] | null, cols = DEFAULT_POOL_COLS): void {
     this.wanted = ids ? new Set(ids) : null;
+    if (cols !== this.poolCols) {
+      this.poolCols = cols;
+      for (const [id, sent] of this.sent) if (sent.pooled) this.sent.delete(id); // (sent again, pooled to the new width,
+      this.sentNow = { version: -1, byData: new Map() }; //  in full: not named as the numbers already sent)
+    }
     if (!this.subscribed || !this.stages || this.stagesVersion !== this.version) return; // (the next run sends them)
     for (const s of this.stages) if (this.isWanted(s.id) && this.sent.get(s.id)?.data !== s.data) this.postStage(s, this.stagesVersion, true);
   }
@@ -290,6 +303,7 @@ export class DocSession {
     const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version, full) : undefined;
     const edits = this.edits;
     this.edits = new Map();
+    this.headV = model.model.spec.head?.V ?? 0;
     this.stages = this.engine().run(model.model, edits, emit);
     this.stagesVersion = version;
     this.stagesModel = model;
@@ -402,7 +416,7 @@ export class DocSession {
     }
     this.sentNow.byData.set(s.data, s.id);
     // a few columns changed from the numbers the panel holds: those columns alone
-    if (had && s.cols && s.base && had.data === s.base && s.shape.length === 2 && s.cols.size * 4 < s.shape[1]) {
+    if (had && !had.pooled && s.cols && s.base && had.data === s.base && s.shape.length === 2 && s.cols.size * 4 < s.shape[1] && !vocabWide(s.shape, this.headV, this.poolCols)) {
       this.sent.set(s.id, { data: s.data, version });
       const [rows, width] = s.shape;
       const cols = [...s.cols].sort((a, b) => a - b);
@@ -411,15 +425,20 @@ export class DocSession {
       this.post({ type: 'cols', doc: this.doc, version, id: s.id, shape: s.shape, cols, data: out.buffer, base: had.version }, [out.buffer]);
       return;
     }
-    this.sent.set(s.id, { data: s.data, version });
+    // across a vocabulary wider than the panel draws: pooled as the panel would, with the word of each value
+    const pooled = vocabWide(s.shape, this.headV, this.poolCols) ? poolAcrossVocab(s.data, s.shape[0], s.shape[1], this.poolCols) : null;
+    this.sent.set(s.id, { data: s.data, version, ...(pooled ? { pooled: true } : {}) });
     // Pieces of their own, transferred (never a view into memory we keep using), sized for the
     // webview: the only copy of the numbers on their way to the panel.
-    const total = s.data.length;
+    const numbers = pooled?.data ?? s.data;
+    const total = numbers.length;
     for (let offset = 0; offset < total || offset === 0; offset += STAGE_PIECE) {
-      const data = s.data.slice(offset, Math.min(total, offset + STAGE_PIECE)).buffer as ArrayBuffer;
-      this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data, offset, total }, [data]);
+      const data = numbers.slice(offset, Math.min(total, offset + STAGE_PIECE)).buffer as ArrayBuffer;
+      this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data, offset, total, ...(pooled ? { pooled: pooled.cols } : {}) }, [data]);
       if (total === 0) break;
     }
+    // the chart of the prediction reads the top words, not the 50,257 probabilities of each token
+    if (s.id === HEAD_PROBS && this.headV > 0) this.post({ type: 'top', doc: this.doc, version, top: topWords(s.data, s.shape[0], s.shape[1], PREDICTION_TOP) });
   }
 
   /** Line and column of an offset range in the current text (the line index is built once per text). */
@@ -513,6 +532,13 @@ export class DocSession {
       }
       case 'speed':
         return null; // (the worker's, not a document's: workerMain.ts answers it)
+      case 'stage': {
+        const cur = this.upToDate();
+        const st = cur?.stages.find((x) => x.id === q.stageId);
+        if (!cur || !st) return { kind: 'stage', version: this.version, error: cur ? `no stage ${q.stageId} in this model` : NOT_READY };
+        const data = st.data.slice().buffer as ArrayBuffer;
+        return { kind: 'stage', version: this.stagesVersion, shape: st.shape, data, tokens: this.summary(cur.file).tokens };
+      }
       case 'lens': {
         const req = q.request;
         if (req.kind === 'patch') return null; // (a job: patch())

@@ -77,7 +77,7 @@ function handle(msg: ToWorker): void {
       sessions.get(msg.doc)?.subscribe(msg.on);
       return;
     case 'want':
-      sessions.get(msg.doc)?.want(msg.ids);
+      sessions.get(msg.doc)?.want(msg.ids, msg.cols);
       return;
     case 'config':
       debounceMs = msg.debounceMs;

@@ -4,7 +4,7 @@
 // residual-stream map), follows an edit of the prompt (one token more), and an "ablate" entry
 // typed by hand changes the prediction.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeGpt2SmallCheckpoint } from './lib/gpt2Checkpoint';
 import { Workbench } from './lib/workbench';
@@ -146,5 +146,49 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     for (let t = 0; t < 6; t++) assert.equal(at(0, t), at(0, 0), `layer 0, token ${t}: the same in both prompts, 0 %`);
     assert.notEqual(at(0, 6), at(0, 0), 'layer 0, "·basketball": recovered');
     await wb.screenshot('gpt2-checkpoint-patching');
+  });
+
+  it('the head across 50,257 words comes pooled to the heatmap\'s width: a cell names its block of words and the word of its value; its .npy export holds every number (from the worker)', async () => {
+    const view = await wb.webview(TITLE);
+    const frame = await wb.webviewFrame(TITLE);
+    const card = view.locator('section.card[data-stage-id="head.logits"]');
+    await card.locator('.hm-canvas').scrollIntoViewIfNeeded();
+    const px = await wb.readCanvas(frame, 'section.card[data-stage-id="head.logits"] .hm-canvas');
+    assert.ok(px.width > 100 && px.width <= 1024 && px.height === 7, `${px.width} × ${px.height}`);
+    const box = (await card.locator('.hm-canvas').boundingBox())!;
+    await card.locator('.hm-canvas').hover({ position: { x: box.width * 0.5, y: box.height * (6.5 / 7) } });
+    const tip = view.locator('.tooltip');
+    await tip.waitFor({ state: 'visible' });
+    const said = await tip.innerText();
+    assert.match(said, /token "·basketball" \(row 6\) · word ".*" \(\d+\)/);
+    assert.match(said, /pooled cell: words \d+–\d+; the largest \|value\| is shown/);
+    const w = Number(/ · word ".*" \((\d+)\)/.exec(said)![1]);
+    const [a, b] = /words (\d+)–(\d+)/.exec(said)!.slice(1).map(Number);
+    assert.ok(a <= w && w <= b && b - a < 400, `word ${w} in ${a}–${b}`);
+    await wb.screenshot('gpt2-checkpoint-head-pooled-tooltip');
+    // the export: the whole stage, [7, 50257]; its last row's softmax is the prediction's caption
+    const path = join(wb.folder, 'gpt2-small.head.logits.npy');
+    await card.click({ button: 'right', position: { x: 40, y: 10 } });
+    const item = wb.page.locator('.context-view .action-menu-item', { hasText: 'Export Stage as .npy' }).first();
+    await item.waitFor({ timeout: 10_000 });
+    await item.hover();
+    await wb.page.keyboard.press('Enter');
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    for (let i = 0; i < 50 && !(await input.inputValue()).endsWith('.npy'); i++) await wb.page.waitForTimeout(100);
+    await input.fill(path);
+    await wb.page.keyboard.press('Enter');
+    for (let i = 0; i < 300 && !(existsSync(path) && readFileSync(path).length > 7 * 50257 * 4); i++) await wb.page.waitForTimeout(100);
+    const npy = readFileSync(path);
+    const hl = npy[8] + 256 * npy[9];
+    assert.match(npy.subarray(10, 10 + hl).toString('latin1'), /'shape': \(7, 50257\)/);
+    const logits = new Float32Array(npy.buffer.slice(npy.byteOffset + 10 + hl, npy.byteOffset + npy.length));
+    assert.equal(logits.length, 7 * 50257);
+    const last = logits.subarray(6 * 50257);
+    const max = last.reduce((m, v) => Math.max(m, v), -Infinity);
+    const p = 1 / last.reduce((s, v) => s + Math.exp(v - max), 0);
+    const cap = await caption(/After "·basketball"/);
+    const shown = Number(/predicts "[^"]*" \(([\d.]+)%\)/.exec(cap)![1]);
+    assert.ok(Math.abs(shown - p * 100) < 0.06 * Math.max(1, shown), `the caption's ${shown} % against the exported logits' ${p * 100} %`);
   });
 });

@@ -2,17 +2,18 @@
 // stages in pieces, columns of a stage, a stage that is another's numbers, a kept stage.
 import type { FromWorker } from '../../src/protocol/worker';
 
-export type StageView = Map<string, { shape: readonly number[]; data: Float32Array; version?: number }>;
+export type StageView = Map<string, { shape: readonly number[]; data: Float32Array; version?: number; pooled?: number }>;
 
 /** Applies one worker message to `view`; returns a complaint if it cannot be applied, else null. */
 export function applyStageMessage(view: StageView, m: FromWorker): string | null {
   if (m.type === 'stage') {
     // (pieces of a large stage arrive in order, the first at offset 0)
-    if (m.offset === 0) view.set(m.id, { shape: m.shape, data: new Float32Array(m.total), version: m.version });
+    if (m.offset === 0) view.set(m.id, { shape: m.shape, data: new Float32Array(m.total), version: m.version, ...(m.pooled ? { pooled: m.pooled } : {}) });
     view.get(m.id)!.data.set(new Float32Array(m.data), m.offset);
   } else if (m.type === 'cols') {
     const had = view.get(m.id);
     if (!had) return `columns of ${m.id} before it was ever sent`;
+    if (had.pooled) return `columns of ${m.id}, held pooled`;
     if (had.version !== undefined && had.version !== m.base) return `columns of ${m.id} on the numbers of version ${m.base}, held: ${had.version}`;
     const data = had.data.slice();
     const width = m.shape[m.shape.length - 1];

@@ -22,6 +22,17 @@ export interface HeatmapSpec {
   readonly describe: (row: number, col: number, value: number, masked: boolean) => string[];
   readonly onClick?: (row: number, col: number) => void;
   readonly ariaLabel: string;
+  /**
+   * The columns are blocks of a stage this many columns wide, pooled before they came (a stage
+   * across the vocabulary: src/worker/vocabStages.ts): column c covers floor(c·colsOf/cols) ….
+   * Ticks, the pooled note and the tooltip's block then count in the stage's columns.
+   */
+  readonly colsOf?: number;
+}
+
+/** The first column of the stage in column c of a matrix pooled from it (src/util/pool.ts' rule). */
+function sourceCol(s: HeatmapSpec, c: number): number {
+  return s.colsOf ? Math.floor((c * s.colsOf) / s.cols) : c;
 }
 
 export interface Paint {
@@ -134,8 +145,8 @@ export class HeatmapView {
     setIfChanged(d, 'rangeHi', String(this.info.range[1]));
     setIfChanged(d, 'colormap', p.colormap);
     setIfChanged(d, 'backdrop', p.backdrop);
-    const note = this.info.pooled
-      ? `Pooled to ${this.info.rows} × ${this.info.cols} (each pixel shows the value of largest magnitude in its block of up to ${Math.ceil(s.rows / this.info.rows)} × ${Math.ceil(s.cols / this.info.cols)} cells).`
+    const note = this.info.pooled || s.colsOf
+      ? `Pooled to ${this.info.rows} × ${this.info.cols} (each pixel shows the value of largest magnitude in its block of up to ${Math.ceil(s.rows / this.info.rows)} × ${Math.ceil((s.colsOf ?? s.cols) / this.info.cols)} cells).`
       : '';
     if (this.noteEl.textContent !== note) this.noteEl.textContent = note;
     const labelKey = `${s.rows}x${s.cols}:${cssW}x${cssH}:${s.colAxis}`;
@@ -225,6 +236,17 @@ export class HeatmapView {
     const angled = words && widest > colW - 4;
     this.colLabelsEl.classList.toggle('hm-cols-angled', !!angled);
     this.colLabelsEl.style.height = angled ? `${Math.round(widest * 0.65 + 16)}px` : '';
+    if (s.colsOf && !words) {
+      // (ticks in the stage's own columns: word 10000, not pooled column 204)
+      const of = s.colsOf;
+      for (let j = 0, step = indexTickStep(of, cssW); j < of; j += step) {
+        const l = h('span', { class: 'hm-col-label', title: `${s.colAxis} ${j}` }, String(j));
+        l.style.left = `${((j + 0.5) * cssW) / of}px`;
+        this.colLabelsEl.append(l);
+      }
+      if (!this.small) this.colLabelsEl.append(h('span', { class: 'hm-axis-name' }, s.colAxis));
+      return;
+    }
     const step = words ? 1 : indexTickStep(s.cols, cssW);
     for (let j = 0; j < s.cols; j += step) {
       const full = words ? s.colLabels![j] : String(j);
@@ -349,7 +371,10 @@ export class HeatmapView {
 
   private describe(s: HeatmapSpec, hit: CellHit): string[] {
     const lines = s.describe(hit.sourceRow, hit.sourceCol, hit.value, hit.masked);
-    if (hit.rowEnd - hit.rowStart > 1 || hit.colEnd - hit.colStart > 1) {
+    if (s.colsOf) {
+      const [a, b] = [sourceCol(s, hit.colStart), sourceCol(s, hit.colEnd) - 1];
+      lines.push(`pooled cell: ${hit.rowEnd - hit.rowStart > 1 ? `rows ${hit.rowStart}–${hit.rowEnd - 1}, ` : ''}${s.colAxis}s ${a}–${b}; the largest |value| is shown`);
+    } else if (hit.rowEnd - hit.rowStart > 1 || hit.colEnd - hit.colStart > 1) {
       lines.push(`pooled cell: rows ${hit.rowStart}–${hit.rowEnd - 1}, columns ${hit.colStart}–${hit.colEnd - 1}; the largest |value| is shown`);
     }
     return lines;

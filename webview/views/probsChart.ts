@@ -1,5 +1,6 @@
 // The head's probabilities for one token (the last, by default) as bars of the top words:
 // softmax of its logits divided by the temperature, as in the blog post's prediction step.
+import type { TopWords } from '../../src/protocol/stages';
 import { h } from '../dom';
 import { makeChart, themeColors, type Chart, type Plugin } from './charts';
 
@@ -40,12 +41,12 @@ export class ProbsChart {
   private readonly select: HTMLElement & { value: string };
   private readonly caption: HTMLElement;
   private chart: Chart | null = null;
-  private probs: Float32Array | null = null;
+  private top: TopWords | null = null;
   private tokens: readonly string[] = [];
   private vocab: readonly string[] = [];
   private temperature = 1;
   /** Compare: the baseline's top words per token ([T][k] flattened), shown beside. */
-  private baseline: { k: number; ids: readonly number[]; p: readonly number[] } | null = null;
+  private baseline: TopWords | null = null;
   private baselineLabel = '';
 
   constructor(private token: number, private readonly onToken: (t: number) => void) {
@@ -62,8 +63,9 @@ export class ProbsChart {
       h('div', { class: 'chart-box' }, this.canvas), this.caption);
   }
 
-  update(probs: Float32Array, tokens: readonly string[], vocab: readonly string[], temperature: number): void {
-    this.probs = probs;
+  /** The worker's top words of every token (its head.probs), most probable first. */
+  update(top: TopWords, tokens: readonly string[], vocab: readonly string[], temperature: number): void {
+    this.top = top;
     const changed = tokens.join('\u0000') !== this.tokens.join('\u0000');
     this.tokens = tokens;
     this.vocab = vocab;
@@ -77,7 +79,7 @@ export class ProbsChart {
   }
 
   /** Compare: the baseline's prediction beside the model's (null: none). */
-  setBaseline(top: { k: number; ids: readonly number[]; p: readonly number[] } | null, label: string | null): void {
+  setBaseline(top: TopWords | null, label: string | null): void {
     this.baseline = top;
     this.baselineLabel = label ?? '';
     this.chart?.destroy(); // (one dataset or two: built again)
@@ -93,14 +95,15 @@ export class ProbsChart {
   }
 
   private draw(): void {
-    const p = this.probs;
+    const p = this.top;
     if (!p) return;
     const V = this.vocab.length;
     const T = this.tokens.length;
     const t = this.token < 0 || this.token >= T ? T - 1 : this.token;
-    const row = Array.from(p.subarray(t * V, (t + 1) * V)).map((v, i) => ({ v, w: this.vocab[i] ?? `v${i}`, id: i }));
-    row.sort((a, b) => b.v - a.v);
-    const top = row.slice(0, TOP);
+    const top = Array.from({ length: Math.min(TOP, p.k) }, (_, i) => {
+      const id = p.ids[t * p.k + i];
+      return { v: p.p[t * p.k + i], w: this.vocab[id] ?? `v${id}`, id };
+    });
     const c = themeColors();
     // the baseline's probability of each word shown, and its own top word
     let base: number[] | null = null;

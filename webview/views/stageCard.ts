@@ -26,7 +26,10 @@ export interface CardContext {
 
 export interface StageData {
   readonly shape: readonly number[];
+  /** The numbers, or with `pooled` the [rows][pooled.cols] values of a stage across a vocabulary pooled by the worker. */
   readonly data: Float32Array;
+  /** words: the word (column of `shape`) each pooled value is, [rows][cols]. */
+  readonly pooled?: { readonly cols: number; readonly words: Float32Array };
 }
 
 /** A (T, T) mask once for each of n heads: (n, T, T). */
@@ -211,7 +214,7 @@ export class StageCard {
     }
     const [rows, cols] = st.shape;
     const range = this.ctx.range(info.id, st.data, undefined);
-    this.main.set(this.spec(st.data, rows, cols, -1, undefined));
+    this.main.set(st.pooled ? this.pooledSpec(st.data, rows, cols, st.pooled) : this.spec(st.data, rows, cols, -1, undefined));
     this.main.paint(this.paintOpts(range), width);
     this.legend(range, st.data);
     this.drawExtra();
@@ -245,6 +248,26 @@ export class StageCard {
     this.legendKey = key;
     this.legendBox.replaceChildren();
     drawLegend(this.legendBox, nonNegative ? { ...map, range: [0, range[1]], part: [0.5, 1], ...clipped } : { ...map, range, ...clipped });
+  }
+
+  // A stage across the vocabulary the worker pooled (V words into P columns): each cell is a block
+  // of words, its value the one of largest |v|, and the word that is.
+  private pooledSpec(data: Float32Array, rows: number, V: number, pooled: NonNullable<StageData['pooled']>): HeatmapSpec {
+    const { summary } = this.ctx;
+    const info = this.info;
+    const tokens = summary.tokens;
+    const P = pooled.cols;
+    const word = (r: number, c: number): number => pooled.words[r * P + c];
+    return {
+      data, rows, cols: P, colsOf: V, colLabels: null, rowLabels: tokens,
+      colAxis: axisName(info.cols),
+      ariaLabel: `${info.title} ${shapeLabel(this.shape)}, ${P} columns of up to ${Math.ceil(V / P)} words`,
+      describe: (r, c, v) => {
+        const w = word(r, c);
+        return [info.title, `token "${tokens[r] ?? `t${r}`}" (row ${r}) · word "${summary.vocab[w] ?? w}" (${w})`, `value = ${exact(v)}`];
+      },
+      onClick: (r, c) => this.ctx.reveal(info.id, [r, word(r, c)]),
+    };
   }
 
   private spec(data: Float32Array, rows: number, cols: number, head: number, mask: Uint8Array | undefined): HeatmapSpec {

@@ -23,8 +23,9 @@ class Harness {
   text = TEXT;
   version = 1;
 
-  constructor(debounceMs = 30) {
-    this.session = new DocSession('doc', 'm.ffn.json', TEXT, 1, (m) => {
+  constructor(debounceMs = 30, text = TEXT) {
+    this.text = text;
+    this.session = new DocSession('doc', 'm.ffn.json', text, 1, (m) => {
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => (w.test(m) ? (w.resolve(m), false) : true));
     }, () => tsKernel, () => debounceMs);
@@ -118,6 +119,64 @@ describe('DocSession (the compute worker, per document)', () => {
     const r2 = h.session.query({ kind: 'hover', offset: h.text.indexOf('0.1') + 1 });
     assert.ok(r2?.kind === 'hover' && r2.hover);
     assert.match(r2.hover.markdown, /does not read as a model/);
+    h.session.dispose();
+  });
+});
+
+describe('DocSession: a stage across a vocabulary wider than the panel draws goes pooled to its width', () => {
+  // 40 words, a panel 8 columns wide: head.logits and head.probs go as 8 values of each token
+  // (largest |v| of words 0-4, 5-9, …) and the word of each; the chart's top words beside them
+  const text = generateModelText({ preset: 'tiny', vocab: 40, seed: 5 });
+  const whole = (): Map<string, Float32Array> => new Map(forward(readModel(text, 'm.ffn.json').model!.model, tsKernel).map((s) => [s.id, s.data]));
+
+  it('head.logits and head.probs: [T][8] values then [T][8] words, each the word of largest |v| of its block; the top words of head.probs after it', async () => {
+    const h = new Harness(30, text);
+    h.session.want(null, 8);
+    h.session.subscribe(true);
+    await h.done(1);
+    const want = whole();
+    const T = 4;
+    for (const id of ['head.logits', 'head.probs']) {
+      const m = h.messages.find((x) => x.type === 'stage' && x.id === id);
+      assert.ok(m?.type === 'stage');
+      assert.equal(m.pooled, 8);
+      assert.deepEqual(m.shape, [T, 40], 'the stage\'s own shape');
+      assert.equal(m.total, 2 * T * 8);
+      const got = new Float32Array(m.data);
+      const full = want.get(id)!;
+      for (let r = 0; r < T; r++) for (let c = 0; c < 8; c++) {
+        const w = got[T * 8 + r * 8 + c];
+        assert.ok(w >= 5 * c && w < 5 * c + 5, `${id} row ${r} column ${c}: word ${w}`);
+        assert.equal(got[r * 8 + c], full[r * 40 + w]);
+        for (let k = 5 * c; k < 5 * c + 5; k++) assert.ok(Math.abs(full[r * 40 + k]) <= Math.abs(got[r * 8 + c]));
+      }
+    }
+    const at = h.messages.findIndex((x) => x.type === 'top');
+    assert.ok(at > h.messages.findIndex((x) => x.type === 'stage' && x.id === 'head.probs'), 'the top words after head.probs');
+    const top = h.messages[at];
+    assert.ok(top.type === 'top');
+    const probs = want.get('head.probs')!;
+    const last = Array.from(probs.subarray(3 * 40, 4 * 40)).map((p, id) => ({ p, id })).sort((a, b) => b.p - a.p || a.id - b.id);
+    assert.deepEqual(top.top.ids.slice(3 * top.top.k, 3 * top.top.k + 5), last.slice(0, 5).map((x) => x.id));
+    // the other stages whole; the export of a pooled one asks for every number
+    const ffn = h.messages.find((x) => x.type === 'stage' && x.id === 'layers.0.ffn.up');
+    assert.ok(ffn?.type === 'stage' && ffn.pooled === undefined);
+    const all = h.session.query({ kind: 'stage', stageId: 'head.logits' });
+    assert.ok(all?.kind === 'stage' && 'data' in all);
+    assert.deepEqual(new Float32Array(all.data), want.get('head.logits'));
+    assert.equal(all.tokens.length, T);
+    h.session.dispose();
+  });
+
+  it('a wider panel (want … 64 columns) gets them again, whole (40 words fit)', async () => {
+    const h = new Harness(30, text);
+    h.session.want(null, 8);
+    h.session.subscribe(true);
+    await h.done(1);
+    h.messages.length = 0;
+    h.session.want(null, 64);
+    const m = h.messages.find((x) => x.type === 'stage' && x.id === 'head.logits');
+    assert.ok(m?.type === 'stage' && m.pooled === undefined && m.total === 4 * 40);
     h.session.dispose();
   });
 });
