@@ -182,9 +182,10 @@ export class DocSession {
   want(ids: readonly string[] | null, cols = DEFAULT_POOL_COLS): void {
     this.wanted = ids ? new Set(ids) : null;
     if (cols !== this.poolCols) {
+      // a new width: the stages sent pooled go again, in full (not named as the numbers already sent)
       this.poolCols = cols;
-      for (const [id, sent] of this.sent) if (sent.pooled) this.sent.delete(id); // (sent again, pooled to the new width,
-      this.sentNow = { version: -1, byData: new Map() }; //  in full: not named as the numbers already sent)
+      for (const [id, sent] of this.sent) if (sent.pooled) this.sent.delete(id);
+      this.sentNow = { version: -1, byData: new Map() };
     }
     if (!this.subscribed || !this.stages || this.stagesVersion !== this.version) return; // (the next run sends them)
     for (const s of this.stages) if (this.isWanted(s.id) && this.sent.get(s.id)?.data !== s.data) this.postStage(s, this.stagesVersion, true);
@@ -392,13 +393,9 @@ export class DocSession {
 
   private postStage(s: Stage, version: number, full: boolean): void {
     if (!this.isWanted(s.id)) return;
-    // compare: the difference from the baseline's stage of the same shape (the probabilities stay
-    // as they are: the panel shows the two predictions side by side)
-    const base = this.baselineRun?.stages?.get(s.id);
-    if (base && base.length === s.data.length && s.id !== 'head.probs') {
-      const diff = new Float32Array(s.data.length);
-      for (let i = 0; i < diff.length; i++) diff[i] = s.data[i] - base[i];
-      s = { id: s.id, shape: s.shape, data: diff };
+    const shown = this.comparedTo(s);
+    if (shown !== s) {
+      s = shown;
       full = true;
     }
     const had = full ? undefined : this.sent.get(s.id);
@@ -439,6 +436,16 @@ export class DocSession {
     }
     // the chart of the prediction reads the top words, not the 50,257 probabilities of each token
     if (s.id === HEAD_PROBS && this.headV > 0) this.post({ type: 'top', doc: this.doc, version, top: topWords(s.data, s.shape[0], s.shape[1], PREDICTION_TOP) });
+  }
+
+  // Compare: the difference from the baseline's stage of the same shape (the probabilities stay
+  // as they are: the panel shows the two predictions side by side); else the stage itself.
+  private comparedTo(s: Stage): Stage {
+    const base = this.baselineRun?.stages?.get(s.id);
+    if (!base || base.length !== s.data.length || s.id === HEAD_PROBS) return s;
+    const diff = new Float32Array(s.data.length);
+    for (let i = 0; i < diff.length; i++) diff[i] = s.data[i] - base[i];
+    return { id: s.id, shape: s.shape, data: diff };
   }
 
   /** Line and column of an offset range in the current text (the line index is built once per text). */
@@ -536,7 +543,9 @@ export class DocSession {
         const cur = this.upToDate();
         const st = cur?.stages.find((x) => x.id === q.stageId);
         if (!cur || !st) return { kind: 'stage', version: this.version, error: cur ? `no stage ${q.stageId} in this model` : NOT_READY };
-        const data = st.data.slice().buffer as ArrayBuffer;
+        // (what the panel shows: while comparing, the difference from the baseline)
+        const shown = this.comparedTo(st);
+        const data = (shown === st ? st.data.slice() : shown.data).buffer as ArrayBuffer;
         return { kind: 'stage', version: this.stagesVersion, shape: st.shape, data, tokens: this.summary(cur.file).tokens };
       }
       case 'lens': {
