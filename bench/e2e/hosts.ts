@@ -67,7 +67,7 @@ describe('the compute worker in this extension host (benchmark)', function () {
       await wb.runCommand('FFN Lens: Measure Compute Speed');
       const said = await wb.waitForNotification(/GFLOPS/, { timeoutMs: 60_000 });
       const gflops = Number(/at ([\d.]+) GFLOPS/.exec(said)?.[1] ?? NaN);
-      const kernel = /\((wasm-simd|ts)\)/.exec(said)?.[1] ?? '?';
+      const kernel = /\((wasm-simd(?:, fused multiply-add)?|ts)\)/.exec(said)?.[1] ?? '?';
       await wb.screenshot(`hosts-${host === 'Node' ? 'node' : 'web'}`);
       console.log(`  ${host} host: open ${openMs} ms, edits ${edits.join(', ')} ms`);
       if (process.env.FFN_BENCH_OUT) writeFileSync(process.env.FFN_BENCH_OUT, JSON.stringify({ host, openMs, fullMs: full, editMs: edits, fileMB: Math.round(text.length / 1e5) / 10, gflops, kernel }));
