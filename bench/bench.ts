@@ -894,8 +894,8 @@ async function main(): Promise<void> {
   }
   const t0 = Date.now();
   console.log(`FFN Lens benchmark — ${new Date().toISOString()} — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB${quick ? ' (quick)' : ''}`);
-  // parse first, on a fresh heap: the matmul section's tfjs peers leave hundreds of MB behind,
-  // which every later collection walks (it cost both parsers, ours ~10% more than JSON.parse)
+  // parse before matmul, on a fresh heap: the matmul section's tfjs peers leave hundreds of MB
+  // behind, which every later collection walks (it cost both parsers, ours ~10% more than JSON.parse)
   // The machine's load average (1 minute) as each section starts: on a shared 2-core machine the
   // absolute figures move with it; the ratios should not.
   const load: Record<string, number> = {};
@@ -904,6 +904,15 @@ async function main(): Promise<void> {
     load[name] = r2(loadavg()[0]);
     await f();
   };
+  // VS Code first, timed in other processes while this one is still small: after the sections
+  // below it held ~2.2 GB (the checkpoints' weights in a WebAssembly memory, which never shrinks,
+  // and the tfjs peers'), and the open of GPT-2-small then took 3.0-3.4 s against 1.4-1.8 s with
+  // nothing beside it (the worker's read slower, 0 MB of it from disk; the same with the
+  // checkpoint section run in a process of its own just before: 1.7 s).
+  await section('host', host);
+  await section('open', openCheckpoint);
+  await section('keystroke', keystroke);
+  await section('hosts', hosts);
   await section('parse', parse);
   await section('matmul', matmul);
   if (want('recompute') || want('edit') || want('checkpoint')) await startWorkerKernel();
@@ -911,15 +920,6 @@ async function main(): Promise<void> {
   await section('edit', edits);
   await section('draw', draw);
   await section('checkpoint', checkpoints);
-  // The sections after this one time VS Code in other processes: this one lets go of the ~1.5 GB of
-  // weights its kernel's memory held, rather than keep them resident through those timings.
-  workerKernel?.dispose();
-  workerKernel = null;
-  collectGarbage();
-  await section('host', host);
-  await section('open', openCheckpoint);
-  await section('keystroke', keystroke);
-  await section('hosts', hosts);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;
   const summary = {
