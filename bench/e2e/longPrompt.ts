@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { generateModelText } from '../../src/model/generate';
 import { GPT2_SMALL_FOLDER, writeGpt2SmallCheckpoint } from '../../test/e2e/lib/gpt2Checkpoint';
 import { Workbench } from '../../test/e2e/lib/workbench';
-import { rendered } from './panelProbe';
+import { quickOpenReady, rendered } from './panelProbe';
 
 const SMALL = 'd64-long.ffn.json';
 const FILE = 'gpt2-small-long.ffn.json';
@@ -24,11 +24,7 @@ describe('a 400-token prompt on a GPT-2-small-shaped checkpoint (benchmark)', fu
       writeGpt2SmallCheckpoint(wb.folder);
       await wb.visualize(SMALL, 'FFN Lens: d64', { timeoutMs: 120_000 });
       const frame = await wb.webviewFrame('FFN Lens: d64');
-      await wb.focusWorkbench();
-      await wb.page.keyboard.press('Control+P');
-      await wb.page.locator('.quick-input-widget').waitFor({ state: 'visible' });
-      await wb.page.keyboard.type(FILE);
-      await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: FILE }).first().waitFor();
+      await quickOpenReady(wb, FILE);
       const t0 = Date.now();
       await wb.page.keyboard.press('Enter');
       type Doc = { body: { innerText: string; dataset: Record<string, string> } };

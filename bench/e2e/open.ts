@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { generateModelText } from '../../src/model/generate';
 import { GPT2_SMALL_FOLDER, writeGpt2SmallCheckpoint } from '../../test/e2e/lib/gpt2Checkpoint';
 import { Workbench } from '../../test/e2e/lib/workbench';
-import { rendered } from './panelProbe';
+import { quickOpenReady, rendered } from './panelProbe';
 
 const SMALL = 'd64-open.ffn.json';
 const FILE = 'gpt2-small-open.ffn.json';
@@ -33,11 +33,7 @@ describe('opening a GPT-2-small-shaped checkpoint (benchmark)', function () {
       readThrough(join(wb.folder, GPT2_SMALL_FOLDER, 'model.safetensors'));
       await wb.visualize(SMALL, 'FFN Lens: d64', { timeoutMs: 120_000 });
       const frame = await wb.webviewFrame('FFN Lens: d64');
-      await wb.focusWorkbench();
-      await wb.page.keyboard.press('Control+P');
-      await wb.page.locator('.quick-input-widget').waitFor({ state: 'visible' });
-      await wb.page.keyboard.type(FILE);
-      await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: FILE }).first().waitFor();
+      await quickOpenReady(wb, FILE);
       // (with $FFN_BENCH_PAGE_PROFILE, a folder: the page's thread, the webview's too here, sampled by V8 through the open)
       const prof = process.env.FFN_BENCH_PAGE_PROFILE ? await wb.page.context().newCDPSession(wb.page) : null;
       if (prof) { await prof.send('Profiler.enable'); await prof.send('Profiler.setSamplingInterval', { interval: 200 }); await prof.send('Profiler.start'); }

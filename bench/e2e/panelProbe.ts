@@ -30,13 +30,18 @@ export async function panelFrame(wb: Workbench, title: RegExp): Promise<Frame> {
   throw new Error(`no panel titled ${title} (panels: ${JSON.stringify(await wb.webviewTitles())})`);
 }
 
-/** Opens a file with Quick Open as a user does, answering VS Code's "Open Anyway" for a large one. */
-export async function openLarge(wb: Workbench, file: string): Promise<void> {
+/** Quick Open with `file` typed and listed: the Enter that opens it is the caller's (a timer starts there). */
+export async function quickOpenReady(wb: Workbench, file: string): Promise<void> {
   await wb.focusWorkbench();
   await wb.page.keyboard.press('Control+P');
   await wb.page.locator('.quick-input-widget').waitFor({ state: 'visible' });
   await wb.page.keyboard.type(file);
   await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor();
+}
+
+/** Opens a file with Quick Open as a user does, answering VS Code's "Open Anyway" for a large one. */
+export async function openLarge(wb: Workbench, file: string): Promise<void> {
+  await quickOpenReady(wb, file);
   await wb.page.keyboard.press('Enter');
   const tab = wb.tab(file);
   const anyway = wb.page.getByText('Open Anyway').first();

@@ -64,19 +64,18 @@ class WasmPacked implements Packed {
 
 /** True when this runtime runs WebAssembly with simd128. */
 export function hasWasmSimd(api: WasmApi | null = wasmApi()): boolean {
-  if (api === null) return false;
-  try {
-    return api.validate(simdProbeBytes());
-  } catch {
-    return false;
-  }
+  return validates(api, simdProbeBytes);
 }
 
 /** True when this runtime has relaxed-simd's f32x4.relaxed_madd (Node 20 only behind a V8 flag: src/util/nodeWasmFeatures.ts). */
 export function hasFusedMadd(api: WasmApi | null = wasmApi()): boolean {
+  return validates(api, fusedProbeBytes);
+}
+
+function validates(api: WasmApi | null, probe: () => Uint8Array): boolean {
   if (api === null) return false;
   try {
-    return api.validate(fusedProbeBytes());
+    return api.validate(probe());
   } catch {
     return false;
   }
