@@ -41,7 +41,7 @@ const QWEN25 = {
 describe('checkpoint config.json', () => {
   it('gpt2 as on the Hub: n_inner defaults to 4·n_embd, gelu_new is gelu_tanh, tied, every bias', () => {
     assert.deepEqual(parse(GPT2), {
-      modelType: 'gpt2', C: 768, F: 3072, L: 12, NH: 12, KVH: 12, HS: 64, V: 50257, maxPositions: 1024, eps: 1e-5,
+      modelType: 'gpt2', C: 768, F: 3072, L: 12, NH: 12, KVH: 12, HS: 64, V: 50257, bos: 50256, maxPositions: 1024, eps: 1e-5,
       activation: 'gelu_tanh', ropeTheta: null, ropeScaling: null, dynamicRope: false, tied: true, qkvBias: true, oBias: true, mlpBias: true,
     });
   });
@@ -60,7 +60,7 @@ describe('checkpoint config.json', () => {
 
   it('llama as on the Hub (SmolLM2-135M): GQA, head_dim = hidden/heads, rope_theta, tied', () => {
     assert.deepEqual(parse(SMOLLM2), {
-      modelType: 'llama', C: 576, F: 1536, L: 30, NH: 9, KVH: 3, HS: 64, V: 49152, maxPositions: 8192, eps: 1e-5,
+      modelType: 'llama', C: 576, F: 1536, L: 30, NH: 9, KVH: 3, HS: 64, V: 49152, bos: 0, maxPositions: 8192, eps: 1e-5,
       activation: 'swiglu', ropeTheta: 100000, ropeScaling: null, dynamicRope: false, tied: true, qkvBias: false, oBias: false, mlpBias: false,
     });
   });
@@ -77,7 +77,7 @@ describe('checkpoint config.json', () => {
 
   it('qwen2 as on the Hub (Qwen2.5-0.5B): q/k/v biases, no o or MLP bias', () => {
     assert.deepEqual(parse(QWEN25), {
-      modelType: 'qwen2', C: 896, F: 4864, L: 24, NH: 14, KVH: 2, HS: 64, V: 151936, maxPositions: 32768, eps: 1e-6,
+      modelType: 'qwen2', C: 896, F: 4864, L: 24, NH: 14, KVH: 2, HS: 64, V: 151936, bos: 151643, maxPositions: 32768, eps: 1e-6,
       activation: 'swiglu', ropeTheta: 1000000, ropeScaling: null, dynamicRope: false, tied: true, qkvBias: true, oBias: false, mlpBias: false,
     });
   });
@@ -94,6 +94,12 @@ describe('checkpoint config.json', () => {
     const base = { ...SMOLLM2, rope_theta: undefined, rope_scaling: undefined };
     assert.equal(parse({ ...base, rope_parameters: { rope_type: 'default', rope_theta: 500000 } }).ropeTheta, 500000);
     assert.equal(parse({ ...base, rope_scaling: { rope_type: 'default' }, rope_theta: 1234 }).ropeTheta, 1234);
+  });
+
+  it('bos_token_id: read where it names a word; missing, null, negative, fractional or past the vocabulary: none', () => {
+    for (const [v, want] of [[undefined, null], [null, null], [-1, null], [1.5, null], [50257, null], ['1', null], [0, 0], [50256, 50256]] as const) {
+      assert.equal(parse({ ...GPT2, bos_token_id: v }).bos, want, String(v));
+    }
   });
 
   it('an unsupported model_type names the supported ones', () => {

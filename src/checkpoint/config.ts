@@ -22,6 +22,8 @@ export interface ArchConfig {
   readonly V: number;
   /** gpt2's learned positions (n_positions); llama/qwen2's max_position_embeddings. */
   readonly maxPositions: number;
+  /** bos_token_id, where it names a word of the vocabulary (the induction test starts with it), else null. */
+  readonly bos: number | null;
   /** Of every norm (layer_norm_epsilon, rms_norm_eps). */
   readonly eps: number;
   /** The FFN's activation as the core names it: gpt2's gelu_new is 'gelu_tanh'; llama/qwen2's silu MLP is 'swiglu'. */
@@ -78,6 +80,12 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
     return v as boolean;
   };
 
+  // (a missing, null or odd bos_token_id only leaves the induction test without its BOS)
+  const bosOf = (V: number): number | null => {
+    const b = c.bos_token_id;
+    return typeof b === 'number' && Number.isSafeInteger(b) && b >= 0 && b < V ? b : null;
+  };
+
   if (type === 'gpt2') {
     const C = int('n_embd');
     const NH = int('n_head');
@@ -88,7 +96,7 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
     if (!bool('scale_attn_weights', true)) fail('"scale_attn_weights": false is not supported (FFN Lens divides attention scores by √head_size, as GPT-2 does)');
     if (bool('scale_attn_by_inverse_layer_idx', false)) fail('"scale_attn_by_inverse_layer_idx": true is not supported (FFN Lens divides attention scores by √head_size only)');
     return {
-      modelType: 'gpt2', C, F: int('n_inner', 4 * C), L: int('n_layer'), NH, KVH: NH, HS: C / NH, V: int('vocab_size'),
+      modelType: 'gpt2', C, F: int('n_inner', 4 * C), L: int('n_layer'), NH, KVH: NH, HS: C / NH, V: int('vocab_size'), bos: bosOf(int('vocab_size')),
       maxPositions: int('n_positions', 1024), eps: num('layer_norm_epsilon', 1e-5), activation: activation!, ropeTheta: null, ropeScaling: null, dynamicRope: false,
       tied: bool('tie_word_embeddings', true), qkvBias: true, oBias: true, mlpBias: true,
     };
@@ -109,7 +117,7 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
   if (qwen2 && bool('use_sliding_window', false)) fail('"use_sliding_window": true is not supported (FFN Lens computes full causal attention)');
   const attentionBias = bool('attention_bias', false);
   return {
-    modelType: type as ModelType, C, F: int('intermediate_size'), L: int('num_hidden_layers'), NH, KVH, HS, V: int('vocab_size'),
+    modelType: type as ModelType, C, F: int('intermediate_size'), L: int('num_hidden_layers'), NH, KVH, HS, V: int('vocab_size'), bos: bosOf(int('vocab_size')),
     maxPositions: int('max_position_embeddings', qwen2 ? 32768 : 2048), eps: num('rms_norm_eps', 1e-6), activation: 'swiglu', ropeTheta, ropeScaling, dynamicRope,
     tied: bool('tie_word_embeddings', false),
     qkvBias: qwen2 ? true : attentionBias, oBias: qwen2 ? false : attentionBias, mlpBias: qwen2 ? false : bool('mlp_bias', false),

@@ -34,6 +34,8 @@ export interface ResolvableCheckpoint {
   readonly trainedPositions?: number | null;
   /** `gpt2`, `llama`, `qwen2`: for messages. */
   readonly modelType: string;
+  /** The BOS token id (config.json's bos_token_id), if any: the induction test starts with it. */
+  readonly bos?: number | null;
   /** For the code lens: how the checkpoint stores its numbers and how many there are. */
   readonly dtypes: readonly string[];
   readonly paramCount: number;

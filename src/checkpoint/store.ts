@@ -45,6 +45,7 @@ export class CheckpointStore {
         checkpoint,
         params: checkpoint.params,
         modelType: checkpoint.arch.modelType,
+        bos: checkpoint.arch.bos,
         // (learned positions end there; dynamic RoPE changes every angle past them)
         maxPositions: gpt2 || checkpoint.arch.dynamicRope ? checkpoint.arch.maxPositions : null,
         trainedPositions: gpt2 || checkpoint.arch.dynamicRope ? null : checkpoint.arch.maxPositions,

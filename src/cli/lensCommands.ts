@@ -27,7 +27,8 @@ export const LENS_USAGE = `       ffn-lens lens  FILE [--k N] [--target ID]
          none: the target's logit alone): embeddings, every head, attention bias and MLP
          layer (they sum to the logit difference with "constant"), top neurons
   heads  previous-token, duplicate-token and induction scores of every head on the
-         input, and on a random sequence of N ids repeated twice (default 20)
+         input, and on a random sequence of N ids repeated twice (default 20), after
+         the checkpoint's BOS token where it has one
   patch  activation patching of the input's run into the run on the corrupted ids
          (default the model file's "corrupted_prompt" or "corrupted_token_ids", as the
          panel): the share of the logit difference recovered per (layer, position) of
@@ -104,7 +105,7 @@ export function lensCommand(cmd: LensCommand, file: ModelFile, opts: LensOptions
       let repeat: object | null = null;
       if (tokenIds(model) && model.spec.head) {
         const n = int(opts, '--repeat', 2) ?? 20;
-        const ids = inductionSequence(model.spec.head.V, n);
+        const ids = inductionSequence(model.spec.head.V, n, { bos: file.checkpoint?.source.bos });
         const rep = headScores(runFull(withTokens(model, ids)));
         repeat = { token_ids: ids, induction: rep.induction!.map((x) => x.map(r)) };
       }

@@ -76,17 +76,22 @@ export function headScores(run: Run): HeadScores {
 }
 
 /**
- * The standard induction test: n random token ids (distinct, seeded), then the same n again. A
- * head that copies what followed the earlier occurrence attends from t to t − n + 1 in the second
- * half. The ids avoid the first `skip` of the vocabulary (special tokens, where models keep them).
+ * The standard induction test (TransformerLens' generate_repeated_tokens): the model's BOS token
+ * where it has one (the first position, where many heads rest their attention), then n random
+ * token ids (distinct, seeded), then the same n again. A head that copies what followed the
+ * earlier occurrence attends from t to t − n + 1 in the second half. The ids avoid the first
+ * `skip` of the vocabulary (special tokens, where models keep them) and the BOS itself.
  */
-export function inductionSequence(V: number, n: number, seed = 1, skip = Math.min(V >> 3, 256)): number[] {
-  if (V - skip < n) {
+export function inductionSequence(V: number, n: number, opts: { readonly bos?: number | null; readonly seed?: number } = {}): number[] {
+  const bos = opts.bos !== undefined && opts.bos !== null && opts.bos >= 0 && opts.bos < V ? opts.bos : null;
+  let skip = Math.min(V >> 3, 256);
+  const room = V - (bos === null ? 0 : 1);
+  if (V - skip - (bos !== null && bos >= skip ? 1 : 0) < n) {
     skip = 0;
-    if (V < n) n = V;
+    if (room < n) n = room;
   }
-  const next = rng(seed);
-  const seen = new Set<number>();
+  const next = rng(opts.seed ?? 1);
+  const seen = new Set<number>(bos === null ? [] : [bos]);
   const r: number[] = [];
   while (r.length < n) {
     const id = skip + Math.floor(next() * (V - skip));
@@ -94,5 +99,5 @@ export function inductionSequence(V: number, n: number, seed = 1, skip = Math.mi
     seen.add(id);
     r.push(id);
   }
-  return [...r, ...r];
+  return [...(bos === null ? [] : [bos]), ...r, ...r];
 }

@@ -125,8 +125,20 @@ describe('lenses: the identities, on every checkpoint case', () => {
     assert.equal(seq.length, 20);
     assert.deepEqual(seq.slice(0, 10), seq.slice(10));
     assert.equal(new Set(seq).size, 10);
+    // with the model's BOS first (TransformerLens' generate_repeated_tokens): never drawn among the ids
+    const withBos = inductionSequence(512, 10, { bos: 300 });
+    assert.equal(withBos.length, 21);
+    assert.equal(withBos[0], 300);
+    assert.deepEqual(withBos.slice(1, 11), withBos.slice(11));
+    assert.ok(!withBos.slice(1).includes(300));
+    assert.deepEqual(inductionSequence(512, 10, { bos: 1 }).slice(1), inductionSequence(512, 10), 'the same ids after it (1 is below the ids drawn)');
+    // a vocabulary of 4: as many ids as there are besides BOS
+    const tiny = inductionSequence(4, 10, { bos: 2 });
+    assert.equal(tiny.length, 7);
+    assert.equal(tiny[0], 2);
+    assert.deepEqual([...new Set(tiny.slice(1))].sort(), [0, 1, 3]);
     const model = await caseModel('stories260k_once.json');
-    const rep = withTokens(model, inductionSequence(model.spec.head!.V, 8));
+    const rep = withTokens(model, inductionSequence(model.spec.head!.V, 8, { bos: 1 }));
     const s = headScores(runOf(rep, forward(rep, tsKernel)));
     assert.equal(s.induction!.length, model.spec.layers.length);
     assert.ok(s.induction!.flat().every((x) => x >= 0 && x <= 1));

@@ -71,7 +71,7 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
       const s = headScores(run);
       let repeat: { ids: number[]; induction: number[][] } | null = null;
       if (req.repeat !== null && tokenIds(model) && model.spec.head) {
-        const ids = inductionSequence(model.spec.head.V, req.repeat);
+        const ids = inductionSequence(model.spec.head.V, req.repeat, { bos: file.checkpoint?.source.bos });
         const m = withTokens(model, ids);
         // (a run of its own: the document's engine keeps the document's run)
         const rep = headScores(runOf(m, engine.forwardOnce(m)));

@@ -36,7 +36,7 @@ export class HeadsView {
       const g = r[key];
       if (g) grids.push([key, title, meaning, g]);
     }
-    if (r.repeat) grids.push(['repeat', `Induction test (${r.repeat.ids.length / 2} random tokens, twice)`, 'the induction score on the repeated sequence: high for induction heads', r.repeat.induction]);
+    if (r.repeat) grids.push(['repeat', `Induction test (${Math.floor(r.repeat.ids.length / 2)} random tokens, twice${r.repeat.ids.length % 2 ? ', after BOS' : ''})`, 'the induction score on the repeated sequence: high for induction heads', r.repeat.induction]);
     const patternBox = h('div', { class: 'heads-pattern' }, h('p', { class: 'lens-note' }, 'Hover a head to see its attention pattern on this prompt.'));
     const boxes = grids.map(([key, title, meaning, g]) => {
       let v = this.maps.get(key);
@@ -57,7 +57,7 @@ export class HeadsView {
       requestAnimationFrame(() => view.paint({ colormap: 'viridis', backdrop: this.ctx.backdrop(), range: [0, 1], maxRows: 4096, maxCols: 4096 }, 220));
       return el;
     });
-    const button = h('vscode-button', { secondary: true, title: 'Runs the model on 20 random tokens repeated twice and scores every head: an induction head attends from each token of the second half to the token after its first occurrence' }, r.repeat ? 'Run the induction test again' : 'Run the induction test');
+    const button = h('vscode-button', { secondary: true, title: 'Runs the model on 20 random tokens repeated twice (after its BOS token, where it has one) and scores every head: an induction head attends from each token of the second half to the token after its first occurrence' }, r.repeat ? 'Run the induction test again' : 'Run the induction test');
     button.addEventListener('click', () => {
       this.repeat = 20;
       this.request();

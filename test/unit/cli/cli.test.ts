@@ -184,7 +184,9 @@ describe('ffn-lens lens|dla|heads|patch (process)', () => {
     const r = cli('heads', stories, '--repeat', '6');
     assert.equal(r.code, 0, r.err);
     const j = JSON.parse(r.out).heads;
-    assert.deepEqual([j.prev.length, j.prev[0].length, j.repeat.token_ids.length], [5, 8, 12]);
+    // stories260K's BOS (bos_token_id 1) first, then 6 ids twice
+    assert.deepEqual([j.prev.length, j.prev[0].length, j.repeat.token_ids.length, j.repeat.token_ids[0]], [5, 8, 13, 1]);
+    assert.deepEqual(j.repeat.token_ids.slice(1, 7), j.repeat.token_ids.slice(7));
   });
 
   it('patch: the share recovered per layer and token (the changed token at layer 0: all of it); without the corrupted ids, one message and exit 1; an unknown option, exit 2', () => {
