@@ -130,6 +130,8 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     assert.match(await view.locator('.lens-heads .lens-controls').innerText(), /No token occurs twice in this prompt/);
     await view.locator('.lens-heads vscode-button').click();
     await until('the induction test grid', async () => (await view.locator('.lens-heads .heads-grid[data-kind="repeat"]').count()) === 1);
+    // (stories260K's config.json names its BOS: the test starts with it)
+    assert.equal(await view.locator('.lens-heads .heads-grid[data-kind="repeat"] h4').innerText(), 'Induction test (20 random tokens, twice, after BOS)');
     await view.locator('.lens-heads .heads-grid[data-kind="induction"] canvas').hover();
     await until('the pattern on hover', async () => (await view.locator('.lens-heads .heads-pattern canvas').count()) === 1);
     await wb.screenshot('lenses-heads');
