@@ -121,6 +121,8 @@ export class App {
         this.showBanner();
         return;
       case 'settings':
+        // (a card held pooled to another width is not the numbers a later 'kept' means: resync then)
+        for (const c of this.layout.cards.values()) if (c.data?.pooled && c.data.pooled.cols !== msg.settings.maxCols) c.dataVersion = -1;
         this.settings = msg.settings;
         this.header.settings(msg.settings);
         this.drawAll(true);

@@ -7,7 +7,7 @@ import type { MatmulKernel } from '../core/kernel';
 import { addChange, type Cols } from '../core/params';
 import type { Stage } from '../core/stages';
 import type { CompareSpec, FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../protocol/worker';
-import type { ModelSummary, SummaryMessage } from '../protocol/stages';
+import type { AxisKind, ModelSummary, SummaryMessage } from '../protocol/stages';
 import { sourceSlice } from '../model/jsonc';
 import { TextChunks } from '../model/textChunks';
 import { LineIndex } from '../model/lines';
@@ -89,8 +89,8 @@ export class DocSession {
    * pooled to it (GPT-2's head.logits of 400 tokens: 80 MB whole, ~3 MB pooled).
    */
   private poolCols = DEFAULT_POOL_COLS;
-  /** The vocabulary of the model whose stages are posted (0: none, no head). */
-  private headV = 0;
+  /** What the columns of each stage of the model being posted are (the plan's axis: 'vocab' goes pooled). */
+  private axes = new Map<string, AxisKind>();
   /**
    * The numbers the subscriber holds of each stage and the version that sent them (a stage not
    * wanted is not there). A 'kept' or 'cols' names that version: a panel that holds other numbers
@@ -304,7 +304,7 @@ export class DocSession {
     const emit = this.subscribed ? (s: Stage): void => this.postStage(s, version, full) : undefined;
     const edits = this.edits;
     this.edits = new Map();
-    this.headV = model.model.spec.head?.V ?? 0;
+    this.axes = new Map(this.engine().planOf(model.model.spec).map((d) => [d.id, d.cols]));
     this.stages = this.engine().run(model.model, edits, emit);
     this.stagesVersion = version;
     this.stagesModel = model;
@@ -404,16 +404,18 @@ export class DocSession {
       return;
     }
     // the very numbers of a stage already sent in this version (an alias: `out`, `output`)
-    const of = this.sentNow.version === version ? this.sentNow.byData.get(s.data) : undefined;
+    const wide = vocabWide(this.axes.get(s.id), s.shape, this.poolCols);
+    // (a stage sent pooled is never named as another's numbers: the panel would take them whole)
+    const of = this.sentNow.version === version && !wide ? this.sentNow.byData.get(s.data) : undefined;
     if (this.sentNow.version !== version) this.sentNow = { version, byData: new Map() };
     if (of !== undefined) {
       this.sent.set(s.id, { data: s.data, version });
       this.post({ type: 'same', doc: this.doc, version, id: s.id, of });
       return;
     }
-    this.sentNow.byData.set(s.data, s.id);
+    if (!wide) this.sentNow.byData.set(s.data, s.id);
     // a few columns changed from the numbers the panel holds: those columns alone
-    if (had && !had.pooled && s.cols && s.base && had.data === s.base && s.shape.length === 2 && s.cols.size * 4 < s.shape[1] && !vocabWide(s.shape, this.headV, this.poolCols)) {
+    if (had && !had.pooled && !wide && s.cols && s.base && had.data === s.base && s.shape.length === 2 && s.cols.size * 4 < s.shape[1]) {
       this.sent.set(s.id, { data: s.data, version });
       const [rows, width] = s.shape;
       const cols = [...s.cols].sort((a, b) => a - b);
@@ -423,7 +425,7 @@ export class DocSession {
       return;
     }
     // across a vocabulary wider than the panel draws: pooled as the panel would, with the word of each value
-    const pooled = vocabWide(s.shape, this.headV, this.poolCols) ? poolAcrossVocab(s.data, s.shape[0], s.shape[1], this.poolCols) : null;
+    const pooled = wide ? poolAcrossVocab(s.data, s.shape[0], s.shape[1], this.poolCols) : null;
     this.sent.set(s.id, { data: s.data, version, ...(pooled ? { pooled: true } : {}) });
     // Pieces of their own, transferred (never a view into memory we keep using), sized for the
     // webview: the only copy of the numbers on their way to the panel.
@@ -435,7 +437,7 @@ export class DocSession {
       if (total === 0) break;
     }
     // the chart of the prediction reads the top words, not the 50,257 probabilities of each token
-    if (s.id === HEAD_PROBS && this.headV > 0) this.post({ type: 'top', doc: this.doc, version, top: topWords(s.data, s.shape[0], s.shape[1], PREDICTION_TOP) });
+    if (s.id === HEAD_PROBS && s.shape.length === 2) this.post({ type: 'top', doc: this.doc, version, top: topWords(s.data, s.shape[0], s.shape[1], PREDICTION_TOP) });
   }
 
   // Compare: the difference from the baseline's stage of the same shape (the probabilities stay
@@ -542,7 +544,7 @@ export class DocSession {
       case 'stage': {
         const cur = this.upToDate();
         const st = cur?.stages.find((x) => x.id === q.stageId);
-        if (!cur || !st) return { kind: 'stage', version: this.version, error: cur ? `no stage ${q.stageId} in this model` : NOT_READY };
+        if (!cur || !st) return { kind: 'stage', version: this.version, error: cur ? `no stage ${q.stageId} in this model` : 'the model is not computed yet: export again once the panel shows it' };
         // (what the panel shows: while comparing, the difference from the baseline)
         const shown = this.comparedTo(st);
         const data = (shown === st ? st.data.slice() : shown.data).buffer as ArrayBuffer;

@@ -3,7 +3,7 @@
 // by the panel's own rule (src/util/pool.ts: the value of largest |v| of each block of words, sign
 // kept), with the word each value is; and the prediction's chart gets the top words of each token.
 // GPT-2 with 400 tokens: head.logits is 80 MB whole, 3.3 MB pooled to 1024 columns.
-import type { TopWords } from '../protocol/stages';
+import type { AxisKind, TopWords } from '../protocol/stages';
 import { poolMaxAbs } from '../util/pool';
 
 /** The heatmap width the panel draws until it says (the setting ffnLens.maxHeatmapColumns' default). */
@@ -12,9 +12,9 @@ export const DEFAULT_POOL_COLS = 1024;
 export const PREDICTION_TOP = 20;
 export const HEAD_PROBS = 'head.probs';
 
-/** True when a stage of this shape is across a vocabulary of V words wider than `cols`. */
-export function vocabWide(shape: readonly number[], V: number, cols: number): boolean {
-  return V > 0 && shape.length === 2 && shape[1] === V && V > cols;
+/** True when a stage whose columns are `axis` (the plan's), of this shape, is across a vocabulary wider than `cols`. */
+export function vocabWide(axis: AxisKind | undefined, shape: readonly number[], cols: number): boolean {
+  return axis === 'vocab' && shape.length === 2 && shape[1] > cols;
 }
 
 /**

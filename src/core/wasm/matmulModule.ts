@@ -11,11 +11,18 @@
 // The last two are how a checkpoint's weights are multiplied without a packed copy of them.
 //
 // mm's inner block: 2 rows × 16 columns = 8 f32x4 accumulators. Per k: 4 v128.load of B, one
-// load32_splat of A per row, then acc = acc + a·b as f32x4.mul then f32x4.add (not fused), with
-// one accumulator per output element in the order k = 0…K-1: the scalar recomputation
-// acc = fround(acc + fround(a·b)) reproduces it bit for bit (matmulColumns relies on this).
-// mm_nk's: 2 rows × 4 columns, each output summed in 4 lanes (lane l takes k ≡ l mod 4, in
-// order), then (l0 + l2) + (l1 + l3): matmulColumns repeats exactly that.
+// load32_splat of A per row, then acc = acc + a·b, with one accumulator per output element in
+// the order k = 0…K-1. mm_nk's: 2 rows × 4 columns, each output summed in 4 lanes (lane l takes
+// k ≡ l mod 4, in order), then (l0 + l2) + (l1 + l3).
+// acc + a·b is f32x4.mul then f32x4.add, or, in the module built `fused` (mm and mm_kn), relaxed-
+// simd's f32x4.relaxed_madd: one instruction where the CPU has FMA (1.2-1.3× the GFLOPS on an
+// FMA3 x64 with 128-bit lanes: the loop is bound by instructions issued, not by memory). Its
+// rounding is the CPU's (fused or not), the same for every call on one machine, and JavaScript
+// has no fused multiply-add to imitate it: matmulColumns reproduces a column's bits by calling
+// the same function again on that column's panel. mm_nk stays mul then add: against the PyTorch
+// checkpoint cases, fused lane sums took the in-place Llama cases further from the reference (17
+// values past half the tolerance, one past it, against 12 and none), while fused mm and mm_kn
+// took every case closer (8 past half, worst 0.86 of the tolerance).
 //
 // Exports (all pointers are byte offsets into the imported memory; the same signature, so the
 // threads of matmulThreads.ts share either by panels of 16 output columns):

@@ -190,7 +190,8 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
 
   for (const { fused, name: how } of FUSED) describe(`matmulColumns is bit-identical to matmul (${how})`, () => {
     const k = kernel(fused);
-    for (const [M, K, N] of [[1, 1, 1], [3, 7, 17], [5, 64, 40], [8, 512, 2048], [7, 300, 33], [32, 768, 97], [9, 4, 6], [3, 36, 50257 % 64]]) {
+    // (M = 1 and 2: mm_kn's row-by-row path for weights in place)
+    for (const [M, K, N] of [[1, 1, 1], [2, 64, 40], [2, 300, 33], [1, 768, 97], [3, 7, 17], [5, 64, 40], [8, 512, 2048], [7, 300, 33], [32, 768, 97], [9, 4, 6], [3, 36, 50257 % 64]]) {
       for (const layout of LAYOUTS) for (const { inPlace, name } of FORMS) {
         it(`${M}×${K}×${N}, layout ${layout}, ${name}, random column subsets`, () => {
           const a = mixed(M * K, 100 + M);
@@ -218,6 +219,21 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
         });
       }
     }
+
+    it('K = 0: the columns asked for are zeros, the others untouched; M = 0 writes nothing', () => {
+      for (const layout of LAYOUTS) {
+        const p = k.pack(new Float32Array(0), 0, 5, layout);
+        const out = new Float32Array(3 * 5).fill(7);
+        k.matmulColumns(out, new Float32Array(0), 3, p, [1, 4]);
+        assert.deepEqual([...out], [7, 0, 7, 7, 0, 7, 0, 7, 7, 0, 7, 0, 7, 7, 0], layout);
+        k.release(p);
+        const q = k.pack(mixed(8 * 5, 9), 8, 5, layout);
+        const none = new Float32Array(4).fill(7);
+        k.matmulColumns(none, new Float32Array(0), 0, q, [0, 3]);
+        assert.deepEqual([...none], [7, 7, 7, 7]);
+        k.release(q);
+      }
+    });
 
     it('after repackColumns, matmul and matmulColumns match a fresh pack of the edited weights', () => {
       const [M, K, N] = [6, 96, 50];

@@ -126,7 +126,8 @@ describe('DocSession (the compute worker, per document)', () => {
 describe('DocSession: a stage across a vocabulary wider than the panel draws goes pooled to its width', () => {
   // 40 words, a panel 8 columns wide: head.logits and head.probs go as 8 values of each token
   // (largest |v| of words 0-4, 5-9, …) and the word of each; the chart's top words beside them
-  const text = generateModelText({ preset: 'tiny', vocab: 40, seed: 5 });
+  // (d_ff as wide as the vocabulary: the FFN's stages go whole, the plan says their columns are neurons)
+  const text = generateModelText({ preset: 'tiny', vocab: 40, dFf: 40, seed: 5 });
   const whole = (): Map<string, Float32Array> => new Map(forward(readModel(text, 'm.ffn.json').model!.model, tsKernel).map((s) => [s.id, s.data]));
 
   it('head.logits and head.probs: [T][8] values then [T][8] words, each the word of largest |v| of its block; the top words of head.probs after it', async () => {
@@ -160,7 +161,7 @@ describe('DocSession: a stage across a vocabulary wider than the panel draws goe
     assert.deepEqual(top.top.ids.slice(3 * top.top.k, 3 * top.top.k + 5), last.slice(0, 5).map((x) => x.id));
     // the other stages whole; the export of a pooled one asks for every number
     const ffn = h.messages.find((x) => x.type === 'stage' && x.id === 'layers.0.ffn.up');
-    assert.ok(ffn?.type === 'stage' && ffn.pooled === undefined);
+    assert.ok(ffn?.type === 'stage' && ffn.pooled === undefined && ffn.total === T * 40, 'ffn.up [4, 40] whole');
     const all = h.session.query({ kind: 'stage', stageId: 'head.logits' });
     assert.ok(all?.kind === 'stage' && 'data' in all);
     assert.deepEqual(new Float32Array(all.data), want.get('head.logits'));
