@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { generateModelText } from '../../src/model/generate';
 import { GPT2_SMALL_FOLDER, writeGpt2SmallCheckpoint } from '../../test/e2e/lib/gpt2Checkpoint';
 import { Workbench } from '../../test/e2e/lib/workbench';
-import { quickOpenReady, rendered } from './panelProbe';
+import { bodyStamps, drawnAfter, quickOpenReady } from './panelProbe';
 
 const SMALL = 'd64-long.ffn.json';
 const FILE = 'gpt2-small-long.ffn.json';
@@ -27,16 +27,9 @@ describe('a 400-token prompt on a GPT-2-small-shaped checkpoint (benchmark)', fu
       await quickOpenReady(wb, FILE);
       const t0 = Date.now();
       await wb.page.keyboard.press('Enter');
-      type Doc = { body: { innerText: string; dataset: Record<string, string> } };
-      const named = (): Promise<boolean> => frame.evaluate((n) => (globalThis as unknown as { document: Doc }).document.body.innerText.includes(n), `${LONG_TOKENS} tokens`);
-      let drawn = 0;
-      for (let i = 0; i < 6000 && !drawn; i++) {
-        const r = await rendered(frame);
-        if (r.at > t0 && (await named())) drawn = r.at;
-        else await wb.page.waitForTimeout(100);
-      }
+      const drawn = await drawnAfter(wb, frame, t0, `${LONG_TOKENS} tokens`, 6000, 100);
       assert.ok(drawn > 0, 'the panel drew the long prompt');
-      const d = await frame.evaluate(() => ({ ...(globalThis as unknown as { document: Doc }).document.body.dataset }));
+      const d = await bodyStamps(frame);
       await wb.screenshot('long-prompt-gpt2-small');
       const out = { openToDrawnMs: drawn - t0, toModelMs: Number(d.modelAt) - t0, toDoneMs: Number(d.doneAt) - t0, computeMs: Number(d.computeMs), panelBusyMs: Number(d.busyMs), arrivals: d.arrivals };
       console.log(`  ${LONG_TOKENS} tokens: open → drawn ${out.openToDrawnMs} ms (the model message at ${out.toModelMs} ms, done at ${out.toDoneMs} ms; the worker's forward ${out.computeMs} ms; the panel busy ${out.panelBusyMs} ms)`);

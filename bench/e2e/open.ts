@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { generateModelText } from '../../src/model/generate';
 import { GPT2_SMALL_FOLDER, writeGpt2SmallCheckpoint } from '../../test/e2e/lib/gpt2Checkpoint';
 import { Workbench } from '../../test/e2e/lib/workbench';
-import { quickOpenReady, rendered } from './panelProbe';
+import { bodyStamps, drawnAfter, quickOpenReady } from './panelProbe';
 
 const SMALL = 'd64-open.ffn.json';
 const FILE = 'gpt2-small-open.ffn.json';
@@ -41,18 +41,11 @@ describe('opening a GPT-2-small-shaped checkpoint (benchmark)', function () {
       const t0 = Date.now();
       await wb.page.keyboard.press('Enter');
       // the panel's render after t0 whose model is the checkpoint's (the small model's last render came before t0)
-      type Doc = { body: { innerText: string; dataset: Record<string, string> } };
-      const named = (): Promise<boolean> => frame.evaluate(() => (globalThis as unknown as { document: Doc }).document.body.innerText.includes('GPT-2 small (random weights)'));
-      let drawn = 0;
-      for (let i = 0; i < 2400 && !drawn; i++) {
-        const r = await rendered(frame);
-        if (r.at > t0 && (await named())) drawn = r.at;
-        else await wb.page.waitForTimeout(25);
-      }
+      const drawn = await drawnAfter(wb, frame, t0, 'GPT-2 small (random weights)', 2400, 25);
       assert.ok(drawn > 0, 'the panel drew the GPT-2-small model');
       const readKB1 = diskReadKB();
       if (prof) writeFileSync(`${process.env.FFN_BENCH_PAGE_PROFILE}/page-open.cpuprofile`, JSON.stringify((await prof.send('Profiler.stop')).profile));
-      const d = await frame.evaluate(() => ({ ...(globalThis as unknown as { document: Doc }).document.body.dataset }));
+      const d = await bodyStamps(frame);
       await wb.screenshot('open-gpt2-small');
       const out = { openToDrawnMs: drawn - t0, toModelMs: Number(d.modelAt) - t0, toDoneMs: Number(d.doneAt) - t0, computeMs: Number(d.computeMs), panelBusyMs: Number(d.busyMs), arrivals: d.arrivals, diskReadMB: readKB0 === null || readKB1 === null ? null : Math.round((readKB1 - readKB0) / 1024) };
       console.log(`  open → drawn ${out.openToDrawnMs} ms (the model message at ${out.toModelMs} ms, done at ${out.toDoneMs} ms; the worker's forward ${out.computeMs} ms)`);

@@ -15,6 +15,28 @@ export async function rendered(frame: Frame): Promise<Rendered> {
   });
 }
 
+type Doc = { body: { innerText: string; dataset: Record<string, string> } };
+
+/**
+ * When the panel drew its first render after `t0` (Date.now()) whose text names `named` (a render
+ * of the model just opened, not the one before it), polling every `everyMs` up to `polls` times; 0
+ * if it did not.
+ */
+export async function drawnAfter(wb: Workbench, frame: Frame, t0: number, named: string, polls: number, everyMs: number): Promise<number> {
+  const names = (): Promise<boolean> => frame.evaluate((n) => (globalThis as unknown as { document: Doc }).document.body.innerText.includes(n), named);
+  for (let i = 0; i < polls; i++) {
+    const r = await rendered(frame);
+    if (r.at > t0 && (await names())) return r.at;
+    await wb.page.waitForTimeout(everyMs);
+  }
+  return 0;
+}
+
+/** Every stamp the webview put on its body (data-*: model, done, compute and busy times, arrivals). */
+export function bodyStamps(frame: Frame): Promise<Record<string, string>> {
+  return frame.evaluate(() => ({ ...(globalThis as unknown as { document: Doc }).document.body.dataset }));
+}
+
 /** The panel whose title starts with `title`, once it has drawn a render. */
 export async function panelFrame(wb: Workbench, title: RegExp): Promise<Frame> {
   for (let i = 0; i < 600; i++) {
