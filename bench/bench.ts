@@ -572,7 +572,7 @@ async function checkpoints(): Promise<void> {
     collectGarbage();
     const rss0 = process.memoryUsage.rss();
     const t0 = performance.now();
-    const store = new CheckpointStore(nodeFiles, undefined, (n) => kernel.weightArray(n)); // as the worker holds them
+    const store = new CheckpointStore(nodeFiles, undefined, kernel); // as the worker holds them
     const model = (text: string) => resolveReadNow(readModel(text, join(dir, 'm.ffn.json')), join(dir, 'm.ffn.json'), store, resolver);
     const resolver = new CheckpointResolver();
     const ids = Array.from({ length: 32 }, (_, i) => (i * 7919) % 40000);

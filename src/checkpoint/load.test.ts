@@ -6,6 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { forward } from '../core/forward';
+import { outputsInputs, readOutputRow } from '../core/params';
+import { createWasmKernel } from '../core/wasm/wasmKernel';
 import type { Stage } from '../core/stages';
 import { archSpec, CheckpointError, loadCheckpoint, type Checkpoint } from './load';
 import { nodeFiles } from './nodeFiles';
@@ -201,6 +203,45 @@ describe('checkpoint loader', () => {
     assert.ok(total <= bytes.length, `${total} bytes read of ${bytes.length}`);
     assert.equal(ck.params.get('embed')!.data.buffer, bytes.buffer, 'a view');
     assert.equal(ck.params.get('layers.0.ffn.W1')!.data.buffer, bytes.buffer, 'a view');
+  });
+
+  it('with a kernel to hold them: every matrix the forward multiplies becomes panels where it was read, its numbers the same; positions and an untied embedding stay rows', async () => {
+    const k = createWasmKernel()!;
+    const kept: Checkpoint[] = []; // (none collected meanwhile: a collected array's block is freed, and usedBytes would move)
+    for (const tiny of [tinyGpt2(), tinyLlama(), tinyLlama({ tied: true }), tinyLlama({ qwen2: true })]) {
+      const plain = await loadCheckpoint(checkpointFolder(tiny).files, '/m');
+      kept.push(await loadCheckpoint(checkpointFolder(tiny).files, '/m', k)); // (the scratch the copies aside take grows here, once)
+      const used = k.usedBytes;
+      const held = await loadCheckpoint(checkpointFolder(tiny).files, '/m', k);
+      kept.push(held);
+      const what = `${held.arch.modelType}${held.arch.tied ? ', tied' : ''}`;
+      assert.deepEqual([...held.params.keys()], [...plain.params.keys()], what);
+      let bytes = 0;
+      for (const [id, p] of held.params) {
+        const q = plain.params.get(id)!;
+        const multiplied = /\.W[qkvo12g]$/.test(id) || id === 'head.W' || (id === 'embed' && held.arch.tied);
+        assert.equal(p.layout, multiplied ? 'panels' : q.layout, `${what}: ${id}`);
+        if (!q.layout) {
+          assert.deepEqual(p.data, q.data, `${what}: ${id}`);
+          continue;
+        }
+        assert.ok(p.data.buffer instanceof SharedArrayBuffer, `${what}: ${id} in the kernel's memory`);
+        const [N, K] = outputsInputs(q);
+        assert.deepEqual(outputsInputs(p), [N, K], `${what}: ${id}`);
+        const a = new Float32Array(K);
+        const b = new Float32Array(K);
+        for (let n = 0; n < N; n++) {
+          readOutputRow(p, n, K, N, a);
+          readOutputRow(q, n, K, N, b);
+          assert.deepEqual(a, b, `${what}: ${id}, output ${n}`);
+        }
+      }
+      // held once: the kernel's blocks are the params' arrays (each with 16 numbers of slack, in
+      // 64-byte blocks), not one more (a matrix as read, left beside its panels)
+      for (const p of new Set(held.params.values())) if (p.data.buffer instanceof SharedArrayBuffer) bytes += Math.ceil(((p.data.length + 16) * 4) / 64) * 64;
+      assert.equal(k.usedBytes - used, bytes, what);
+      assert.deepEqual(stagesOf(held, [1, 2, 3]).get('head.probs')!.shape, [3, held.arch.V]);
+    }
   });
 
   it('archSpec: gpt2 (learned positions, LayerNorm, gelu_tanh, no RoPE) and llama (RMSNorm, SwiGLU, RoPE, GQA), eps per norm', async () => {

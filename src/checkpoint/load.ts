@@ -4,7 +4,7 @@
 // given its param id (tensorNames.ts). A tied head is the very Param of the embedding. And the
 // core's spec of that architecture for an input (archSpec).
 
-import type { Param, Params } from '../core/params';
+import { outputsInputs, panelsLength, type Param, type Params } from '../core/params';
 import type { ModelSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
 import { CheckpointError } from './errors';
@@ -29,14 +29,31 @@ export interface Checkpoint {
   readonly ignored: readonly string[];
 }
 
+/** The params the forward multiplies as B of x·B: every layer's projections and the head. */
+const MULTIPLIED = /^(layers\.\d+\.(attn\.W[qkvo]|ffn\.W[12g])|head\.W)$/;
+
 /** F16 and BF16 tensors are read through this buffer's halves into `alloc`'s arrays; F32 ones straight in, in parts of half its size (readTensor). */
 const STAGING_BYTES = 16 << 20;
 
 /**
- * `alloc`: where the weights go (the matmul kernel's weightArray, so they are held once: the
- * kernel multiplies them where they lie); ordinary arrays without it.
+ * Where a checkpoint's weights are held: the matmul kernel's memory (MatmulKernel), so that they
+ * are held once and multiplied where they lie.
  */
-export async function loadCheckpoint(files: CheckpointFiles, folder: string, alloc?: (length: number) => Float32Array): Promise<Checkpoint> {
+export interface WeightHolder {
+  /** A new array for weights; `zeroed` false: every number of it will be written before it is read; `room`: numbers its memory holds. */
+  weightArray(length: number, zeroed?: boolean, room?: number): Float32Array;
+  /** A weightArray's matrix as panels (core/params.ts) in a new one, the old one's memory freed; null: it stays as it is. */
+  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
+}
+
+/**
+ * `holder`: where the weights go; the matrices the forward multiplies are turned into panels as
+ * each is read (the freed block takes the next tensors: memory grows by one matrix, not by all).
+ * Without it, ordinary arrays in the layout the checkpoint stores.
+ */
+export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder): Promise<Checkpoint> {
+  // (each array a tensor is read into is written whole, or the load fails)
+  const alloc = holder ? (n: number): Float32Array => holder.weightArray(n, false) : undefined;
   const configPath = files.join(folder, 'config.json');
   if ((await files.size(configPath)) === null) {
     throw new CheckpointError(`no config.json in ${folder} (is it the folder of a Hugging Face model?)`, { file: 'config.json' });
@@ -67,11 +84,26 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, all
     return data;
   };
 
+  // The matrices the forward multiplies, as panels (the embedding only when it is the head too:
+  // otherwise only its rows are read), each read into memory with the room to become panels where
+  // it lies.
+  const multiplied = (id: string): boolean => holder !== undefined && (MULTIPLIED.test(id) || (id === 'embed' && arch.tied));
+  const into = (t: ExpectedTensor): ((n: number) => Float32Array) | undefined => {
+    if (t.role.kind === 'qkv' || t.role.kind === 'qkvBias') return undefined; // (cut as read, or after: see read)
+    if (t.role.kind !== 'matrix' || !multiplied(t.role.id)) return alloc;
+    const [N, K] = t.role.layout === 'in_out' ? [t.shape[1], t.shape[0]] : t.shape;
+    const room = panelsLength(K, N);
+    return (n) => holder!.weightArray(n, false, room);
+  };
+  const asPanels = (id: string, p: Param): Param => {
+    if (!holder || !p.layout || p.layout === 'panels' || !multiplied(id)) return p;
+    const [N, K] = outputsInputs(p);
+    const data = holder.intoPanels(p.data, K, N, p.layout === 'in_out' ? 'kn' : 'nk');
+    return data ? { data, shape: [N, K], layout: 'panels' } : p;
+  };
   const params = new Map<string, Param>();
   for (const t of expectedTensors(arch)) {
-    // a fused tensor (GPT-2's c_attn) is cut into the three it holds: as it is read, or after
-    const fused = t.role.kind === 'qkv' || t.role.kind === 'qkvBias';
-    for (const [id, p] of paramsOf(t, await read(t, fused ? undefined : alloc), alloc)) params.set(id, p);
+    for (const [id, p] of paramsOf(t, await read(t, into(t)), alloc)) params.set(id, asPanels(id, p));
   }
   // the head: the embedding's own Param when tied, else lm_head
   const head = headTensor(arch);
@@ -82,7 +114,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, all
   } else if (headStored === null) {
     throw new CheckpointError(`the checkpoint has no tensor ${HEAD_TENSOR}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: HEAD_TENSOR });
   } else {
-    for (const [id, p] of paramsOf(head, await read(head, alloc), alloc)) params.set(id, p);
+    for (const [id, p] of paramsOf(head, await read(head, into(head)), alloc)) params.set(id, asPanels(id, p));
   }
   const ignored = [...tensors.keys()].filter((n) => !used.has(n));
   return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount, ignored };

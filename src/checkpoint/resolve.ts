@@ -10,7 +10,7 @@
 // that read that param and what follows them (an edit in layer 6 leaves layers 0–5 as they were).
 
 import type { Model } from '../core/model';
-import type { Param, Params } from '../core/params';
+import { outputsInputs, weightIndex, type Param, type Params } from '../core/params';
 import type { ModelSpec } from '../core/spec';
 import { itemAt, type CheckpointRequest, type UnitRef, type WeightOverride } from '../model/checkpointRequest';
 import type { ModelFile } from '../model/read';
@@ -260,18 +260,18 @@ export class CheckpointResolver {
 /** A param in out_in terms: rows = outputs (null for a vector), cols = inputs. */
 function geometry(p: Param): { rows: number | null; cols: number } {
   if (p.shape.length === 1) return { rows: null, cols: p.shape[0] };
-  return p.layout === 'in_out' ? { rows: p.shape[1], cols: p.shape[0] } : { rows: p.shape[0], cols: p.shape[1] };
+  const [rows, cols] = outputsInputs(p);
+  return { rows, cols };
 }
 
 /**
- * Where in `p.data` override `w` goes, value by value (in_out matrices store an out_in row as a
- * column).
+ * Where in `p.data` override `w` goes, value by value (an out_in row is a column of an in_out
+ * matrix, a column of a panel of a 'panels' one).
  */
 function overrideIndices(p: Param, w: WeightOverride): number[] {
   if (p.shape.length === 1) return w.row !== null ? [w.row] : Array.from({ length: w.values.length }, (_, i) => i);
-  const inOut = p.layout === 'in_out';
-  const stride = p.shape[1];
-  const at = (r: number, c: number): number => (inOut ? c * stride + r : r * stride + c);
+  const [N, K] = outputsInputs(p);
+  const at = (r: number, c: number): number => weightIndex(p.layout, c, r, K, N);
   const r = w.row!;
   return w.col !== null ? [at(r, w.col)] : Array.from({ length: w.values.length }, (_, c) => at(r, c));
 }
@@ -293,11 +293,12 @@ function countParams(params: Params): ParamCounts {
   for (const [id, p] of params) {
     if (seen.has(p)) continue; // (a tied head is counted once, with the embedding)
     seen.add(p);
-    total += p.data.length;
-    if (id.includes('.attn.')) counts.attention += p.data.length;
-    else if (id.includes('.ffn.')) counts.ffn += p.data.length;
-    else if (/\.(gamma|beta)$/.test(id)) counts.norm += p.data.length;
-    else if (id.startsWith('head.')) counts.head += p.data.length;
+    const n = p.shape.reduce((a, b) => a * b, 1); // (not data.length: panels are padded)
+    total += n;
+    if (id.includes('.attn.')) counts.attention += n;
+    else if (id.includes('.ffn.')) counts.ffn += n;
+    else if (/\.(gamma|beta)$/.test(id)) counts.norm += n;
+    else if (id.startsWith('head.')) counts.head += n;
   }
   return { ...counts, total };
 }

@@ -5,7 +5,7 @@
 // moment, then tried again on a later read (the folder may have been downloaded meanwhile).
 
 import type { CheckpointFiles } from './files';
-import { archSpec, loadCheckpoint, type Checkpoint } from './load';
+import { archSpec, loadCheckpoint, type Checkpoint, type WeightHolder } from './load';
 import type { ReadResult } from '../model/read';
 import type { Problem } from '../model/problems';
 import type { CheckpointResolver, PromptTokenizer, ResolvableCheckpoint } from './resolve';
@@ -26,9 +26,9 @@ export class CheckpointStore {
 
   /**
    * `retryMs`: how long a failure is reported from the cache before it is tried again.
-   * `weightArray`: where checkpoint weights are held (the matmul kernel's, so they are held once).
+   * `holder`: where checkpoint weights are held (the matmul kernel, so they are held once).
    */
-  constructor(readonly files: CheckpointFiles, private readonly retryMs = 2000, private readonly weightArray?: (length: number) => Float32Array) {}
+  constructor(readonly files: CheckpointFiles, private readonly retryMs = 2000, private readonly holder?: WeightHolder) {}
 
   /** `folder` of a model file: relative to the file's own folder, or absolute. */
   resolvePath(modelFile: string, folder: string): string {
@@ -39,7 +39,7 @@ export class CheckpointStore {
 
   checkpoint(folder: string): Loading<LoadedCheckpoint> {
     return this.get(this.checkpoints, folder, async () => {
-      const checkpoint = await loadCheckpoint(this.files, folder, this.weightArray);
+      const checkpoint = await loadCheckpoint(this.files, folder, this.holder);
       const gpt2 = checkpoint.arch.modelType === 'gpt2';
       return {
         checkpoint,

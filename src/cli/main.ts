@@ -179,7 +179,7 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
     io.err(`ffn-lens: cannot read ${opts.file}: ${why}\n`);
     return 1;
   }
-  const res = await resolveReadNow(readModel(text, opts.file), opts.file, new CheckpointStore(files, undefined, (n) => defaultKernel().weightArray(n)), new CheckpointResolver());
+  const res = await resolveReadNow(readModel(text, opts.file), opts.file, new CheckpointStore(files, undefined, defaultKernel()), new CheckpointResolver());
   const lines = new LineIndex(text);
   for (const p of res.problems) {
     const { line, col } = lines.position(p.start);

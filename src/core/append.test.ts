@@ -80,7 +80,7 @@ function counting(k: MatmulKernel): { kernel: MatmulKernel; rows: number[]; rese
     get rows() { return calls.filter((c) => !once.has(c.p)).map((c) => c.M); },
     reset() { calls = []; once.clear(); },
     kernel: {
-      name: k.name, threads: k.threads, fused: k.fused, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k), weightArray: k.weightArray.bind(k),
+      name: k.name, threads: k.threads, fused: k.fused, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k), weightArray: k.weightArray.bind(k), intoPanels: k.intoPanels.bind(k),
       release: (p) => { once.add(p); k.release(p); },
       matmul: (out, a, M, p) => { calls.push({ M, p }); k.matmul(out, a, M, p); },
     },

@@ -4,15 +4,18 @@
 //            positions `pos` (P,C) for GPT-2
 
 import type { StageOp } from './graph';
+import { outputsInputs, readOutputRow, type Param } from './params';
 import { positionalForward } from './positional';
 import type { Embedding } from './spec';
 
-// out (T,C) = embed[ids[t]] (+ pos[t]); embed (V,C), pos (P,C)
-export function tokenEmbeddingForward(out: Float32Array, ids: readonly number[], embed: Float32Array, pos: Float32Array | null, C: number): void {
+// out (T,C) = embed[ids[t]] (+ pos[t]); embed (V,C) as its layout says (a tied head's panels
+// too: params.ts), pos (P,C)
+export function tokenEmbeddingForward(out: Float32Array, ids: readonly number[], embed: Param, pos: Float32Array | null, C: number): void {
+  const [V] = outputsInputs(embed);
   ids.forEach((id, t) => {
-    const e = id * C;
-    if (pos) for (let c = 0; c < C; c++) out[t * C + c] = embed[e + c] + pos[t * C + c];
-    else out.set(embed.subarray(e, e + C), t * C);
+    if (embed.layout === undefined || embed.layout === 'out_in') out.set(embed.data.subarray(id * C, (id + 1) * C), t * C);
+    else readOutputRow(embed, id, C, V, out, t * C);
+    if (pos) for (let c = 0; c < C; c++) out[t * C + c] += pos[t * C + c];
   });
 }
 
@@ -29,7 +32,7 @@ export const embeddingOp: StageOp<EmbeddingArgs> = {
       if (e.positional === 'sinusoidal') positionalForward(out, input, T, a.C);
       else out.set(input.subarray(0, T * a.C));
     } else {
-      tokenEmbeddingForward(out, e.ids, ctx.param('embed')!.data, e.positional === 'learned' ? ctx.param('pos')!.data : null, a.C);
+      tokenEmbeddingForward(out, e.ids, ctx.param('embed')!, e.positional === 'learned' ? ctx.param('pos')!.data : null, a.C);
     }
     return { data: out, changed: 'all' };
   },
@@ -40,7 +43,7 @@ export const embeddingOp: StageOp<EmbeddingArgs> = {
     const out = new Float32Array(ctx.T * a.C);
     out.set(previous.subarray(0, T0 * a.C));
     const pos = e.positional === 'learned' ? ctx.param('pos')!.data.subarray(T0 * a.C) : null;
-    tokenEmbeddingForward(out.subarray(T0 * a.C), e.ids.slice(T0), ctx.param('embed')!.data, pos, a.C);
+    tokenEmbeddingForward(out.subarray(T0 * a.C), e.ids.slice(T0), ctx.param('embed')!, pos, a.C);
     return out;
   },
 };

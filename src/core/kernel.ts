@@ -27,8 +27,19 @@ export interface MatmulKernel {
   /**
    * A new zeroed array for weights: where the kernel can, one in its own memory that pack() then
    * takes as it is, so weights loaded into it are held once, not once more as a packed copy.
+   * `zeroed` false: its numbers are whatever was there (for an array every number of which is
+   * written before it is read: a tensor read from a file). `room`: numbers its memory holds (at
+   * least `length`): panelsLength(K, N) lets intoPanels rearrange an (N,K) matrix where it lies.
    */
-  weightArray(length: number): Float32Array;
+  weightArray(length: number, zeroed?: boolean, room?: number): Float32Array;
+  /**
+   * Weights w (a weightArray of this kernel, B (K,N) as 'kn' or (N,K) as 'nk') rearranged as
+   * panels ('panels', ./params.ts), which pack() then takes as it is, so that no product copies
+   * them: where w lies when it has the room (see weightArray), else in a new weightArray, w's
+   * memory given back at once. Either way w must not be used after.
+   * Null where w is not in this kernel's memory: it stays as it is.
+   */
+  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
 }
 
 /** Opaque to callers: each kernel knows its own. */
@@ -47,6 +58,7 @@ export const tsKernel: MatmulKernel = {
   repackColumns: (packed, b, bLayout, cols) => repackBColumns(packed as PackedB, b, bLayout, cols),
   release: () => undefined,
   weightArray: (length) => new Float32Array(length),
+  intoPanels: () => null, // (its packs are float64 copies whatever the layout)
 };
 
 // out (M,N) = a (M,K) · B, packing B for this one call.

@@ -11,7 +11,7 @@
 import { biasAdd } from './bias';
 import type { StageContext, StageOp } from './graph';
 import { matmulOnce, type MatmulKernel } from './kernel';
-import { unionCols, type Cols } from './params';
+import { rowsAreOutputs, unionCols, type Cols } from './params';
 import type { Layout } from './spec';
 
 export type { Layout } from './spec';
@@ -46,7 +46,7 @@ export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y:
   const wChanged = ctx.paramChanged(a.W);
   let pre = ctx.kept(key);
   let changed: Cols;
-  const partial = W !== null && W.layout === 'out_in' && wChanged !== 'all';
+  const partial = W !== null && rowsAreOutputs(W) && wChanged !== 'all';
   if (ctx.full || pre === null || ctx.changed(a.x) !== null || (wChanged !== null && !partial)) {
     pre = new Float32Array(T * a.OC);
     if (W === null) pre.set(x.subarray(0, T * a.C));

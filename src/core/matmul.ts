@@ -5,7 +5,7 @@
 // Each output is accumulated in float64 in the order k = 0…K-1, exactly as matmulNaive does,
 // and float32 products are exact in float64, so the result is bit-identical to the reference.
 
-import type { BLayout } from './matmulNaive';
+import { bIndex, type BLayout } from './matmulNaive';
 
 /** B (K,N) rearranged as ceil(N/4) panels, each K rows × 4 columns, zero-padded. */
 export interface PackedB {
@@ -14,7 +14,7 @@ export interface PackedB {
   readonly panels: Float64Array;
 }
 
-// b (K,N) if "kn", (N,K) if "nk"  ->  panels (ceil(N/4), K, 4)
+// b (K,N) if "kn", (N,K) if "nk", panels of 16 if "panels"  ->  panels (ceil(N/4), K, 4)
 export function packB(b: Float32Array, K: number, N: number, bLayout: BLayout): PackedB {
   const NP = Math.ceil(N / 4);
   const panels = new Float64Array(NP * K * 4);
@@ -25,22 +25,21 @@ export function packB(b: Float32Array, K: number, N: number, bLayout: BLayout): 
       if (j >= N) break;
       if (bLayout === 'kn') {
         for (let k = 0; k < K; k++) panels[base + k * 4 + c] = b[k * N + j];
-      } else {
+      } else if (bLayout === 'nk') {
         const row = j * K;
         for (let k = 0; k < K; k++) panels[base + k * 4 + c] = b[row + k];
-      }
+      } else for (let k = 0; k < K; k++) panels[base + k * 4 + c] = b[bIndex(bLayout, k, j, K, N)];
     }
   }
   return { K, N, panels };
 }
 
-// Column j of packed B from b again, for j in cols (b (K,N) if "kn", (N,K) if "nk")
+// Column j of packed B from b again, for j in cols (b as bLayout says)
 export function repackBColumns(pb: PackedB, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void {
   const { K, N, panels } = pb;
   for (const j of cols) {
     const base = (j >> 2) * K * 4 + (j & 3);
-    if (bLayout === 'kn') for (let k = 0; k < K; k++) panels[base + k * 4] = b[k * N + j];
-    else for (let k = 0, s = j * K; k < K; k++) panels[base + k * 4] = b[s + k];
+    for (let k = 0; k < K; k++) panels[base + k * 4] = b[bIndex(bLayout, k, j, K, N)];
   }
 }
 

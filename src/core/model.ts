@@ -1,7 +1,8 @@
 // A model: what it computes (its spec) and its numbers (its params).
 
 import type { MatmulKernel, Packed } from './kernel';
-import type { Param, Params } from './params';
+import type { BLayout } from './matmulNaive';
+import { panelsLength, type Param, type Params } from './params';
 import type { ModelSpec } from './spec';
 
 export interface Model {
@@ -11,6 +12,14 @@ export interface Model {
 
 /** A matrix param packed for the kernel as B of out = x·B: K inputs, N outputs, as its layout stores it. */
 export function packParam(kernel: MatmulKernel, p: Param, K: number, N: number): Packed {
-  if (p.data.length < K * N) throw new RangeError(`a [${p.shape.join(', ')}] matrix cannot be packed as ${K} inputs × ${N} outputs`);
-  return kernel.pack(p.data, K, N, p.layout === 'in_out' ? 'kn' : 'nk');
+  const bLayout = bLayoutOf(p);
+  if (p.data.length < (bLayout === 'panels' ? panelsLength(K, N) : K * N) || (bLayout === 'panels' && p.shape[0] !== N)) {
+    throw new RangeError(`a [${p.shape.join(', ')}] matrix cannot be packed as ${K} inputs × ${N} outputs`);
+  }
+  return kernel.pack(p.data, K, N, bLayout);
+}
+
+/** How the kernel reads a matrix param as B of out = x·B. */
+export function bLayoutOf(p: Param): BLayout {
+  return p.layout === 'in_out' ? 'kn' : p.layout === 'panels' ? 'panels' : 'nk';
 }

@@ -8,12 +8,65 @@
 
 import type { Layout } from './spec';
 
+/**
+ * How a matrix param's numbers lie: [out][in] (out_in, as torch.nn.Linear), [in][out] (in_out,
+ * as GPT-2's Conv1D), or 'panels': ceil(out/16) panels of [in][16], 16 output units side by side,
+ * zero past the last unit. Panels are the form the WebAssembly kernel multiplies; a checkpoint's
+ * matrices are held that way (checkpoint/load.ts), so they are held once and multiplied where
+ * they lie, with no copy per product. A file's own matrices are out_in or in_out.
+ */
+export type MatrixLayout = Layout | 'panels';
+
+/** Output units per panel of a 'panels' matrix. */
+export const PANEL_UNITS = 16;
+
 export interface Param {
   readonly data: Float32Array;
-  /** [rows, cols] of a matrix as stored, [n] of a vector. */
+  /** [rows, cols] of a matrix as stored ([out, in] for 'panels'), [n] of a vector. */
   readonly shape: readonly number[];
-  /** How a matrix is stored: [out][in] (out_in, as torch.nn.Linear) or [in][out] (in_out, as GPT-2's Conv1D). */
-  readonly layout?: Layout;
+  /** How a matrix is stored (MatrixLayout); absent for a vector. */
+  readonly layout?: MatrixLayout;
+}
+
+// Index in data of W'[k][n]: input k, output n of a matrix of K inputs and N outputs
+export function weightIndex(layout: MatrixLayout | undefined, k: number, n: number, K: number, N: number): number {
+  if (layout === 'in_out') return k * N + n;
+  if (layout === 'panels') return ((n >> 4) * K + k) * PANEL_UNITS + (n & 15);
+  return n * K + k;
+}
+
+/** [outputs, inputs] of a matrix param, whatever its layout. */
+export function outputsInputs(p: Param): [number, number] {
+  return p.layout === 'in_out' ? [p.shape[1], p.shape[0]] : [p.shape[0], p.shape[1]];
+}
+
+/** True when a matrix's rows are its outputs (an edit of an out_in row changes one output column). */
+export function rowsAreOutputs(p: Param): boolean {
+  return p.layout !== 'in_out';
+}
+
+/** Numbers a 'panels' matrix of N outputs and K inputs takes (its last panel padded with zeros). */
+export function panelsLength(K: number, N: number): number {
+  return Math.ceil(N / PANEL_UNITS) * PANEL_UNITS * K;
+}
+
+/**
+ * out[at … at + K) = output n's K weights (out_in row n) of a matrix of K inputs and N outputs:
+ * a token's row of an embedding table, a neuron's input weights.
+ */
+export function readOutputRow(p: Param, n: number, K: number, N: number, out: Float32Array | number[], at = 0): void {
+  if (p.layout === 'in_out') for (let k = 0; k < K; k++) out[at + k] = p.data[k * N + n];
+  else if (p.layout === 'panels') for (let k = 0, i = ((n >> 4) * K) * PANEL_UNITS + (n & 15); k < K; k++, i += PANEL_UNITS) out[at + k] = p.data[i];
+  else for (let k = 0, i = n * K; k < K; k++) out[at + k] = p.data[i + k];
+}
+
+/** A (K,N) ('kn') or (N,K) ('nk') matrix as panels (see MatrixLayout), in plain loops (the kernels have their own). */
+export function toPanels(b: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array {
+  const out = new Float32Array(panelsLength(K, N));
+  for (let n = 0; n < N; n++) {
+    for (let k = 0; k < K; k++) out[weightIndex('panels', k, n, K, N)] = bLayout === 'kn' ? b[k * N + n] : b[n * K + k];
+  }
+  return out;
 }
 
 export type Params = ReadonlyMap<string, Param>;

@@ -39,15 +39,18 @@ const close = (got: number, want: number, abs: number, rel: number, what: string
 
 describe('the lenses against PyTorch (test/fixtures/lens-cases)', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
-  const store = new CheckpointStore(nodeFiles);
+  const wasm = createWasmKernel();
+  // (the second: weights held by a kernel as the worker holds them, its matrices as panels)
+  const stores: Array<[string, CheckpointStore]> = [['', new CheckpointStore(nodeFiles)], ...(wasm ? [[', weights as panels', new CheckpointStore(nodeFiles, undefined, wasm)] as [string, CheckpointStore]] : [])];
   it('has the cases', () => assert.ok(files.length >= 4, `found ${files.length}`));
-  for (const f of files) {
-    it(`${f.replace('.json', '')}: lens, attribution, head scores, induction test, patching`, async () => {
+  for (const f of files) for (const [held, store] of stores) {
+    it(`${f.replace('.json', '')}${held}: lens, attribution, head scores, induction test, patching`, async () => {
       const c = JSON.parse(readFileSync(join(DIR, f), 'utf8')) as LensCase;
       const path = join(CASES, 'x.ffn.json');
       const read = await resolveReadNow(readModel(JSON.stringify(c.model), path), path, store, new CheckpointResolver());
       assert.deepEqual(read.problems.map((p) => p.message), []);
       const model = read.model!.model;
+      if (held) assert.equal(model.params.get('layers.0.ffn.W2')?.layout, 'panels');
       const lensModel: Model = { params: model.params, spec: { ...model.spec, lens: true } };
       const run = runOf(lensModel, forward(lensModel, tsKernel));
 

@@ -1,13 +1,14 @@
 // Reading a linear layer's matrix by what it connects, whatever its layout: the lenses take single
 // rows and columns of W (a head's slice of Wo, a neuron's column of W2, a word's row of the head),
 // never the whole product the forward computes.
-//   y = x·W' + b,  W' (K,N): K inputs, N outputs; stored (N,K) in out_in, (K,N) in in_out
+//   y = x·W' + b,  W' (K,N): K inputs, N outputs; stored (N,K) in out_in, (K,N) in in_out, as
+//   panels of 16 outputs in 'panels' (core/params.ts)
 
-import type { Param } from '../core/params';
+import { weightIndex, type Param } from '../core/params';
 
 // W'[k][n] of a (K inputs, N outputs) matrix param
 export function weightAt(p: Param, k: number, n: number, K: number, N: number): number {
-  return p.layout === 'in_out' ? p.data[k * N + n] : p.data[n * K + k];
+  return p.data[weightIndex(p.layout, k, n, K, N)];
 }
 
 // d (K) = W' · u: what each input contributes to the direction u (N) of the outputs
@@ -20,6 +21,7 @@ export function backProject(p: Param | null, u: ArrayLike<number>, K: number, N:
   for (let k = 0; k < K; k++) {
     let s = 0;
     if (p.layout === 'in_out') for (let n = 0, o = k * N; n < N; n++) s += p.data[o + n] * u[n];
+    else if (p.layout === 'panels') for (let n = 0; n < N; n++) s += p.data[weightIndex('panels', k, n, K, N)] * u[n];
     else for (let n = 0; n < N; n++) s += p.data[n * K + k] * u[n];
     out[k] = s;
   }

@@ -10,6 +10,7 @@ import { CheckpointResolver, overriddenValues } from '../checkpoint/resolve';
 import type { At, CheckpointRequest } from '../model/checkpointRequest';
 import type { CellUnit, Lens } from '../protocol/worker';
 import type { Model } from '../core/model';
+import { outputsInputs, readOutputRow } from '../core/params';
 import type { StageView } from '../protocol/stages';
 import { formatCount, formatValue, plural } from '../util/numberFormat';
 import { fmt, table, tokenRows, type Computed } from './computed';
@@ -46,10 +47,9 @@ export function cellUnit(model: Model, def: StageView, index: readonly number[])
     const W1 = model.params.get(`layers.${L}.ffn.W1`);
     let w1: number[] | null = null;
     if (W1 && W1.shape.length === 2) {
-      const inOut = W1.layout === 'in_out';
-      const [r, c] = W1.shape;
-      const n = inOut ? r : c;
-      w1 = Array.from({ length: n }, (_, k) => W1.data[inOut ? k * c + j : j * c + k]);
+      const [N, K] = outputsInputs(W1);
+      w1 = new Array<number>(K);
+      readOutputRow(W1, j, K, N, w1);
     }
     return { text: `layers.${L}.ffn.neuron.${j}`, kind: 'neuron', layer: L, index: j, w1 };
   }

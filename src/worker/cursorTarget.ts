@@ -7,6 +7,7 @@ import { pathAt } from '../model/pathAt';
 import { roleOf } from '../model/roles';
 import { child } from '../model/tree';
 import type { Computed } from './computed';
+import { weightIndex, type Param } from '../core/params';
 
 export function cursorTarget(text: Source, c: Computed, offset: number): CursorTarget | null {
   const hit = pathAt(text, c.root, offset);
@@ -23,7 +24,7 @@ export function cursorTarget(text: Source, c: Computed, offset: number): CursorT
     const act = c.stages.get(`layers.${neuron.layer}.ffn.act`);
     const W2 = params.get(`layers.${neuron.layer}.ffn.W2`);
     if (!f || !W2 || neuron.j >= f.F) return null;
-    const writes = act ? neuronWrites(act.data, W2.data, W2.layout === 'in_out', spec.T, spec.C, f.F, neuron.j) : undefined;
+    const writes = act ? neuronWrites(act.data, W2, spec.T, spec.C, f.F, neuron.j) : undefined;
     return { target: { kind: 'neuron', layer: neuron.layer, index: neuron.j }, ...(writes ? { writes: { data: writes, shape: [spec.T, spec.C] } } : {}) };
   }
   if ((role.kind === 'input' || role.kind === 'token-label') && role.token < spec.T) return { target: { kind: 'token', index: role.token } };
@@ -32,11 +33,11 @@ export function cursorTarget(text: Source, c: Computed, offset: number): CursorT
   return null;
 }
 
-// out (T,C) = act[:, j] · W2[:, j]ᵀ: what neuron j writes into each token; W2 (C,F), or (F,C) in_out
-function neuronWrites(act: Float32Array, W2: Float32Array, inOut: boolean, T: number, C: number, F: number, j: number): Float32Array {
+// out (T,C) = act[:, j] · W2[:, j]ᵀ: what neuron j writes into each token; W2 of F inputs, C outputs
+function neuronWrites(act: Float32Array, W2: Param, T: number, C: number, F: number, j: number): Float32Array {
   const out = new Float32Array(T * C);
   for (let i = 0; i < C; i++) {
-    const wij = inOut ? W2[j * C + i] : W2[i * F + j];
+    const wij = W2.data[weightIndex(W2.layout, j, i, F, C)];
     for (let t = 0; t < T; t++) out[t * C + i] = act[t * F + j] * wij;
   }
   return out;

@@ -31,7 +31,10 @@ let debounceMs = 150;
 let kernel: MatmulKernel | null = null;
 const getKernel = (): MatmulKernel => (kernel ??= defaultKernel(platform.spawnMatmulHelper));
 /** Checkpoints, loaded once for every document that names them, their weights in the kernel's memory (held once). */
-const store = new CheckpointStore(platform.files, undefined, (n) => getKernel().weightArray(n));
+const store = new CheckpointStore(platform.files, undefined, {
+  weightArray: (n, zeroed, room) => getKernel().weightArray(n, zeroed, room),
+  intoPanels: (w, K, N, layout) => getKernel().intoPanels(w, K, N, layout),
+});
 const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => platform.post(msg, transfer);
 
 platform.onMessage((msg: ToWorker) => {

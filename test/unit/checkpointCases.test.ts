@@ -33,7 +33,7 @@ describe('PyTorch reference cases of checkpoints (test/fixtures/checkpoint-cases
   // the third: weights loaded into the kernel's memory and multiplied where they lie, as the worker and the CLI do
   const kernels: Array<[string, MatmulKernel | null, CheckpointStore]> = [
     ['ts', tsKernel, plain], ['wasm', wasm, plain],
-    ['wasm, weights in its memory,', wasm, new CheckpointStore(nodeFiles, undefined, (n) => wasm!.weightArray(n))],
+    ['wasm, weights in its memory,', wasm, new CheckpointStore(nodeFiles, undefined, wasm!)],
   ];
   for (const f of files) {
     for (const [kname, kernel, store] of kernels) {
@@ -48,6 +48,8 @@ describe('PyTorch reference cases of checkpoints (test/fixtures/checkpoint-cases
           // (a matrix a `weights` entry overrides is a copy of the checkpoint's, packed as any other array)
           const overridden = new Set(Object.keys((c.model.weights ?? {}) as object).map((k) => k.replace(/\[.*$/, '')));
           for (const [id, p] of read.model.model.params) if (p.layout && !overridden.has(id)) assert.ok(p.data.buffer instanceof SharedArrayBuffer, `${id} in the kernel's memory`);
+          // (and multiplied as panels: the PyTorch cases check that form, overrides written into it included)
+          for (const [id, p] of read.model.model.params) if (/\.W[qkvo12g]$|^head\.W$/.test(id)) assert.equal(p.layout, 'panels', id);
         }
         const stages = forward(read.model.model, kernel!);
         const subset = f.startsWith('stories260k');

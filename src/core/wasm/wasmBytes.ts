@@ -119,6 +119,8 @@ export class FuncBuilder {
   // scalar f32 (memarg: log2 alignment, byte offset)
   f32Load(offset = 0): this { return this.op(0x2a, 2, ...uleb(offset)); }
   f32Store(offset = 0): this { return this.op(0x38, 2, ...uleb(offset)); }
+  /** memory.copy (bulk memory): [dst, src, n] → n bytes copied, overlapping or not. */
+  memoryCopy(): this { return this.op(0xfc, ...uleb(10), 0x00, 0x00); }
   f32Const0(): this { return this.op(0x43, 0, 0, 0, 0); }
   /** f32.const v (v rounded to float32). */
   f32Const(v: number): this { return this.op(0x43, ...new Uint8Array(Float32Array.of(v).buffer)); }

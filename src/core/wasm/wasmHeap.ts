@@ -62,6 +62,11 @@ export class WasmHeap {
     return off;
   }
 
+  /** Bytes of the live block at `off` (as alloc() rounded them), or 0. */
+  sizeOf(off: number): number {
+    return this.live.get(off) ?? 0;
+  }
+
   /** Returns a block from alloc() to the free list. */
   free(off: number): void {
     const size = this.live.get(off);

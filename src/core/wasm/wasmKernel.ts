@@ -7,13 +7,14 @@
 
 import type { MatmulKernel, Packed } from '../kernel';
 import type { BLayout } from '../matmulNaive';
+import { panelsLength, PANEL_UNITS } from '../params';
 import { fusedProbeBytes, KN_GROUP, matmulModuleBytes, SHARED_MAX_PAGES, simdProbeBytes } from './matmulModule';
 import { MatmulThreads, productsOf, type ProductFn, type ProductName, type SpawnMatmulHelper } from './matmulThreads';
 import { wasmApi, type WasmApi, type WasmMemory, type WasmModule } from './wasmApi';
 import { BLOCK_ALIGN, WasmHeap } from './wasmHeap';
 
-/** Columns per panel of packed B (4 × f32x4). */
-export const PANEL = 16;
+/** Columns per panel of packed B (4 × f32x4): the panels of a 'panels' matrix (../params.ts). */
+export const PANEL = PANEL_UNITS;
 /** Padded output rows up to this width are copied out element by element. */
 const SMALL_ROW = 64;
 /** A product shared with the helper thread has at least this many multiply-adds (~15 µs; handing it over costs ~1). */
@@ -56,7 +57,7 @@ class WasmPacked implements Packed {
     readonly K: number,
     readonly N: number,
     readonly ptr: number,
-    readonly form: 'packed' | BLayout,
+    readonly form: 'packed' | 'kn' | 'nk',
     readonly owner: object,
     readonly holds: Float32Array | null = null, // the weight array read in place (kept alive with its block)
   ) {}
@@ -117,6 +118,8 @@ function compiledModule(api: WasmApi, shared: boolean, fused: boolean): { module
 
 /** Calls of each product in warmUp: 2 were enough where measured. */
 const WARM_CALLS = 8;
+/** K = N of the packs in warmUp (64 × 64 ran GPT-2's embedding through pack_nk unoptimized: 149 ms against 97). */
+const PACK_WARM = 256;
 
 class WasmKernel implements WasmMatmulKernel {
   readonly name = 'wasm-simd' as const;
@@ -125,6 +128,7 @@ class WasmKernel implements WasmMatmulKernel {
   private readonly products: Record<ProductName, ProductFn>;
   private readonly packKn: PackFn;
   private readonly packNk: PackFn;
+  private readonly copy: (dst: number, src: number, bytes: number) => void;
   private f32View: Float32Array;
   private viewGrowths = 0;
   private scratchPtr = 0;
@@ -146,6 +150,7 @@ class WasmKernel implements WasmMatmulKernel {
     this.products = productsOf(instance.exports);
     this.packKn = instance.exports.pack_kn as PackFn;
     this.packNk = instance.exports.pack_nk as PackFn;
+    this.copy = instance.exports.copy as (dst: number, src: number, bytes: number) => void;
     this.heap = new WasmHeap(this.memory);
     this.f32View = new Float32Array(this.memory.buffer);
     if (spawnHelper) {
@@ -169,6 +174,8 @@ class WasmKernel implements WasmMatmulKernel {
     for (const layout of ['kn', 'nk'] as const) {
       const held = this.pack(this.weightArray(K * N), K, N, layout); // in place where memory is shared
       const packed = this.pack(new Float32Array(K * N), K, N, layout);
+      // (pack_kn, pack_nk: a checkpoint's load, whose embedding is the one call of pack_nk in a tied model)
+      for (let i = 0; i < WARM_CALLS; i++) this.release(this.pack(new Float32Array(PACK_WARM * PACK_WARM), PACK_WARM, PACK_WARM, layout));
       for (let i = 0; i < WARM_CALLS; i++) {
         this.matmul(out, a, M, held);
         this.matmul(out, a, 1, held); // (mm_kn goes row by row for one or two rows)
@@ -202,18 +209,45 @@ class WasmKernel implements WasmMatmulKernel {
   // A zeroed array in this kernel's memory where it is shared (else an ordinary one): pack() of it
   // is the array itself, no copy. Its block is freed when the array is collected, so a view of it
   // (subarray) must not outlive it.
-  weightArray(length: number): Float32Array {
+  weightArray(length: number, zeroed = true, room = length): Float32Array {
     if (!this.sharedMemory || length === 0) return new Float32Array(length);
     let ptr: number;
     try {
-      ptr = this.heap.allocZeroed((length + WEIGHT_SLACK_FLOATS) * 4);
+      const bytes = (Math.max(length, room) + WEIGHT_SLACK_FLOATS) * 4;
+      ptr = zeroed ? this.heap.allocZeroed(bytes) : this.heap.alloc(bytes);
     } catch {
       return new Float32Array(length); // (past what wasm32 addresses: 4 GiB with everything else)
     }
     const w = new Float32Array(this.memory.buffer, ptr, length);
     this.weights.set(w, ptr);
-    this.finalizer.register(w, ptr);
+    this.finalizer.register(w, ptr, w);
     return w;
+  }
+
+  // w's numbers as panels. With the room: where they lie, so that no fresh page is touched on this
+  // thread (the reads took w's page faults on libuv's threads; GPT-2's Conv1D weights packed into
+  // fresh memory took 251 ms of page faults here, against ~40 ms in place). (N,K): panel by panel,
+  // panel p from the bytes of rows 16p … 16p+15 it takes, copied aside first. (K,N): the matrix
+  // copied aside whole (one matrix of memory, for a moment), then packed back.
+  // Else in a new weight array (pack_kn / pack_nk, memory to memory), w's block freed now rather
+  // than when w is collected, so that the next weights read take it: a checkpoint's memory grows
+  // by one matrix while it loads, not by a copy of every one.
+  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null {
+    checkDims(K, N);
+    const at = this.weights.get(w);
+    if (at === undefined || w.length < K * N) return null;
+    const length = panelsLength(K, N);
+    if (this.heap.sizeOf(at) >= length * 4) return this.panelsInPlace(w, at, K, N, bLayout, length);
+    const panels = this.weightArray(length, false); // (pack_* and packLastPanel write every number)
+    const dst = this.weights.get(panels);
+    if (dst === undefined) return null; // (past what wasm32 addresses: w stays as it is)
+    const f32 = this.view();
+    (bLayout === 'kn' ? this.packKn : this.packNk)(at, dst, K, N);
+    this.packLastPanel(f32, at >> 2, dst >> 2, K, N, bLayout);
+    this.weights.delete(w);
+    this.finalizer.unregister(w);
+    this.heap.free(at);
+    return panels;
   }
 
   // b (K,N) if "kn", (N,K) if "nk"  ->  panels (ceil(N/16), K, 16), zero-padded past N;
@@ -222,8 +256,17 @@ class WasmKernel implements WasmMatmulKernel {
     checkDims(K, N);
     if (b.length < K * N) throw new RangeError(`pack: b has ${b.length} values, needs K·N = ${K * N}`);
     const at = this.weights.get(b);
-    if (at !== undefined && (bLayout === 'kn' || (K > 0 && K % 4 === 0))) return new WasmPacked(K, N, at, bLayout, this, b);
     const NP = Math.ceil(N / PANEL);
+    if (bLayout === 'panels') {
+      if (b.length < NP * K * PANEL) throw new RangeError(`pack: b has ${b.length} values, needs ${NP * K * PANEL} as panels`);
+      if (at !== undefined) return new WasmPacked(K, N, at, 'packed', this, b); // multiplied where it lies
+      const ptr = this.heap.alloc(NP * K * PANEL * 4);
+      this.view().set(b.subarray(0, NP * K * PANEL), ptr >> 2); // (already the form mm reads)
+      const packed = new WasmPacked(K, N, ptr, 'packed', this);
+      this.finalizer.register(packed, ptr, packed);
+      return packed;
+    }
+    if (at !== undefined && (bLayout === 'kn' || (K > 0 && K % 4 === 0))) return new WasmPacked(K, N, at, bLayout, this, b);
     const ptr = this.heap.alloc(NP * K * PANEL * 4);
     let src = 0; // b is copied in whole, then rearranged by wasm (a transpose for "nk")
     try {
@@ -241,6 +284,36 @@ class WasmKernel implements WasmMatmulKernel {
     const packed = new WasmPacked(K, N, ptr, 'packed', this);
     this.finalizer.register(packed, ptr, packed);
     return packed;
+  }
+
+  private panelsInPlace(w: Float32Array, at: number, K: number, N: number, bLayout: 'kn' | 'nk', length: number): Float32Array {
+    const full = N >> 4;
+    const rows = K * PANEL; // numbers of a panel, and of its 16 rows
+    // (aside in the matmul scratch, kept: a block of its own per matrix was fresh memory each time
+    // the last one's was taken by the next reads, and its page faults cost 4× the copy)
+    const aside = this.scratch((bLayout === 'kn' ? K * N : rows) * 4);
+    if (bLayout === 'kn') {
+      this.copy(aside, at, K * N * 4);
+      this.packKn(aside, at, K, N);
+      this.packLastPanel(this.view(), aside >> 2, at >> 2, K, N, 'kn');
+    } else {
+      for (let p = 0; p < full; p++) {
+        const base = at + p * rows * 4;
+        this.copy(aside, base, rows * 4);
+        this.packNk(aside, base, K, PANEL);
+      }
+      if (N % PANEL !== 0) {
+        const j0 = full * PANEL;
+        this.copy(aside, at + full * rows * 4, (N - j0) * K * 4);
+        this.packLastPanel(this.view(), (aside >> 2) - j0 * K, at >> 2, K, N, 'nk'); // (source rows j ≥ j0 only: those aside)
+      }
+    }
+    this.weights.delete(w);
+    this.finalizer.unregister(w);
+    const panels = new Float32Array(this.memory.buffer, at, length);
+    this.weights.set(panels, at);
+    this.finalizer.register(panels, at, panels);
+    return panels;
   }
 
   // out (M,N) = a (M,K) · B
@@ -315,7 +388,7 @@ class WasmKernel implements WasmMatmulKernel {
     const p = this.own(packed);
     const { K, N } = p;
     if (b.length < K * N) throw new RangeError(`repackColumns: b has ${b.length} values, needs K·N = ${K * N}`);
-    if (p.form !== 'packed') {
+    if (p.holds !== null) {
       // B is read where it lies: an edit of b is already what matmul reads
       if (this.weights.get(b) !== p.ptr) throw new Error('wasm-simd: repackColumns of weights used in place needs those weights');
       for (const j of cols) checkColumn(j, N);
@@ -326,7 +399,8 @@ class WasmKernel implements WasmMatmulKernel {
       checkColumn(j, N);
       const d = (p.ptr >> 2) + Math.floor(j / PANEL) * K * PANEL + (j % PANEL);
       if (bLayout === 'kn') for (let k = 0; k < K; k++) f32[d + k * PANEL] = b[k * N + j];
-      else for (let k = 0, s = j * K; k < K; k++) f32[d + k * PANEL] = b[s + k];
+      else if (bLayout === 'nk') for (let k = 0, s = j * K; k < K; k++) f32[d + k * PANEL] = b[s + k];
+      else for (let k = 0, s = d - (p.ptr >> 2); k < K; k++) f32[d + k * PANEL] = b[s + k * PANEL]; // (the same place in b)
     }
   }
 
@@ -334,7 +408,7 @@ class WasmKernel implements WasmMatmulKernel {
     const p = this.own(packed, true);
     if (p.released) return;
     p.released = true;
-    if (p.form !== 'packed') return; // (the weight array owns its block)
+    if (p.holds !== null) return; // (the weight array owns its block)
     this.finalizer.unregister(p);
     this.heap.free(p.ptr);
   }
@@ -380,7 +454,7 @@ class WasmKernel implements WasmMatmulKernel {
   }
 
   // The partial panel (N not a multiple of 16) in JS: zero the padding, copy the N mod 16 columns.
-  private packLastPanel(f32: Float32Array, src: number, dst: number, K: number, N: number, bLayout: BLayout): void {
+  private packLastPanel(f32: Float32Array, src: number, dst: number, K: number, N: number, bLayout: 'kn' | 'nk'): void {
     const j0 = N - (N % PANEL);
     if (j0 === N) return;
     const d = dst + (j0 / PANEL) * K * PANEL;

@@ -1,11 +1,13 @@
 // The WebAssembly SIMD kernel against the float64 reference, matmulColumns bit for bit against
-// matmul, memory that stays bounded over thousands of packs, and no view into wasm memory.
+// matmul, a checkpoint's matrices turned into panels, memory that stays bounded over thousands of
+// packs, and no view into wasm memory.
 import * as assert from 'node:assert/strict';
 import { tsKernel, type Packed } from '../../../src/core/kernel';
 import { matmulNaive, type BLayout } from '../../../src/core/matmulNaive';
+import { panelsLength, toPanels } from '../../../src/core/params';
 import { createWasmKernel, hasFusedMadd, hasWasmSimd, type WasmMatmulKernel } from '../../../src/core/wasm/wasmKernel';
 
-const LAYOUTS: readonly BLayout[] = ['kn', 'nk'];
+const LAYOUTS: readonly ('kn' | 'nk')[] = ['kn', 'nk'];
 
 // Deterministic values of mixed sign and magnitude (1e-3 … 1e3), with some exact zeros.
 function mixed(n: number, seed: number): Float32Array {
@@ -46,6 +48,11 @@ function assertClose(
       }
     }
   }
+}
+
+// A weight array's block: its numbers and 16 of slack, in 64-byte blocks (wasmKernel.ts, wasmHeap.ts)
+function alignedBytes(n: number): number {
+  return Math.ceil(((n + 16) * 4) / 64) * 64;
 }
 
 function bits(x: Float32Array): Uint32Array {
@@ -320,6 +327,101 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
         assertClose(got, want, a, b, M, K, N, layout, `after growth, ${layout}`);
       }
       assert.equal(big.length, 16 << 20);
+    });
+  });
+
+  describe('panels: a checkpoint\'s matrices, rearranged once and multiplied where they lie', () => {
+    const SHAPES = [[5, 37], [8, 16], [36, 50], [64, 48], [3, 1], [12, 33]] as const;
+    for (const layout of ['kn', 'nk'] as const) {
+      for (const room of [true, false]) {
+        it(`intoPanels of (${layout === 'kn' ? 'K,N' : 'N,K'}) ${room ? 'with the room: where it lies, no memory taken' : 'without the room: a new array, the old one freed'}; the numbers toPanels gives`, () => {
+          const k = kernel();
+          const big = k.weightArray(64 * 64, false, 64 * 64);
+          k.intoPanels(big, 64, 64, 'kn'); // (the scratch the copy aside takes, kept: grown once, first)
+          for (const [K, N] of SHAPES) {
+            const b = mixed(K * N, K * 100 + N);
+            const w = k.weightArray(K * N, false, room ? panelsLength(K, N) : K * N);
+            w.set(b);
+            const used = k.usedBytes;
+            const at = w.byteOffset;
+            const p = k.intoPanels(w, K, N, layout);
+            assert.ok(p, `${K}×${N}`);
+            assert.deepEqual(bits(p), bits(toPanels(b, K, N, layout)), `${K}×${N} ${layout}: the panels`);
+            if (room) assert.equal(p.byteOffset, at, `${K}×${N}: where it lay`);
+            assert.equal(k.usedBytes, room ? used : used - alignedBytes(K * N) + alignedBytes(panelsLength(K, N)), `${K}×${N}: no block taken but the panels', none left`);
+            k.release(k.pack(p, K, N, 'panels'));
+          }
+        });
+      }
+    }
+
+    it('an ordinary array is left as it is (null): it is not the kernel\'s', () => {
+      const k = kernel();
+      assert.equal(k.intoPanels(mixed(8 * 16, 1), 8, 16, 'nk'), null);
+      assert.equal(tsKernel.intoPanels(mixed(8 * 16, 1), 8, 16, 'nk'), null);
+    });
+
+    for (const { fused, name: how } of FUSED) {
+      it(`pack() of panels in the kernel's memory takes none; matmul and matmulColumns give the bits of the same panels packed from (K,N) (${how})`, () => {
+        const k = kernel(fused);
+        for (const [M, K, N] of [[1, 5, 37], [2, 64, 48], [7, 36, 50], [32, 64, 97]]) {
+          const a = mixed(M * K, M);
+          const b = mixed(K * N, K + N);
+          const w = k.weightArray(K * N, false, panelsLength(K, N));
+          w.set(b);
+          const panels = k.intoPanels(w, K, N, 'kn')!;
+          const used = k.usedBytes;
+          const p = k.pack(panels, K, N, 'panels');
+          assert.equal(k.usedBytes, used, 'read where it lies');
+          const q = k.pack(b, K, N, 'kn'); // (a packed copy: the same panels, the same product)
+          const copy = k.pack(Float32Array.from(panels), K, N, 'panels'); // (an ordinary array of panels: copied in)
+          const want = new Float32Array(M * N);
+          k.matmul(want, a, M, q);
+          for (const r of [p, copy]) {
+            const got = new Float32Array(M * N);
+            k.matmul(got, a, M, r);
+            assert.deepEqual(bits(got), bits(want), `${M}×${K}×${N}`);
+            const cols = new Float32Array(M * N).fill(NaN);
+            k.matmulColumns(cols, a, M, r, [0, N - 1, Math.floor(N / 2)]);
+            for (let i = 0; i < M; i++) for (const j of [0, N - 1, Math.floor(N / 2)]) assert.ok(Object.is(cols[i * N + j], want[i * N + j]));
+          }
+          const exact = new Float32Array(M * N);
+          matmulNaive(exact, a, b, M, K, N, 'kn');
+          assertClose(want, exact, a, b, M, K, N, 'kn', `${M}×${K}×${N} against the reference`);
+          for (const r of [p, q, copy]) k.release(r);
+          assert.equal(k.usedBytes, used, 'release() of panels read in place frees nothing');
+        }
+      });
+    }
+
+    it('repackColumns of a packed copy of panels takes the edited panel columns', () => {
+      const k = kernel();
+      const [M, K, N] = [4, 24, 40];
+      const a = mixed(M * K, 3);
+      const panels = toPanels(mixed(K * N, 4), K, N, 'kn');
+      const p = k.pack(panels, K, N, 'panels');
+      const fresh = mixed(K, 5);
+      for (let kk = 0; kk < K; kk++) panels[Math.floor(33 / 16) * K * 16 + kk * 16 + (33 % 16)] = fresh[kk];
+      k.repackColumns(p, panels, 'panels', [33]);
+      const want = new Float32Array(M * N);
+      const q = k.pack(panels, K, N, 'panels');
+      k.matmul(want, a, M, q);
+      const got = new Float32Array(M * N);
+      k.matmul(got, a, M, p);
+      assert.deepEqual(bits(got), bits(want));
+      k.release(p);
+      k.release(q);
+    });
+
+    it('the TypeScript kernel multiplies panels as it does the layout they came from, bit for bit', () => {
+      const [M, K, N] = [5, 33, 37];
+      const a = mixed(M * K, 7);
+      const b = mixed(N * K, 8);
+      const want = new Float32Array(M * N);
+      tsKernel.matmul(want, a, M, tsKernel.pack(b, K, N, 'nk'));
+      const got = new Float32Array(M * N);
+      tsKernel.matmul(got, a, M, tsKernel.pack(toPanels(b, K, N, 'nk'), K, N, 'panels'));
+      assert.deepEqual(bits(got), bits(want));
     });
   });
 
