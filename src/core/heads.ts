@@ -60,10 +60,12 @@ export const headsOp: StageOp<HeadsArgs> = {
     const y = new Float32Array(n * OC);
     const W = ctx.param(a.W);
     const x = ctx.input(a.x).subarray(T0 * a.C, T * a.C);
-    if (W === null) y.set(x);
-    else ctx.kernel.matmul(y, x, n, ctx.packed(a.W, a.C, OC));
     const b = ctx.param(a.b)?.data;
-    if (b) biasAdd(y, b, n, OC);
+    if (W !== null) ctx.kernel.matmul(y, x, n, ctx.packed(a.W, a.C, OC), b ? { b, out: y } : undefined); // (y + b, written over the product)
+    else {
+      y.set(x);
+      if (b) biasAdd(y, b, n, OC);
+    }
     const fresh = new Float32Array(a.H * n * a.HS);
     splitHeads(fresh, y, n, a.H, a.HS);
     if (a.rope) ropeForward(fresh, a.H, n, a.HS, a.rope, T0);

@@ -1,6 +1,7 @@
 // A matmul kernel the forward pass runs on: the TypeScript one here, the WebAssembly SIMD one
 // in wasm/ when the runtime has simd128. Weights are packed once per change, then reused.
 
+import { biasAdd } from './bias';
 import { matmulPacked, matmulPackedColumns, packB, repackBColumns, type PackedB } from './matmul';
 import type { BLayout } from './matmulNaive';
 import { createWasmKernel, type SpawnMatmulHelper } from './wasm';
@@ -13,8 +14,9 @@ export interface MatmulKernel {
   readonly fused: boolean;
   /** Rearranges B once; the result is what matmul() takes. */
   pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed;
-  // out (M,N) = a (M,K) · B
-  matmul(out: Float32Array, a: Float32Array, M: number, packed: Packed): void;
+  // out (M,N) = a (M,K) · B; with `biased`, also biased.out (M,N) = out + biased.b (N) by row, the
+  // bits biasAdd gives (a linear layer keeps its product apart from its bias: linear.ts)
+  matmul(out: Float32Array, a: Float32Array, M: number, packed: Packed, biased?: Biased): void;
   /**
    * Recomputes only the given columns of out (M,N), bit-identical to what matmul() writes there
    * (same operations, same order): an edit of one weight row in out_in changes one column.
@@ -42,6 +44,12 @@ export interface MatmulKernel {
   intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
 }
 
+/** A bias to add to a product's rows, and where the sum goes. */
+export interface Biased {
+  readonly b: Float32Array;
+  readonly out: Float32Array;
+}
+
 /** Opaque to callers: each kernel knows its own. */
 export interface Packed {
   readonly K: number;
@@ -53,7 +61,14 @@ export const tsKernel: MatmulKernel = {
   threads: 1,
   fused: false,
   pack: (b, K, N, bLayout) => packB(b, K, N, bLayout),
-  matmul: (out, a, M, packed) => matmulPacked(out, a, M, packed as PackedB),
+  matmul: (out, a, M, packed, biased) => {
+    matmulPacked(out, a, M, packed as PackedB);
+    if (biased) {
+      const { N } = packed;
+      biased.out.set(out.subarray(0, M * N));
+      biasAdd(biased.out, biased.b, M, N);
+    }
+  },
   matmulColumns: (out, a, M, packed, cols) => matmulPackedColumns(out, a, M, packed as PackedB, cols),
   repackColumns: (packed, b, bLayout, cols) => repackBColumns(packed as PackedB, b, bLayout, cols),
   release: () => undefined,

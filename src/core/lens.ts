@@ -4,7 +4,6 @@
 
 import type { StageOp } from './graph';
 import { layernormForward } from './layernorm';
-import { biasAdd } from './bias';
 import { rmsnormForward } from './rmsnorm';
 import type { NormKind } from './spec';
 
@@ -33,9 +32,8 @@ export const lensOp: StageOp<LensArgs> = {
     }
     // (as the head computes its logits, so the last layer's lens equals them bit for bit)
     const out = new Float32Array(T * a.V);
-    ctx.kernel.matmul(out, x, T, ctx.packed(a.W, a.C, a.V));
     const b = ctx.param(a.b)?.data;
-    if (b) biasAdd(out, b, T, a.V);
+    ctx.kernel.matmul(out, x, T, ctx.packed(a.W, a.C, a.V), b ? { b, out } : undefined); // (out + b, written over the product)
     return { data: out, changed: 'all' };
   },
 };

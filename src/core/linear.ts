@@ -47,9 +47,12 @@ export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y:
   let pre = ctx.kept(key);
   let changed: Cols;
   const partial = W !== null && rowsAreOutputs(W) && wChanged !== 'all';
+  const b = ctx.param(a.b)?.data ?? null;
+  let y: Float32Array | null = null;
   if (ctx.full || pre === null || ctx.changed(a.x) !== null || (wChanged !== null && !partial)) {
     pre = new Float32Array(T * a.OC);
     if (W === null) pre.set(x.subarray(0, T * a.C));
+    else if (b !== null) ctx.kernel.matmul(pre, x, T, ctx.packed(a.W, a.C, a.OC), { b, out: (y = new Float32Array(T * a.OC)) }); // (the kernel adds the bias too)
     else ctx.kernel.matmul(pre, x, T, ctx.packed(a.W, a.C, a.OC));
     changed = 'all';
   } else if (wChanged !== null) {
@@ -61,8 +64,7 @@ export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y:
   changed = unionCols(changed, ctx.full ? 'all' : ctx.paramChanged(a.b));
   // (no bias, as every Llama linear and GPT-2's head: the product is the stage itself, no copy;
   // neither is written again, since an edit makes a new product)
-  const b = ctx.param(a.b)?.data ?? null;
-  return { y: b === null ? pre : addBias(pre, b, T, a.OC), changed };
+  return { y: b === null ? pre : y ?? addBias(pre, b, T, a.OC), changed };
 }
 
 export const linearOp: StageOp<LinearArgs> = {

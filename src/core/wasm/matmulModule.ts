@@ -37,6 +37,9 @@
 //                                  end); tmp: K·64 bytes of this thread's
 //   pack_kn(src, dst, K, N)        full panels from src (K,N); columns ≥ 16·floor(N/16) are left to the caller
 //   pack_nk(src, dst, K, N)        full panels from src (N,K), the transposed layout
+//   add_rows(src, bias, dst, M, rowBytes)
+//                                  dst = src + bias by row: M rows of rowBytes (a multiple of 16),
+//                                  f32x4.add (the sum a float32 add gives, as biasAdd's)
 //   copy(dst, src, n)              memory.copy of n bytes (a shared memory's typed arrays copy
 //                                  element by element: copyWithin ran at ~2 GB/s)
 
@@ -59,6 +62,7 @@ export function matmulModuleBytes(shared = false, fused = false): Uint8Array {
       { name: 'pack_kn', fn: packKnFunction() },
       { name: 'pack_nk', fn: packNkFunction() },
       { name: 'copy', fn: copyFunction() },
+      { name: 'add_rows', fn: addRowsFunction() },
     ],
   });
 }
@@ -486,5 +490,30 @@ function copyFunction(): FuncBuilder {
   const f = new FuncBuilder([I32, I32, I32]);
   const [dst, src, n] = [0, 1, 2].map((i) => f.param(i));
   f.get(dst).get(src).get(n).memoryCopy();
+  return f;
+}
+
+// add_rows(src, bias, dst, M, rowBytes): row i of dst = row i of src + bias, 16 bytes at a time.
+function addRowsFunction(): FuncBuilder {
+  const f = new FuncBuilder([I32, I32, I32, I32, I32]);
+  const [src, bias, dst, M, rowBytes] = [0, 1, 2, 3, 4].map((i) => f.param(i));
+  const end = f.local(I32);
+  const j = f.local(I32);
+  f.get(src).get(M).get(rowBytes).i32Mul().i32Add().set(end);
+  f.block(() => {
+    f.get(src).get(end).i32GeU().brIf(0);
+    f.get(rowBytes).i32Eqz().brIf(0);
+    f.loop(() => {
+      f.i32(0).set(j);
+      f.loop(() => {
+        f.get(dst).get(j).i32Add();
+        f.get(src).get(j).i32Add().v128Load().get(bias).get(j).i32Add().v128Load().f32x4Add();
+        f.v128Store();
+        f.get(j).i32(16).i32Add().tee(j).get(rowBytes).i32LtU().brIf(0);
+      });
+      f.get(dst).get(rowBytes).i32Add().set(dst);
+      f.get(src).get(rowBytes).i32Add().tee(src).get(end).i32LtU().brIf(0);
+    });
+  });
   return f;
 }

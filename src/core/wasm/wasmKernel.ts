@@ -5,7 +5,8 @@
 // they lie, with no packed copy (a checkpoint's weights held once: issue 10). Those exist only
 // where the memory is shared, whose buffer memory.grow never detaches.
 
-import type { MatmulKernel, Packed } from '../kernel';
+import { biasAdd } from '../bias';
+import type { Biased, MatmulKernel, Packed } from '../kernel';
 import type { BLayout } from '../matmulNaive';
 import { panelsLength, PANEL_UNITS } from '../params';
 import { fusedProbeBytes, KN_GROUP, matmulModuleBytes, SHARED_MAX_PAGES, simdProbeBytes } from './matmulModule';
@@ -129,6 +130,7 @@ class WasmKernel implements WasmMatmulKernel {
   private readonly packKn: PackFn;
   private readonly packNk: PackFn;
   private readonly copy: (dst: number, src: number, bytes: number) => void;
+  private readonly addRows: (src: number, bias: number, dst: number, M: number, rowBytes: number) => void;
   private f32View: Float32Array;
   private viewGrowths = 0;
   private scratchPtr = 0;
@@ -151,6 +153,7 @@ class WasmKernel implements WasmMatmulKernel {
     this.packKn = instance.exports.pack_kn as PackFn;
     this.packNk = instance.exports.pack_nk as PackFn;
     this.copy = instance.exports.copy as (dst: number, src: number, bytes: number) => void;
+    this.addRows = instance.exports.add_rows as (src: number, bias: number, dst: number, M: number, rowBytes: number) => void;
     this.heap = new WasmHeap(this.memory);
     this.f32View = new Float32Array(this.memory.buffer);
     if (spawnHelper) {
@@ -317,19 +320,25 @@ class WasmKernel implements WasmMatmulKernel {
   }
 
   // out (M,N) = a (M,K) · B
-  matmul(out: Float32Array, a: Float32Array, M: number, packed: Packed): void {
+  matmul(out: Float32Array, a: Float32Array, M: number, packed: Packed, biased?: Biased): void {
     const p = this.own(packed);
     const { K, N } = p;
     checkOperands(out, a, M, K, N);
+    if (biased && (biased.b.length < N || biased.out.length < M * N)) throw new RangeError(`matmul: a bias of ${biased.b.length} values and a sum of ${biased.out.length}, need ${N} and ${M * N}`);
     if (M === 0) return;
     if (K === 0) {
       out.fill(0, 0, M * N); // empty sums; mm walks panels by address and K = 0 has none
+      if (biased) {
+        biased.out.set(out.subarray(0, M * N));
+        biasAdd(biased.out, biased.b, M, N);
+      }
       return;
     }
     const NP = Math.ceil(N / PANEL);
     const stride = NP * PANEL; // scratch rows are padded to whole panels
     const aBytes = alignUp(M * K * 4);
-    const aPtr = this.scratch(aBytes + M * stride * 4);
+    // a, out, and with a bias: the bias (one padded row) and the sums
+    const aPtr = this.scratch(aBytes + M * stride * 4 + (biased ? (M + 1) * stride * 4 : 0));
     const outPtr = aPtr + aBytes;
     let f32 = this.view();
     f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
@@ -339,7 +348,19 @@ class WasmKernel implements WasmMatmulKernel {
     if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, p.form === 'kn' ? s1 + alignUp(KN_GROUP * K * PANEL * 4) : s1);
     else this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1);
     f32 = this.view();
-    const o = outPtr >> 2;
+    this.copyOut(f32, out, outPtr >> 2, M, N, stride);
+    if (biased) {
+      // (in wasm memory while the product is there: a JS loop over every number cost ~2 ns each)
+      const biasPtr = outPtr + M * stride * 4;
+      const sumPtr = biasPtr + stride * 4;
+      f32.set(biased.b.length === N ? biased.b : biased.b.subarray(0, N), biasPtr >> 2);
+      this.addRows(outPtr, biasPtr, sumPtr, M, stride * 4);
+      this.copyOut(f32, biased.out, sumPtr >> 2, M, N, stride);
+    }
+  }
+
+  // out (M,N) ← rows of `stride` numbers at f32[o …]
+  private copyOut(f32: Float32Array, out: Float32Array, o: number, M: number, N: number, stride: number): void {
     if (stride === N) out.set(f32.subarray(o, o + M * N));
     else if (N <= SMALL_ROW) {
       // a loop beats one subarray per row at this size (the per-call cost of small shapes)

@@ -2,6 +2,7 @@
 // matmul, a checkpoint's matrices turned into panels, memory that stays bounded over thousands of
 // packs, and no view into wasm memory.
 import * as assert from 'node:assert/strict';
+import { biasAdd } from '../../../src/core/bias';
 import { tsKernel, type Packed } from '../../../src/core/kernel';
 import { matmulNaive, type BLayout } from '../../../src/core/matmulNaive';
 import { panelsLength, toPanels } from '../../../src/core/params';
@@ -328,6 +329,32 @@ describe('wasm-simd matmul kernel (src/core/wasm)', () => {
       }
       assert.equal(big.length, 16 << 20);
     });
+  });
+
+  describe('a bias added to the product (matmul\'s `biased`)', () => {
+    for (const [name, k] of [['wasm', kernel()], ['ts', tsKernel]] as const) {
+      it(`${name}: the sum biasAdd gives, bit for bit, beside the product or written over it; K = 0 and M = 1 included`, () => {
+        for (const [M, K, N] of [[1, 8, 5], [3, 16, 17], [7, 33, 64], [32, 64, 97], [4, 0, 6], [2, 5, 1]]) {
+          const a = mixed(M * K, M + K);
+          const b = mixed(N * K, N);
+          const bias = mixed(N, 3 * N);
+          const p = k.pack(b, K, N, 'nk');
+          const pre = new Float32Array(M * N);
+          k.matmul(pre, a, M, p);
+          const want = Float32Array.from(pre);
+          biasAdd(want, bias, M, N);
+          const got = new Float32Array(M * N).fill(NaN);
+          const pre2 = new Float32Array(M * N).fill(NaN);
+          k.matmul(pre2, a, M, p, { b: bias, out: got });
+          assert.deepEqual(bits(pre2), bits(pre), `${M}×${K}×${N}: the product as without a bias`);
+          assert.deepEqual(bits(got), bits(want), `${M}×${K}×${N}: the sum`);
+          const over = new Float32Array(M * N);
+          k.matmul(over, a, M, p, { b: bias, out: over });
+          assert.deepEqual(bits(over), bits(want), `${M}×${K}×${N}: written over the product`);
+          k.release(p);
+        }
+      });
+    }
   });
 
   describe('panels: a checkpoint\'s matrices, rearranged once and multiplied where they lie', () => {
