@@ -46,10 +46,16 @@ export function expf(x0: number): number {
 
 let vector: WasmExp | null | undefined;
 
+/** The vector forms (exp, softmax) of this process, or null where it runs the scalar ones. */
+export function vectorExp(): WasmExp | null {
+  if (vector === undefined) vector = createWasmExp();
+  return vector;
+}
+
 /** buf[from … to) = e^buf[from … to), in float32. */
 export function expfInPlace(buf: Float32Array, from = 0, to = buf.length): void {
-  if (vector === undefined) vector = createWasmExp();
-  if (vector !== null) vector.expInPlace(buf, from, to);
+  const v = vectorExp();
+  if (v !== null) v.expInPlace(buf, from, to);
   else for (let i = from; i < to; i++) buf[i] = expf(buf[i]);
 }
 

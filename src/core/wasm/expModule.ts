@@ -1,53 +1,168 @@
 // Generates the WebAssembly module of expf over f32x4 lanes (the algorithm and its constants:
-// ../expf.ts, whose scalar form this matches bit for bit).
+// ../expf.ts, whose scalar form this matches bit for bit), and of the row softmax built on it
+// (../softmax.ts, whose scalar form it matches bit for bit).
 //
-// Exports: exp(ptr, n)   ptr[0 … n) = e^ptr[0 … n) in place; n a multiple of 4, ptr a byte offset
-// into the imported memory.
+// Exports (pointers are byte offsets into the imported memory):
+//   exp(ptr, n)                  ptr[0 … n) = e^ptr[0 … n) in place; n a multiple of 4
+//   softmax(ptr, R, N4, scale)   R rows of N4 f32 (a multiple of 4; padding lanes −∞) in place:
+//                                softmax of each row · scale (an f64), as softmaxForward computes it
 
 import { EXPF } from '../expf';
-import { encodeModule, FuncBuilder, I32, V128 } from './wasmBytes';
+import { encodeModule, F64, FuncBuilder, I32, V128, type Local } from './wasmBytes';
 
 export function expModuleBytes(): Uint8Array {
-  return encodeModule({ memoryImport: { minPages: 1 }, functions: [{ name: 'exp', fn: expFunction() }] });
+  return encodeModule({
+    memoryImport: { minPages: 1 },
+    functions: [{ name: 'exp', fn: expFunction() }, { name: 'softmax', fn: softmaxFunction() }],
+  });
+}
+
+interface ExpLocals {
+  readonly c: readonly Local[]; // lo, hi, log2e, c1, c2, one, inf
+  readonly p: readonly Local[];
+  readonly t: readonly Local[]; // x, fx, r, z, over, under
+}
+
+// The constants of expf splatted into locals, and the locals one evaluation takes.
+function expLocals(f: FuncBuilder): ExpLocals {
+  const c = [0, 1, 2, 3, 4, 5, 6].map(() => f.local(V128));
+  const p = EXPF.P.map(() => f.local(V128));
+  const t = [0, 1, 2, 3, 4, 5].map(() => f.local(V128));
+  [EXPF.LO, EXPF.HI, EXPF.LOG2E, EXPF.C1, EXPF.C2, 1, Infinity].forEach((v, i) => void f.f32Const(v).f32x4Splat().set(c[i]));
+  EXPF.P.forEach((v, i) => void f.f32Const(v).f32x4Splat().set(p[i]));
+  return { c, p, t };
+}
+
+// y = e^x0, lane by lane
+function emitExpf(f: FuncBuilder, e: ExpLocals, x0: Local, y: Local): void {
+  const [lo, hi, log2e, c1, c2, one, inf] = e.c;
+  const p = e.p;
+  const [x, fx, r, z, over, under] = e.t;
+  f.get(x0).get(hi).f32x4Gt().set(over);
+  f.get(x0).get(lo).f32x4Lt().set(under);
+  f.get(x0).get(hi).f32x4Min().get(lo).f32x4Max().set(x);
+  f.get(x).get(log2e).f32x4Mul().f32x4Nearest().set(fx);
+  f.get(x).get(fx).get(c1).f32x4Mul().f32x4Sub().set(r);
+  f.get(r).get(fx).get(c2).f32x4Mul().f32x4Sub().set(r);
+  f.get(r).get(r).f32x4Mul().set(z);
+  f.get(p[0]).set(y);
+  for (let i = 1; i < p.length; i++) f.get(y).get(r).f32x4Mul().get(p[i]).f32x4Add().set(y);
+  f.get(y).get(z).f32x4Mul().get(r).f32x4Add().get(one).f32x4Add().set(y);
+  // y · 2^n, 2^n made from its bits: (n + 127) << 23
+  f.get(y).get(fx).i32x4TruncSatF32x4S().i32(127).i32x4Splat().i32x4Add().i32(23).i32x4Shl().f32x4Mul().set(y);
+  // above HI: +∞; below LO: 0
+  f.get(y).get(over).v128AndNot().get(inf).get(over).v128And().v128Or().get(under).v128AndNot().set(y);
 }
 
 function expFunction(): FuncBuilder {
   const f = new FuncBuilder([I32, I32]);
   const [ptr, n] = [0, 1].map((i) => f.param(i));
   const end = f.local(I32);
-  const [lo, hi, log2e, c1, c2, one, inf] = [0, 1, 2, 3, 4, 5, 6].map(() => f.local(V128));
-  const p = EXPF.P.map(() => f.local(V128));
-  const [x0, x, fx, r, z, y, over, under] = [0, 1, 2, 3, 4, 5, 6, 7].map(() => f.local(V128));
-  const splat = (v: number, l: number): void => void f.f32Const(v).f32x4Splat().set(l);
-  splat(EXPF.LO, lo);
-  splat(EXPF.HI, hi);
-  splat(EXPF.LOG2E, log2e);
-  splat(EXPF.C1, c1);
-  splat(EXPF.C2, c2);
-  splat(1, one);
-  splat(Infinity, inf);
-  EXPF.P.forEach((v, i) => splat(v, p[i]));
+  const e = expLocals(f);
+  const [x0, y] = [0, 1].map(() => f.local(V128));
   f.get(ptr).get(n).i32(2).i32Shl().i32Add().set(end);
   f.block(() => {
     f.get(ptr).get(end).i32GeU().brIf(0);
     f.loop(() => {
       f.get(ptr).v128Load().set(x0);
-      f.get(x0).get(hi).f32x4Gt().set(over);
-      f.get(x0).get(lo).f32x4Lt().set(under);
-      f.get(x0).get(hi).f32x4Min().get(lo).f32x4Max().set(x);
-      f.get(x).get(log2e).f32x4Mul().f32x4Nearest().set(fx);
-      f.get(x).get(fx).get(c1).f32x4Mul().f32x4Sub().set(r);
-      f.get(r).get(fx).get(c2).f32x4Mul().f32x4Sub().set(r);
-      f.get(r).get(r).f32x4Mul().set(z);
-      f.get(p[0]).set(y);
-      for (let i = 1; i < p.length; i++) f.get(y).get(r).f32x4Mul().get(p[i]).f32x4Add().set(y);
-      f.get(y).get(z).f32x4Mul().get(r).f32x4Add().get(one).f32x4Add().set(y);
-      // y · 2^n, 2^n made from its bits: (n + 127) << 23
-      f.get(y).get(fx).i32x4TruncSatF32x4S().i32(127).i32x4Splat().i32x4Add().i32(23).i32x4Shl().f32x4Mul().set(y);
-      // above HI: +∞; below LO: 0
-      f.get(y).get(over).v128AndNot().get(inf).get(over).v128And().v128Or().get(under).v128AndNot().set(y);
+      emitExpf(f, e, x0, y);
       f.get(ptr).get(y).v128Store();
       f.get(ptr).i32(16).i32Add().tee(ptr).get(end).i32LtU().brIf(0);
+    });
+  });
+  return f;
+}
+
+// softmax(ptr, R, N4, scale), each row as softmaxForward's scalar form: the max of x·scale (in f64,
+// NaN ignored), then e^(f32(x·scale − max)), their sum in f64 by lane ((s0 + s2) + (s1 + s3), s_l
+// the values at j ≡ l mod 4 in order), then f32(e / sum). A row with no finite max gives zeros.
+// The f64 operations are the ones JavaScript does on a float32 array, so the bits agree.
+function softmaxFunction(): FuncBuilder {
+  const f = new FuncBuilder([I32, I32, I32, F64]);
+  const [ptr, R, N4, scale] = [0, 1, 2, 3].map((i) => f.param(i));
+  const rowBytes = f.local(I32);
+  const end = f.local(I32);
+  const rowEnd = f.local(I32);
+  const q = f.local(I32);
+  const e = expLocals(f);
+  const [sc, mA, mB, vA, vB, x, y, sA, sB, d] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(() => f.local(V128));
+  const [max, v, sum] = [0, 1, 2].map(() => f.local(F64));
+  // the two halves of an f32x4 as f64x2: lanes 0, 1 and lanes 2, 3
+  const low = (l: Local): void => void f.get(l).f64x2PromoteLow();
+  const high = (l: Local): void => void f.get(l).get(l).shuffle32(2, 3, 0, 1).f64x2PromoteLow();
+  // m = v > m ? v : m, lane by lane (NaN never greater: ignored, as `if (v > max)` does)
+  const keepMax = (val: Local, m: Local): void => void f.get(val).get(m).get(val).get(m).f64x2Gt().v128Bitselect().set(m);
+  const scalarMax = (lane: () => void): void => {
+    lane();
+    f.set(v);
+    f.get(v).get(max).get(v).get(max).f64Gt().select().set(max);
+  };
+  // each pass over the row, 4 values at a time
+  const overRow = (body: () => void): void => {
+    f.get(ptr).set(q);
+    f.block(() => {
+      f.get(q).get(rowEnd).i32GeU().brIf(0);
+      f.loop(() => {
+        body();
+        f.get(q).i32(16).i32Add().tee(q).get(rowEnd).i32LtU().brIf(0);
+      });
+    });
+  };
+
+  f.get(scale).f64x2Splat().set(sc);
+  f.get(N4).i32(2).i32Shl().set(rowBytes);
+  f.get(ptr).get(R).get(rowBytes).i32Mul().i32Add().set(end);
+  f.block(() => {
+    f.get(ptr).get(end).i32GeU().brIf(0);
+    f.loop(() => {
+      f.get(ptr).get(rowBytes).i32Add().set(rowEnd);
+      f.f64Const(-Infinity).f64x2Splat().set(mA);
+      f.f64Const(-Infinity).f64x2Splat().set(mB);
+      overRow(() => {
+        f.get(q).v128Load().set(x);
+        low(x);
+        f.get(sc).f64x2Mul().set(vA);
+        high(x);
+        f.get(sc).f64x2Mul().set(vB);
+        keepMax(vA, mA);
+        keepMax(vB, mB);
+      });
+      f.f64Const(-Infinity).set(max);
+      for (const [m, lane] of [[mA, 0], [mA, 1], [mB, 0], [mB, 1]] as const) scalarMax(() => f.get(m).f64x2ExtractLane(lane));
+      f.get(max).f64Const(-Infinity).f64Eq().if(() => overRow(() => void f.get(q).v128Zero().v128Store()));
+      f.get(max).f64Const(-Infinity).f64Ne().if(() => {
+        f.get(max).f64x2Splat().set(d);
+        f.f64Const(0).f64x2Splat().set(sA);
+        f.f64Const(0).f64x2Splat().set(sB);
+        overRow(() => {
+          f.get(q).v128Load().set(x);
+          low(x);
+          f.get(sc).f64x2Mul().get(d).f64x2Sub().f32x4DemoteZero().set(vA);
+          high(x);
+          f.get(sc).f64x2Mul().get(d).f64x2Sub().f32x4DemoteZero().set(vB);
+          f.get(vA).get(vB).shuffle32(0, 1, 4, 5).set(x);
+          emitExpf(f, e, x, y);
+          f.get(q).get(y).v128Store();
+          low(y);
+          f.get(sA).f64x2Add().set(sA);
+          high(y);
+          f.get(sB).f64x2Add().set(sB);
+        });
+        f.get(sA).get(sB).f64x2Add().set(vA);
+        f.get(vA).f64x2ExtractLane(0).get(vA).f64x2ExtractLane(1).f64Add().set(sum);
+        f.get(sum).f64Const(0).f64Ne().if(() => {
+          f.get(sum).f64x2Splat().set(d);
+          overRow(() => {
+            f.get(q).v128Load().set(x);
+            low(x);
+            f.get(d).f64x2Div().f32x4DemoteZero().set(vA);
+            high(x);
+            f.get(d).f64x2Div().f32x4DemoteZero().set(vB);
+            f.get(q).get(vA).get(vB).shuffle32(0, 1, 4, 5).v128Store();
+          });
+        });
+      });
+      f.get(rowEnd).tee(ptr).get(end).i32LtU().brIf(0);
     });
   });
   return f;

@@ -1,12 +1,13 @@
 // A minimal WebAssembly binary encoder: just the sections, value types and instructions the
-// kernels in this folder need (i32 control flow, scalar f32, simd128). Emitting bytes from
+// kernels in this folder need (i32 control flow, scalar f32 and f64, simd128). Emitting bytes from
 // TypeScript keeps the extension free of native binaries, downloads and .wasm files on disk
 // (everything lives in the esbuild bundle).
 
 export const I32 = 0x7f;
 export const F32 = 0x7d;
+export const F64 = 0x7c;
 export const V128 = 0x7b;
-export type ValType = typeof I32 | typeof F32 | typeof V128;
+export type ValType = typeof I32 | typeof F32 | typeof F64 | typeof V128;
 
 const SECTION = { type: 1, import: 2, function: 3, export: 7, code: 10 } as const;
 
@@ -127,6 +128,13 @@ export class FuncBuilder {
   f32Add(): this { return this.op(0x92); }
   f32Mul(): this { return this.op(0x94); }
 
+  // scalar f64
+  f64Const(v: number): this { return this.op(0x44, ...new Uint8Array(Float64Array.of(v).buffer)); }
+  f64Add(): this { return this.op(0xa0); }
+  f64Eq(): this { return this.op(0x61); }
+  f64Ne(): this { return this.op(0x62); }
+  f64Gt(): this { return this.op(0x64); }
+
   // simd128 (alignment hints are hints only: unaligned access is valid)
   v128Load(offset = 0): this { return this.simd(0x00, 4, ...uleb(offset)); }
   v128Load32Splat(offset = 0): this { return this.simd(0x09, 2, ...uleb(offset)); }
@@ -137,6 +145,19 @@ export class FuncBuilder {
   shuffle32(l0: number, l1: number, l2: number, l3: number): this {
     return this.simd(0x0d, ...[l0, l1, l2, l3].flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]));
   }
+  f64x2Splat(): this { return this.simd(0x14); }
+  f64x2ExtractLane(lane: number): this { return this.simd(0x21, lane); }
+  /** f64x2.promote_low_f32x4: lanes 0, 1 of an f32x4 as f64 (exactly). */
+  f64x2PromoteLow(): this { return this.simd(0x5f); }
+  /** f32x4.demote_f64x2_zero: the two f64 lanes rounded to f32 in lanes 0, 1; lanes 2, 3 zero. */
+  f32x4DemoteZero(): this { return this.simd(0x5e); }
+  f64x2Add(): this { return this.simd(0xf0); }
+  f64x2Sub(): this { return this.simd(0xf1); }
+  f64x2Mul(): this { return this.simd(0xf2); }
+  f64x2Div(): this { return this.simd(0xf3); }
+  f64x2Gt(): this { return this.simd(0x4a); }
+  /** v128.bitselect: [a, b, mask] → bits of a where mask is 1, of b where 0. */
+  v128Bitselect(): this { return this.simd(0x52); }
   f32x4Add(): this { return this.simd(0xe4); }
   f32x4Sub(): this { return this.simd(0xe5); }
   f32x4Mul(): this { return this.simd(0xe6); }

@@ -1,16 +1,21 @@
-// expf over f32x4 lanes in WebAssembly (../expf.ts says what and why). One instance per process
-// with a memory of its own; values are copied in and out a chunk at a time, so it never grows.
+// expf and the row softmax over f32x4 lanes in WebAssembly (../expf.ts and ../softmax.ts say what
+// and why). One instance per process with a memory of its own; values are copied in and out a
+// block at a time, so it stays small (it grows to one block, or one row wider than a block).
 
 import { hasWasmSimd } from './wasmKernel';
 import { expModuleBytes } from './expModule';
-import { wasmApi, WASM_PAGE_BYTES } from './wasmApi';
+import { wasmApi, WASM_PAGE_BYTES, type WasmMemory } from './wasmApi';
 
-/** Values per call: one page of memory. */
+/** Values per exp call: one page of memory. */
 const CHUNK = WASM_PAGE_BYTES / 4;
+/** Values per softmax call (whole rows: at least one, however wide): 4 MB. */
+const SOFTMAX_BLOCK = 1 << 20;
 
 export interface WasmExp {
   /** buf[from … to) = e^buf[from … to). */
   expInPlace(buf: Float32Array, from: number, to: number): void;
+  /** out (R,N) = softmax(inp (R,N) · scale) by row, scale > 0: the bits softmaxForward's scalar form gives. */
+  softmax(out: Float32Array, inp: Float32Array, R: number, N: number, scale: number): void;
 }
 
 /** The vector form, or null where WebAssembly or simd128 is unavailable. */
@@ -18,11 +23,20 @@ export function createWasmExp(): WasmExp | null {
   const api = wasmApi();
   if (api === null || !hasWasmSimd(api)) return null;
   try {
-    const memory = new api.Memory({ initial: 1, maximum: 1 });
+    const memory = new api.Memory({ initial: 1 });
     const instance = new api.Instance(new api.Module(expModuleBytes()), { env: { memory } });
     const exp = instance.exports.exp as (ptr: number, n: number) => void;
-    const mem = new Float32Array(memory.buffer);
+    const softmax = instance.exports.softmax as (ptr: number, R: number, N4: number, scale: number) => void;
+    let mem = new Float32Array(memory.buffer);
+    const room = (floats: number): Float32Array => {
+      if (floats * 4 > memory.buffer.byteLength) {
+        grow(memory, floats * 4);
+        mem = new Float32Array(memory.buffer);
+      }
+      return mem;
+    };
     for (let i = 0; i < 8; i++) exp(0, 1024); // optimized before the first softmax over a vocabulary (wasmKernel.ts: warmUp)
+    for (let i = 0; i < 8; i++) softmax(0, 4, 256, 1);
     return {
       expInPlace(buf, from, to) {
         for (let s = from; s < to; s += CHUNK) {
@@ -32,8 +46,31 @@ export function createWasmExp(): WasmExp | null {
           buf.set(mem.subarray(0, e - s), s);
         }
       },
+      softmax(out, inp, R, N, scale) {
+        // rows padded to whole f32x4 with −∞ (e^−∞ = 0: nothing to the max or the sum)
+        const N4 = (N + 3) & ~3;
+        const rows = Math.max(1, Math.floor(SOFTMAX_BLOCK / Math.max(1, N4)));
+        for (let r0 = 0; r0 < R; r0 += rows) {
+          const n = Math.min(rows, R - r0);
+          const m = room(n * N4);
+          if (N4 === N) m.set(inp.subarray(r0 * N, (r0 + n) * N));
+          else {
+            for (let r = 0; r < n; r++) {
+              m.set(inp.subarray((r0 + r) * N, (r0 + r + 1) * N), r * N4);
+              m.fill(-Infinity, r * N4 + N, (r + 1) * N4);
+            }
+          }
+          softmax(0, n, N4, scale);
+          if (N4 === N) out.set(m.subarray(0, n * N), r0 * N);
+          else for (let r = 0; r < n; r++) out.set(m.subarray(r * N4, r * N4 + N), (r0 + r) * N);
+        }
+      },
     };
   } catch {
     return null;
   }
+}
+
+function grow(memory: WasmMemory, bytes: number): void {
+  memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / WASM_PAGE_BYTES));
 }
