@@ -37,4 +37,21 @@ describe('activationColumns', () => {
       });
     }
   }
+
+  for (const a of ['silu', 'gelu_tanh', 'swiglu'] as const) {
+    it(`${a}, 40,003 values (past one block of the vector form), NaN, ±∞, ±0, huge: the whole stage = f element by element, bit for bit`, () => {
+      const n = 40003;
+      const up = rand(n, 3, 40);
+      const gate = isGated(a) ? rand(n, 4, 40) : null;
+      const x = gate ?? up;
+      [NaN, Infinity, -Infinity, 0, -0, 3e38, -3e38, 1e-40, -1e-40].forEach((v, i) => (x[100 + i] = v));
+      const whole = new Float32Array(n);
+      activationColumns(whole, up, gate, a, null, 1, n, null);
+      const f = activationFn(a);
+      for (let i = 0; i < n; i++) {
+        const want = Math.fround(gate ? f(gate[i]) * up[i] : f(up[i]));
+        assert.ok(Object.is(whole[i], want), `${a} at ${i} (x = ${x[i]}): ${whole[i]} vs ${want}`);
+      }
+    });
+  }
 });

@@ -5,7 +5,7 @@
 import { gelu } from './gelu';
 import type { StageOp } from './graph';
 import { unionCols, type Cols } from './params';
-import { expfInPlace } from './expf';
+import { expfInPlace, vectorExp } from './expf';
 import { geluTanh, geluTanhExpArg } from './geluTanh';
 import { relu } from './relu';
 import { silu, siluExpArg } from './silu';
@@ -82,6 +82,13 @@ export function activationColumns(act: Float32Array, up: Float32Array, gate: Flo
     // of GPT-2-small's activation time)
     const n = T * F;
     const g = sigmoidArg(a);
+    const v = g !== null && units === null ? vectorExp() : null;
+    if (v !== null) {
+      // every pass in WebAssembly, with the same f64 operations as the loops below
+      if (gated) v.sigmoidAct(act, gate!, up, n, 'silu');
+      else v.sigmoidAct(act, up, null, n, a === 'gelu_tanh' ? 'gelu_tanh' : 'silu');
+      return;
+    }
     if (g !== null) {
       // act holds g(x), then e^g(x) (expf's vector form: the bits f's scalar expf gives), then f(x)·…
       const x = gated ? gate! : up;

@@ -6,14 +6,18 @@
 //   exp(ptr, n)                  ptr[0 … n) = e^ptr[0 … n) in place; n a multiple of 4
 //   softmax(ptr, R, N4, scale)   R rows of N4 f32 (a multiple of 4; padding lanes −∞) in place:
 //                                softmax of each row · scale (an f64), as softmaxForward computes it
+//   sigmoid_act(x, up, out, n, kind)
+//                                out = x / (1 + e^g(x)) (· up, unless up is 0), n a multiple of 4:
+//                                SiLU (kind 0: g = −x) or GELU-tanh (kind 1), as activationColumns
 
 import { EXPF } from '../expf';
+import { GELU_TANH_K, GELU_TANH_CUBIC } from '../geluTanh';
 import { encodeModule, F64, FuncBuilder, I32, V128, type Local } from './wasmBytes';
 
 export function expModuleBytes(): Uint8Array {
   return encodeModule({
     memoryImport: { minPages: 1 },
-    functions: [{ name: 'exp', fn: expFunction() }, { name: 'softmax', fn: softmaxFunction() }],
+    functions: [{ name: 'exp', fn: expFunction() }, { name: 'softmax', fn: softmaxFunction() }, { name: 'sigmoid_act', fn: sigmoidActFunction() }],
   });
 }
 
@@ -163,6 +167,66 @@ function softmaxFunction(): FuncBuilder {
         });
       });
       f.get(rowEnd).tee(ptr).get(end).i32LtU().brIf(0);
+    });
+  });
+  return f;
+}
+
+// sigmoid_act(x, up, out, n, kind): the f64 operations of activationColumns' whole-stage loop
+// (g(x) rounded to f32, e^ of it, then x / (1 + e) · up rounded once), two lanes at a time.
+function sigmoidActFunction(): FuncBuilder {
+  const f = new FuncBuilder([I32, I32, I32, I32, I32]);
+  const [x, up, out, n, kind] = [0, 1, 2, 3, 4].map((i) => f.param(i));
+  const end = f.local(I32);
+  const e = expLocals(f);
+  const [v, g, y, u, a, b, k, cubic, one] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(() => f.local(V128));
+  f.f64Const(GELU_TANH_K).f64x2Splat().set(k);
+  f.f64Const(GELU_TANH_CUBIC).f64x2Splat().set(cubic);
+  f.f64Const(1).f64x2Splat().set(one);
+  // lanes 0, 1 (low) or 2, 3 (high) of an f32x4 as f64x2
+  const low = (l: Local): void => void f.get(l).f64x2PromoteLow();
+  const high = (l: Local): void => void f.get(l).get(l).shuffle32(2, 3, 0, 1).f64x2PromoteLow();
+  // GELU-tanh's g = K·(((c·x)·x)·x + x) of one half, rounded to f32 in lanes 0, 1
+  const geluArg = (half: (l: Local) => void, into: Local): void => {
+    half(v);
+    f.set(a);
+    f.get(cubic).get(a).f64x2Mul().get(a).f64x2Mul().get(a).f64x2Mul().get(a).f64x2Add();
+    f.set(b);
+    f.get(k).get(b).f64x2Mul().f32x4DemoteZero().set(into);
+  };
+  // x / (1 + e) of one half, times up's
+  const ratio = (half: (l: Local) => void, into: Local): void => {
+    half(v);
+    f.get(one);
+    half(y);
+    f.f64x2Add().f64x2Div().set(into);
+    f.get(up).if(() => {
+      f.get(into);
+      half(u);
+      f.f64x2Mul().set(into);
+    });
+  };
+  f.get(x).get(n).i32(2).i32Shl().i32Add().set(end);
+  f.block(() => {
+    f.get(x).get(end).i32GeU().brIf(0);
+    f.loop(() => {
+      f.get(x).v128Load().set(v);
+      f.get(kind).if(() => {
+        geluArg(low, g);
+        geluArg(high, y);
+        f.get(g).get(y).shuffle32(0, 1, 4, 5).set(g);
+      });
+      f.get(kind).i32Eqz().if(() => void f.get(v).f32x4Neg().set(g));
+      emitExpf(f, e, g, y);
+      f.get(up).if(() => {
+        f.get(up).v128Load().set(u);
+        f.get(up).i32(16).i32Add().set(up);
+      });
+      ratio(low, a);
+      ratio(high, b);
+      f.get(out).get(a).f32x4DemoteZero().get(b).f32x4DemoteZero().shuffle32(0, 1, 4, 5).v128Store();
+      f.get(out).i32(16).i32Add().set(out);
+      f.get(x).i32(16).i32Add().tee(x).get(end).i32LtU().brIf(0);
     });
   });
   return f;

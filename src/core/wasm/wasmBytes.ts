@@ -158,6 +158,7 @@ export class FuncBuilder {
   f64x2Gt(): this { return this.simd(0x4a); }
   /** v128.bitselect: [a, b, mask] → bits of a where mask is 1, of b where 0. */
   v128Bitselect(): this { return this.simd(0x52); }
+  f32x4Neg(): this { return this.simd(0xe1); }
   f32x4Add(): this { return this.simd(0xe4); }
   f32x4Sub(): this { return this.simd(0xe5); }
   f32x4Mul(): this { return this.simd(0xe6); }

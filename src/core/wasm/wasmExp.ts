@@ -16,6 +16,11 @@ export interface WasmExp {
   expInPlace(buf: Float32Array, from: number, to: number): void;
   /** out (R,N) = softmax(inp (R,N) · scale) by row, scale > 0: the bits softmaxForward's scalar form gives. */
   softmax(out: Float32Array, inp: Float32Array, R: number, N: number, scale: number): void;
+  /**
+   * out[0 … n) = x / (1 + e^g(x)) (· up): SiLU (g = −x) or GELU-tanh (g: ../geluTanh.ts), the bits
+   * activationColumns' loops give.
+   */
+  sigmoidAct(out: Float32Array, x: Float32Array, up: Float32Array | null, n: number, kind: 'silu' | 'gelu_tanh'): void;
 }
 
 /** The vector form, or null where WebAssembly or simd128 is unavailable. */
@@ -27,6 +32,7 @@ export function createWasmExp(): WasmExp | null {
     const instance = new api.Instance(new api.Module(expModuleBytes()), { env: { memory } });
     const exp = instance.exports.exp as (ptr: number, n: number) => void;
     const softmax = instance.exports.softmax as (ptr: number, R: number, N4: number, scale: number) => void;
+    const sigmoidAct = instance.exports.sigmoid_act as (x: number, up: number, out: number, n: number, kind: number) => void;
     let mem = new Float32Array(memory.buffer);
     const room = (floats: number): Float32Array => {
       if (floats * 4 > memory.buffer.byteLength) {
@@ -37,6 +43,8 @@ export function createWasmExp(): WasmExp | null {
     };
     for (let i = 0; i < 8; i++) exp(0, 1024); // optimized before the first softmax over a vocabulary (wasmKernel.ts: warmUp)
     for (let i = 0; i < 8; i++) softmax(0, 4, 256, 1);
+    room(2 * CHUNK);
+    for (let i = 0; i < 8; i++) for (const kind of [0, 1]) sigmoidAct(0, CHUNK * 4, 0, 1024, kind);
     return {
       expInPlace(buf, from, to) {
         for (let s = from; s < to; s += CHUNK) {
@@ -63,6 +71,17 @@ export function createWasmExp(): WasmExp | null {
           softmax(0, n, N4, scale);
           if (N4 === N) out.set(m.subarray(0, n * N), r0 * N);
           else for (let r = 0; r < n; r++) out.set(m.subarray(r * N4, r * N4 + N), (r0 + r) * N);
+        }
+      },
+      sigmoidAct(out, x, up, n, kind) {
+        // x (then the result) in the first page, up in the second; the lanes past n compute old values, not copied out
+        const m = room(2 * CHUNK);
+        for (let s = 0; s < n; s += CHUNK) {
+          const e = Math.min(n, s + CHUNK);
+          m.set(x.subarray(s, e));
+          if (up) m.set(up.subarray(s, e), CHUNK);
+          sigmoidAct(0, up ? CHUNK * 4 : 0, 0, (e - s + 3) & ~3, kind === 'gelu_tanh' ? 1 : 0);
+          out.set(m.subarray(0, e - s), s);
         }
       },
     };
