@@ -21,10 +21,16 @@ export function expModuleBytes(): Uint8Array {
   });
 }
 
+/** 1.5·2^23: n + MAGIC holds n in its low mantissa bits, for an integer |n| < 2^22. */
+const MAGIC = 12582912;
+const MAGIC_BITS = 0x4b400000;
+
 interface ExpLocals {
   readonly c: readonly Local[]; // lo, hi, log2e, c1, c2, one, inf
   readonly p: readonly Local[];
   readonly t: readonly Local[]; // x, fx, r, z, over, under
+  readonly magic: Local; // 1.5·2^23 in each lane
+  readonly bias: Local; // its bits minus 127, as i32 lanes
 }
 
 // The constants of expf splatted into locals, and the locals one evaluation takes.
@@ -34,17 +40,23 @@ function expLocals(f: FuncBuilder): ExpLocals {
   const t = [0, 1, 2, 3, 4, 5].map(() => f.local(V128));
   [EXPF.LO, EXPF.HI, EXPF.LOG2E, EXPF.C1, EXPF.C2, 1, Infinity].forEach((v, i) => void f.f32Const(v).f32x4Splat().set(c[i]));
   EXPF.P.forEach((v, i) => void f.f32Const(v).f32x4Splat().set(p[i]));
-  return { c, p, t };
+  const magic = f.local(V128);
+  const bias = f.local(V128);
+  f.f32Const(MAGIC).f32x4Splat().set(magic);
+  f.i32(MAGIC_BITS - 127).i32x4Splat().set(bias);
+  return { c, p, t, magic, bias };
 }
 
 // y = e^x0, lane by lane
 function emitExpf(f: FuncBuilder, e: ExpLocals, x0: Local, y: Local): void {
   const [lo, hi, log2e, c1, c2, one, inf] = e.c;
-  const p = e.p;
+  const { p, magic, bias } = e;
   const [x, fx, r, z, over, under] = e.t;
   f.get(x0).get(hi).f32x4Gt().set(over);
   f.get(x0).get(lo).f32x4Lt().set(under);
-  f.get(x0).get(hi).f32x4Min().get(lo).f32x4Max().set(x);
+  // (no clamp to [LO, HI]: a lane outside is replaced below whatever it computed, and NaN stays
+  // NaN through every step; wasm's min and max, NaN-exact, are 8 instructions each in V8)
+  f.get(x0).set(x);
   f.get(x).get(log2e).f32x4Mul().f32x4Nearest().set(fx);
   f.get(x).get(fx).get(c1).f32x4Mul().f32x4Sub().set(r);
   f.get(r).get(fx).get(c2).f32x4Mul().f32x4Sub().set(r);
@@ -52,8 +64,9 @@ function emitExpf(f: FuncBuilder, e: ExpLocals, x0: Local, y: Local): void {
   f.get(p[0]).set(y);
   for (let i = 1; i < p.length; i++) f.get(y).get(r).f32x4Mul().get(p[i]).f32x4Add().set(y);
   f.get(y).get(z).f32x4Mul().get(r).f32x4Add().get(one).f32x4Add().set(y);
-  // y · 2^n, 2^n made from its bits: (n + 127) << 23
-  f.get(y).get(fx).i32x4TruncSatF32x4S().i32(127).i32x4Splat().i32x4Add().i32(23).i32x4Shl().f32x4Mul().set(y);
+  // y · 2^n, 2^n made from its bits: (n + 127) << 23, n read from the bits of n + 1.5·2^23 (exact
+  // for |n| < 2^22; i32x4.trunc_sat is 7 instructions in V8)
+  f.get(y).get(fx).get(magic).f32x4Add().get(bias).i32x4Sub().i32(23).i32x4Shl().f32x4Mul().set(y);
   // above HI: +∞; below LO: 0
   f.get(y).get(over).v128AndNot().get(inf).get(over).v128And().v128Or().get(under).v128AndNot().set(y);
 }

@@ -171,6 +171,7 @@ export class FuncBuilder {
   f32x4Gt(): this { return this.simd(0x44); }
   i32x4TruncSatF32x4S(): this { return this.simd(0xf8); }
   i32x4Add(): this { return this.simd(0xae); }
+  i32x4Sub(): this { return this.simd(0xb1); }
   i32x4Shl(): this { return this.simd(0xab); }
   i32x4Splat(): this { return this.simd(0x11); }
   v128And(): this { return this.simd(0x4e); }
