@@ -6,6 +6,10 @@
 //   exp(ptr, n)                  ptr[0 … n) = e^ptr[0 … n) in place; n a multiple of 4
 //   softmax(ptr, R, N4, scale)   R rows of N4 f32 (a multiple of 4; padding lanes −∞) in place:
 //                                softmax of each row · scale (an f64), as softmaxForward computes it
+//   norm_rows(ptr, T, C, g, b, eps, rms)
+//                                T rows of C f32 (a multiple of 4) in place: LayerNorm (rms 0) or
+//                                RMSNorm (rms 1) with gamma at g and beta at b (C each), as
+//                                ../layernorm.ts and ../rmsnorm.ts compute them
 //   sigmoid_act(x, up, out, n, kind)
 //                                out = x / (1 + e^g(x)) (· up, unless up is 0), n a multiple of 4:
 //                                SiLU (kind 0: g = −x) or GELU-tanh (kind 1), as activationColumns
@@ -17,7 +21,7 @@ import { encodeModule, F64, FuncBuilder, I32, V128, type Local } from './wasmByt
 export function expModuleBytes(): Uint8Array {
   return encodeModule({
     memoryImport: { minPages: 1 },
-    functions: [{ name: 'exp', fn: expFunction() }, { name: 'softmax', fn: softmaxFunction() }, { name: 'sigmoid_act', fn: sigmoidActFunction() }],
+    functions: [{ name: 'exp', fn: expFunction() }, { name: 'softmax', fn: softmaxFunction() }, { name: 'sigmoid_act', fn: sigmoidActFunction() }, { name: 'norm_rows', fn: normRowsFunction() }],
   });
 }
 
@@ -240,6 +244,126 @@ function sigmoidActFunction(): FuncBuilder {
       f.get(out).get(a).f32x4DemoteZero().get(b).f32x4DemoteZero().shuffle32(0, 1, 4, 5).v128Store();
       f.get(out).i32(16).i32Add().set(out);
       f.get(x).i32(16).i32Add().tee(x).get(end).i32LtU().brIf(0);
+    });
+  });
+  return f;
+}
+
+// norm_rows(ptr, T, C, g, b, eps, rms): each row as layernormForward / rmsnormForward's loops,
+// their f64 sums by lane ((s0 + s2) + (s1 + s3), s_l the terms at i ≡ l mod 4 in order).
+function normRowsFunction(): FuncBuilder {
+  const f = new FuncBuilder([I32, I32, I32, I32, I32, F64, I32]);
+  const [ptr, T, C, g, b, eps, rms] = [0, 1, 2, 3, 4, 5, 6].map((i) => f.param(i));
+  const rowBytes = f.local(I32);
+  const end = f.local(I32);
+  const rowEnd = f.local(I32);
+  const q = f.local(I32);
+  const gq = f.local(I32);
+  const bq = f.local(I32);
+  const [x, lo, hi, sA, sB, m, r, t] = [0, 1, 2, 3, 4, 5, 6, 7].map(() => f.local(V128));
+  const [mean, inv] = [0, 1].map(() => f.local(F64));
+  const low = (l: Local): void => void f.get(l).f64x2PromoteLow();
+  const high = (l: Local): void => void f.get(l).get(l).shuffle32(2, 3, 0, 1).f64x2PromoteLow();
+  const overRow = (body: () => void): void => {
+    f.get(ptr).set(q);
+    f.get(g).set(gq);
+    f.get(b).set(bq);
+    f.block(() => {
+      f.get(q).get(rowEnd).i32GeU().brIf(0);
+      f.loop(() => {
+        body();
+        f.get(gq).i32(16).i32Add().set(gq);
+        f.get(bq).i32(16).i32Add().set(bq);
+        f.get(q).i32(16).i32Add().tee(q).get(rowEnd).i32LtU().brIf(0);
+      });
+    });
+  };
+  // (s0 + s2) + (s1 + s3) / C
+  const laneSum = (into: Local): void => {
+    f.get(sA).get(sB).f64x2Add().set(t);
+    f.get(t).f64x2ExtractLane(0).get(t).f64x2ExtractLane(1).f64Add().get(C).f64ConvertI32U().f64Div().set(into);
+  };
+  // the terms of x (in lo, hi) summed into sA, sB: x itself, or its square (less m)
+  const accumulate = (square: boolean, centred: boolean): void => {
+    f.get(q).v128Load().set(x);
+    low(x);
+    f.set(lo);
+    high(x);
+    f.set(hi);
+    if (centred) {
+      f.get(lo).get(m).f64x2Sub().set(lo);
+      f.get(hi).get(m).f64x2Sub().set(hi);
+    }
+    if (square) {
+      f.get(lo).get(lo).f64x2Mul().set(lo);
+      f.get(hi).get(hi).f64x2Mul().set(hi);
+    }
+    f.get(sA).get(lo).f64x2Add().set(sA);
+    f.get(sB).get(hi).f64x2Add().set(sB);
+  };
+  const zero = (): void => {
+    f.f64Const(0).f64x2Splat().set(sA);
+    f.f64Const(0).f64x2Splat().set(sB);
+  };
+  f.get(C).i32(2).i32Shl().set(rowBytes);
+  f.get(ptr).get(T).get(rowBytes).i32Mul().i32Add().set(end);
+  f.block(() => {
+    f.get(ptr).get(end).i32GeU().brIf(0);
+    f.loop(() => {
+      f.get(ptr).get(rowBytes).i32Add().set(rowEnd);
+      f.f64Const(0).f64x2Splat().set(m);
+      f.get(rms).if(() => {
+        // ms = Σ x² / C; r = 1 / √(ms + eps); out = (x · r) · g
+        zero();
+        overRow(() => accumulate(true, false));
+        laneSum(mean);
+        f.f64Const(1).get(mean).get(eps).f64Add().f64Sqrt().f64Div().set(inv);
+        f.get(inv).f64x2Splat().set(r);
+        overRow(() => {
+          f.get(q).v128Load().set(x);
+          f.get(gq).v128Load().set(t);
+          low(x);
+          f.get(r).f64x2Mul();
+          low(t);
+          f.f64x2Mul().f32x4DemoteZero().set(lo);
+          high(x);
+          f.get(r).f64x2Mul();
+          high(t);
+          f.f64x2Mul().f32x4DemoteZero().set(hi);
+          f.get(q).get(lo).get(hi).shuffle32(0, 1, 4, 5).v128Store();
+        });
+      });
+      f.get(rms).i32Eqz().if(() => {
+        // mean = Σ x / C; v = Σ (x − mean)² / C; rstd = 1 / √(v + eps); out = ((x − mean) · rstd) · g + b
+        zero();
+        overRow(() => accumulate(false, false));
+        laneSum(mean);
+        f.get(mean).f64x2Splat().set(m);
+        zero();
+        overRow(() => accumulate(true, true));
+        laneSum(inv);
+        f.f64Const(1).get(inv).get(eps).f64Add().f64Sqrt().f64Div().set(inv);
+        f.get(inv).f64x2Splat().set(r);
+        overRow(() => {
+          f.get(q).v128Load().set(x);
+          f.get(gq).v128Load().set(t);
+          f.get(bq).v128Load().set(sA);
+          low(x);
+          f.get(m).f64x2Sub().get(r).f64x2Mul();
+          low(t);
+          f.f64x2Mul();
+          low(sA);
+          f.f64x2Add().f32x4DemoteZero().set(lo);
+          high(x);
+          f.get(m).f64x2Sub().get(r).f64x2Mul();
+          high(t);
+          f.f64x2Mul();
+          high(sA);
+          f.f64x2Add().f32x4DemoteZero().set(hi);
+          f.get(q).get(lo).get(hi).shuffle32(0, 1, 4, 5).v128Store();
+        });
+      });
+      f.get(rowEnd).tee(ptr).get(end).i32LtU().brIf(0);
     });
   });
   return f;

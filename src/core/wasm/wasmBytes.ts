@@ -131,6 +131,10 @@ export class FuncBuilder {
   // scalar f64
   f64Const(v: number): this { return this.op(0x44, ...new Uint8Array(Float64Array.of(v).buffer)); }
   f64Add(): this { return this.op(0xa0); }
+  f64Div(): this { return this.op(0xa3); }
+  f64Sqrt(): this { return this.op(0x9f); }
+  /** f64.convert_i32_u */
+  f64ConvertI32U(): this { return this.op(0xb8); }
   f64Eq(): this { return this.op(0x61); }
   f64Ne(): this { return this.op(0x62); }
   f64Gt(): this { return this.op(0x64); }

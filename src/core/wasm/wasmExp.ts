@@ -21,6 +21,11 @@ export interface WasmExp {
    * activationColumns' loops give.
    */
   sigmoidAct(out: Float32Array, x: Float32Array, up: Float32Array | null, n: number, kind: 'silu' | 'gelu_tanh'): void;
+  /**
+   * out (T,C) = LayerNorm (beta given, or null with `rms` false) or RMSNorm (`rms`) of inp by row,
+   * C a multiple of 4: the bits layernormForward's and rmsnormForward's loops give.
+   */
+  norm(out: Float32Array, inp: Float32Array, gamma: Float32Array | null, beta: Float32Array | null, eps: number, T: number, C: number, rms: boolean): void;
 }
 
 /** The vector form, or null where WebAssembly or simd128 is unavailable. */
@@ -33,6 +38,7 @@ export function createWasmExp(): WasmExp | null {
     const exp = instance.exports.exp as (ptr: number, n: number) => void;
     const softmax = instance.exports.softmax as (ptr: number, R: number, N4: number, scale: number) => void;
     const sigmoidAct = instance.exports.sigmoid_act as (x: number, up: number, out: number, n: number, kind: number) => void;
+    const normRows = instance.exports.norm_rows as (ptr: number, T: number, C: number, g: number, b: number, eps: number, rms: number) => void;
     let mem = new Float32Array(memory.buffer);
     const room = (floats: number): Float32Array => {
       if (floats * 4 > memory.buffer.byteLength) {
@@ -45,6 +51,7 @@ export function createWasmExp(): WasmExp | null {
     for (let i = 0; i < 8; i++) softmax(0, 4, 256, 1);
     room(2 * CHUNK);
     for (let i = 0; i < 8; i++) for (const kind of [0, 1]) sigmoidAct(0, CHUNK * 4, 0, 1024, kind);
+    for (let i = 0; i < 8; i++) for (const rms of [0, 1]) normRows(8192, 16, 256, 0, 4096, 1e-5, rms);
     return {
       expInPlace(buf, from, to) {
         for (let s = from; s < to; s += CHUNK) {
@@ -71,6 +78,22 @@ export function createWasmExp(): WasmExp | null {
           softmax(0, n, N4, scale);
           if (N4 === N) out.set(m.subarray(0, n * N), r0 * N);
           else for (let r = 0; r < n; r++) out.set(m.subarray(r * N4, r * N4 + N), (r0 + r) * N);
+        }
+      },
+      norm(out, inp, gamma, beta, eps, T, C, rms) {
+        // gamma (or ones) and beta (or zeros) first, then as many whole rows as a block holds
+        const rows = Math.max(1, Math.floor(SOFTMAX_BLOCK / Math.max(1, C)));
+        let m = room(2 * C + Math.min(T, rows) * C);
+        if (gamma) m.set(gamma.subarray(0, C));
+        else m.fill(1, 0, C);
+        if (beta) m.set(beta.subarray(0, C), C);
+        else m.fill(0, C, 2 * C);
+        for (let t0 = 0; t0 < T; t0 += rows) {
+          const n = Math.min(rows, T - t0);
+          m = room(2 * C + n * C);
+          m.set(inp.subarray(t0 * C, (t0 + n) * C), 2 * C);
+          normRows(8 * C, n, C, 0, 4 * C, eps, rms ? 1 : 0);
+          out.set(m.subarray(2 * C, (2 + n) * C), t0 * C);
         }
       },
       sigmoidAct(out, x, up, n, kind) {
