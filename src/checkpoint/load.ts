@@ -87,7 +87,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   // The matrices the forward multiplies, as panels (the embedding only when it is the head too:
   // otherwise only its rows are read), each read into memory with the room to become panels where
   // it lies.
-  const multiplied = (id: string): boolean => holder !== undefined && (MULTIPLIED.test(id) || (id === 'embed' && arch.tied));
+  const multiplied = (id: string): boolean => !!holder && (MULTIPLIED.test(id) || (id === 'embed' && arch.tied));
   const into = (t: ExpectedTensor): ((n: number) => Float32Array) | undefined => {
     if (t.role.kind === 'qkv' || t.role.kind === 'qkvBias') return undefined; // (cut as read, or after: see read)
     if (t.role.kind !== 'matrix' || !multiplied(t.role.id)) return alloc;

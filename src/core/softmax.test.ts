@@ -44,6 +44,18 @@ describe('softmax: its two forms (src/core/softmax)', () => {
     }
   });
 
+  it('the vector form refuses a scale ≤ 0 (its padding is −∞); softmaxForward then runs the loops', () => {
+    const inp = Float32Array.of(1, 2, 3);
+    for (const scale of [0, -1, NaN]) {
+      assert.throws(() => vectorExp()!.softmax(new Float32Array(3), inp, 1, 3, scale), /scale/);
+      const got = new Float32Array(3);
+      softmaxForward(got, inp, 1, 3, scale);
+      const want = new Float32Array(3);
+      softmaxScalar(want, inp, 1, 3, scale);
+      assert.deepEqual(bits(got), bits(want), `scale ${scale}`);
+    }
+  });
+
   it('rows wider than a block (1,048,576 values), and more rows than a block holds, come out the same', () => {
     const v = vectorExp()!;
     for (const [R, N] of [[2, (1 << 20) + 3], [70, 50257]] as const) {

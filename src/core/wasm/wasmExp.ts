@@ -62,6 +62,7 @@ export function createWasmExp(): WasmExp | null {
         }
       },
       softmax(out, inp, R, N, scale) {
+        if (!(scale > 0)) throw new RangeError(`softmax: scale ${scale}; the vector form takes scale > 0 (its rows' padding is −∞)`);
         // rows padded to whole f32x4 with −∞ (e^−∞ = 0: nothing to the max or the sum)
         const N4 = (N + 3) & ~3;
         const rows = Math.max(1, Math.floor(SOFTMAX_BLOCK / Math.max(1, N4)));

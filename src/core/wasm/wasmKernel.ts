@@ -240,7 +240,13 @@ class WasmKernel implements WasmMatmulKernel {
     const at = this.weights.get(w);
     if (at === undefined || w.length < K * N) return null;
     const length = panelsLength(K, N);
-    if (this.heap.sizeOf(at) >= length * 4) return this.panelsInPlace(w, at, K, N, bLayout, length);
+    if (this.heap.sizeOf(at) >= length * 4) {
+      try {
+        return this.panelsInPlace(w, at, K, N, bLayout, length);
+      } catch {
+        return null; // (no memory for the copy aside: nothing was written, w stays as it is)
+      }
+    }
     const panels = this.weightArray(length, false); // (pack_* and packLastPanel write every number)
     const dst = this.weights.get(panels);
     if (dst === undefined) return null; // (past what wasm32 addresses: w stays as it is)
@@ -348,7 +354,7 @@ class WasmKernel implements WasmMatmulKernel {
     if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, p.form === 'kn' ? s1 + alignUp(KN_GROUP * K * PANEL * 4) : s1);
     else this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1);
     f32 = this.view();
-    this.copyOut(f32, out, outPtr >> 2, M, N, stride);
+    if (biased?.out !== out) this.copyOut(f32, out, outPtr >> 2, M, N, stride); // (else the sum is all that is kept)
     if (biased) {
       // (in wasm memory while the product is there: a JS loop over every number cost ~2 ns each)
       const biasPtr = outPtr + M * stride * 4;
