@@ -655,8 +655,14 @@ function collectGarbage(): void {
 }
 
 // (after a tfjs forward the next two of ours ran 1.5-2× slower, the other core busy for a second
-// with what tfjs left behind: measured 456, 316, 317 then 198 ms, against ~205 before it)
-const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 1500));
+// with what tfjs left behind: measured 456, 316, 317 then 198 ms, against ~205 before it. And a
+// pause alone did not clear it: the garbage of the forward before, ours or theirs, was collected
+// during the next one, which paid for it: ours read 317 ms in these rounds against 225 ms back to
+// back in the same run. So a full collection first, then the pause, before each of the three.)
+const settle = (): Promise<void> => {
+  collectGarbage();
+  return new Promise((r) => setTimeout(r, 1500));
+};
 
 /**
  * The GPT-2-small forward against the same forward written with tfjs-wasm ops (bench/tfjsGpt2.ts),
@@ -683,7 +689,9 @@ async function tfjsForwardBench(model: Model, engine: Engine): Promise<object | 
     const ours: number[] = [];
     const oneThread: number[] = [];
     const theirs: number[] = [];
-    for (let i = 0; i < 4; i++) {
+    // (8 rounds, not 4: this VM's speed swings by a third within a minute, and a median of four
+    // pairs moved by 0.1× between runs of the same code)
+    for (let i = 0; i < (quick ? 2 : 8); i++) {
       // ours: every stage computed again (another first token, as the full-forward row above);
       // each forward after a pause, so none runs beside the last one's leftovers (settle)
       await settle();
