@@ -75,6 +75,14 @@ function emitExpf(f: FuncBuilder, e: ExpLocals, x0: Local, y: Local): void {
   f.get(y).get(over).v128AndNot().get(inf).get(over).v128And().v128Or().get(under).v128AndNot().set(y);
 }
 
+/** Pushes lanes 0, 1 (low) or 2, 3 (high) of an f32x4 local as f64x2: the f64 JavaScript computes two float32s in. */
+function halvesOf(f: FuncBuilder): { low: (l: Local) => void; high: (l: Local) => void } {
+  return {
+    low: (l) => void f.get(l).f64x2PromoteLow(),
+    high: (l) => void f.get(l).get(l).shuffle32(2, 3, 0, 1).f64x2PromoteLow(),
+  };
+}
+
 function expFunction(): FuncBuilder {
   const f = new FuncBuilder([I32, I32]);
   const [ptr, n] = [0, 1].map((i) => f.param(i));
@@ -108,9 +116,7 @@ function softmaxFunction(): FuncBuilder {
   const e = expLocals(f);
   const [sc, mA, mB, vA, vB, x, y, sA, sB, d] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(() => f.local(V128));
   const [max, v, sum] = [0, 1, 2].map(() => f.local(F64));
-  // the two halves of an f32x4 as f64x2: lanes 0, 1 and lanes 2, 3
-  const low = (l: Local): void => void f.get(l).f64x2PromoteLow();
-  const high = (l: Local): void => void f.get(l).get(l).shuffle32(2, 3, 0, 1).f64x2PromoteLow();
+  const { low, high } = halvesOf(f);
   // m = v > m ? v : m, lane by lane (NaN never greater: ignored, as `if (v > max)` does)
   const keepMax = (val: Local, m: Local): void => void f.get(val).get(m).get(val).get(m).f64x2Gt().v128Bitselect().set(m);
   const scalarMax = (lane: () => void): void => {
@@ -200,9 +206,7 @@ function sigmoidActFunction(): FuncBuilder {
   f.f64Const(GELU_TANH_K).f64x2Splat().set(k);
   f.f64Const(GELU_TANH_CUBIC).f64x2Splat().set(cubic);
   f.f64Const(1).f64x2Splat().set(one);
-  // lanes 0, 1 (low) or 2, 3 (high) of an f32x4 as f64x2
-  const low = (l: Local): void => void f.get(l).f64x2PromoteLow();
-  const high = (l: Local): void => void f.get(l).get(l).shuffle32(2, 3, 0, 1).f64x2PromoteLow();
+  const { low, high } = halvesOf(f);
   // GELU-tanh's g = K·(((c·x)·x)·x + x) of one half, rounded to f32 in lanes 0, 1
   const geluArg = (half: (l: Local) => void, into: Local): void => {
     half(v);
@@ -262,8 +266,7 @@ function normRowsFunction(): FuncBuilder {
   const bq = f.local(I32);
   const [x, lo, hi, sA, sB, m, r, t] = [0, 1, 2, 3, 4, 5, 6, 7].map(() => f.local(V128));
   const [mean, inv] = [0, 1].map(() => f.local(F64));
-  const low = (l: Local): void => void f.get(l).f64x2PromoteLow();
-  const high = (l: Local): void => void f.get(l).get(l).shuffle32(2, 3, 0, 1).f64x2PromoteLow();
+  const { low, high } = halvesOf(f);
   const overRow = (body: () => void): void => {
     f.get(ptr).set(q);
     f.get(g).set(gq);
