@@ -1,6 +1,8 @@
-// expf and the row softmax over f32x4 lanes in WebAssembly (../expf.ts and ../softmax.ts say what
-// and why). One instance per process with a memory of its own; values are copied in and out a
-// block at a time, so it stays small (it grows to one block, or one row wider than a block).
+// The vector forms of the forward's elementwise and row ops in WebAssembly (expModule.ts): expf,
+// the row softmax, SiLU / GELU-tanh, LayerNorm / RMSNorm, each giving the bits of its JavaScript
+// form (../expf.ts, ../softmax.ts, ../activation.ts, ../layernorm.ts say what and why). One
+// instance per process with a memory of its own; values are copied in and out a block at a time,
+// so it stays small (it grows to one block, or one row wider than a block).
 
 import { hasWasmSimd } from './wasmKernel';
 import { expModuleBytes } from './expModule';
@@ -8,8 +10,8 @@ import { wasmApi, WASM_PAGE_BYTES, type WasmMemory } from './wasmApi';
 
 /** Values per exp call: one page of memory. */
 const CHUNK = WASM_PAGE_BYTES / 4;
-/** Values per softmax call (whole rows: at least one, however wide): 4 MB. */
-const SOFTMAX_BLOCK = 1 << 20;
+/** Values per softmax or norm call (whole rows: at least one, however wide): 4 MB. */
+const BLOCK = 1 << 20;
 
 export interface WasmExp {
   /** buf[from … to) = e^buf[from … to). */
@@ -65,7 +67,7 @@ export function createWasmExp(): WasmExp | null {
         if (!(scale > 0)) throw new RangeError(`softmax: scale ${scale}; the vector form takes scale > 0 (its rows' padding is −∞)`);
         // rows padded to whole f32x4 with −∞ (e^−∞ = 0: nothing to the max or the sum)
         const N4 = (N + 3) & ~3;
-        const rows = Math.max(1, Math.floor(SOFTMAX_BLOCK / Math.max(1, N4)));
+        const rows = Math.max(1, Math.floor(BLOCK / Math.max(1, N4)));
         for (let r0 = 0; r0 < R; r0 += rows) {
           const n = Math.min(rows, R - r0);
           const m = room(n * N4);
@@ -83,7 +85,7 @@ export function createWasmExp(): WasmExp | null {
       },
       norm(out, inp, gamma, beta, eps, T, C, rms) {
         // gamma (or ones) and beta (or zeros) first, then as many whole rows as a block holds
-        const rows = Math.max(1, Math.floor(SOFTMAX_BLOCK / Math.max(1, C)));
+        const rows = Math.max(1, Math.floor(BLOCK / Math.max(1, C)));
         let m = room(2 * C + Math.min(T, rows) * C);
         if (gamma) m.set(gamma.subarray(0, C));
         else m.fill(1, 0, C);
