@@ -1,7 +1,7 @@
 // A matmul kernel the forward pass runs on: the TypeScript one here, the WebAssembly SIMD one
 // in wasm/ when the runtime has simd128. Weights are packed once per change, then reused.
 
-import { biasAdd } from './bias';
+import { biasAddInto } from './bias';
 import { matmulPacked, matmulPackedColumns, packB, repackBColumns, type PackedB } from './matmul';
 import type { BLayout } from './matmulNaive';
 import { createWasmKernel, type SpawnMatmulHelper } from './wasm';
@@ -63,11 +63,7 @@ export const tsKernel: MatmulKernel = {
   pack: (b, K, N, bLayout) => packB(b, K, N, bLayout),
   matmul: (out, a, M, packed, biased) => {
     matmulPacked(out, a, M, packed as PackedB);
-    if (biased) {
-      const { N } = packed;
-      biased.out.set(out.subarray(0, M * N));
-      biasAdd(biased.out, biased.b, M, N);
-    }
+    if (biased) biasAddInto(biased.out, out, biased.b, M, packed.N);
   },
   matmulColumns: (out, a, M, packed, cols) => matmulPackedColumns(out, a, M, packed as PackedB, cols),
   repackColumns: (packed, b, bLayout, cols) => repackBColumns(packed as PackedB, b, bLayout, cols),

@@ -5,7 +5,7 @@
 // they lie, with no packed copy (a checkpoint's weights held once: issue 10). Those exist only
 // where the memory is shared, whose buffer memory.grow never detaches.
 
-import { biasAdd } from '../bias';
+import { biasAddInto } from '../bias';
 import type { Biased, MatmulKernel, Packed } from '../kernel';
 import type { BLayout } from '../matmulNaive';
 import { panelsLength, PANEL_UNITS } from '../params';
@@ -222,9 +222,20 @@ class WasmKernel implements WasmMatmulKernel {
       return new Float32Array(length); // (past what wasm32 addresses: 4 GiB with everything else)
     }
     const w = new Float32Array(this.memory.buffer, ptr, length);
-    this.weights.set(w, ptr);
-    this.finalizer.register(w, ptr, w);
+    this.hold(w, ptr);
     return w;
+  }
+
+  // w is a weight array of this kernel, at `at`: pack() reads it where it lies, its collection frees the block
+  private hold(w: Float32Array, at: number): void {
+    this.weights.set(w, at);
+    this.finalizer.register(w, at, w);
+  }
+
+  // w is no longer one: its collection frees nothing (the block is freed or taken over by the caller)
+  private letGo(w: Float32Array): void {
+    this.weights.delete(w);
+    this.finalizer.unregister(w);
   }
 
   // w's numbers as panels. With the room: where they lie, so that no fresh page is touched on this
@@ -253,8 +264,7 @@ class WasmKernel implements WasmMatmulKernel {
     const f32 = this.view();
     (bLayout === 'kn' ? this.packKn : this.packNk)(at, dst, K, N);
     this.packLastPanel(f32, at >> 2, dst >> 2, K, N, bLayout);
-    this.weights.delete(w);
-    this.finalizer.unregister(w);
+    this.letGo(w);
     this.heap.free(at);
     return panels;
   }
@@ -317,11 +327,9 @@ class WasmKernel implements WasmMatmulKernel {
         this.packLastPanel(this.view(), (aside >> 2) - j0 * K, at >> 2, K, N, 'nk'); // (source rows j ≥ j0 only: those aside)
       }
     }
-    this.weights.delete(w);
-    this.finalizer.unregister(w);
+    this.letGo(w);
     const panels = new Float32Array(this.memory.buffer, at, length);
-    this.weights.set(panels, at);
-    this.finalizer.register(panels, at, panels);
+    this.hold(panels, at);
     return panels;
   }
 
@@ -334,10 +342,7 @@ class WasmKernel implements WasmMatmulKernel {
     if (M === 0) return;
     if (K === 0) {
       out.fill(0, 0, M * N); // empty sums; mm walks panels by address and K = 0 has none
-      if (biased) {
-        biased.out.set(out.subarray(0, M * N));
-        biasAdd(biased.out, biased.b, M, N);
-      }
+      if (biased) biasAddInto(biased.out, out, biased.b, M, N);
       return;
     }
     const NP = Math.ceil(N / PANEL);
