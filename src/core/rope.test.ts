@@ -2,7 +2,7 @@
 // properties: position 0 is left alone, every pair keeps its length, and a query·key dot product
 // depends only on the distance between the two positions.
 import * as assert from 'node:assert/strict';
-import { ropeForward, ropeInvFreq } from './rope';
+import { ropeAngles, ropeForward, ropeInvFreq } from './rope';
 
 // q·cos + rotate_half(q)·sin with cos, sin = cat(freqs, freqs), rotate_half(x) = cat(-x2, x1)
 function ropeNaive(x: Float32Array, H: number, T: number, HS: number, theta: number): Float32Array {
@@ -25,6 +25,20 @@ function ropeNaive(x: Float32Array, H: number, T: number, HS: number, theta: num
 const rand = (n: number, seed: number): Float32Array => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + seed) * 2);
 
 describe('ropeForward (rotate-half)', () => {
+  it('keeps the last angles only while T, HS and the rope spec are the same', () => {
+    const a = { theta: 10000 };
+    const b = { theta: 10000 }; // equal, but another spec: computed again
+    const first = ropeAngles(4, 8, a);
+    assert.equal(ropeAngles(4, 8, a), first);
+    for (const other of [ropeAngles(4, 8, b), ropeAngles(5, 8, a), ropeAngles(4, 6, a), ropeAngles(4, 8, { theta: 500 })]) assert.notEqual(other, first);
+    // each time the right numbers for what was asked, after another spec was asked between
+    for (const [T, HS, theta] of [[3, 4, 10000], [3, 4, 500], [3, 4, 10000]] as const) {
+      const x = rand(T * HS, 7);
+      const want = ropeNaive(x, 1, T, HS, theta);
+      ropeForward(x, 1, T, HS, { theta });
+      for (let i = 0; i < x.length; i++) assert.ok(Math.abs(x[i] - want[i]) < 1e-6, `θ ${theta}, ${i}: ${x[i]} vs ${want[i]}`);
+    }
+  });
   it('equals the naive formula', () => {
     const x = rand(2 * 5 * 8, 1);
     const want = ropeNaive(x, 2, 5, 8, 10000);

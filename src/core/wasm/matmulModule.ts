@@ -97,6 +97,13 @@ export function simdProbeBytes(): Uint8Array {
 // row pair of a streams past it; B is read from memory once per call. (Touching the next panel
 // during the current one, as a software prefetch, measured slower: 37 vs 39 GFLOPS at
 // 32×768×3072, 17 vs 26 at M = 1.)
+// A panel still comes from memory during its first row pair, faster than memory gives it: a
+// GPT-2-small forward's products took 146, 224 and 433 ms at T = 16, 32 and 64, so about 70 ms
+// of them is the weights' 500 MB read, not overlapped with the multiplies (which run at ~50
+// GFLOPS, this core's peak). Spreading touches of panel p + 1 over p's row pairs (an i32.load
+// dropped every 16 k steps: wasm has no prefetch, and a load that misses holds the core's
+// retirement like any other) gave 1.04-1.13× on products alone, but 0.99-1.02× in the forward
+// (alternating rounds, 2026-11-26): not kept.
 function matmulFunction(fused: boolean): FuncBuilder {
   const f = new FuncBuilder([I32, I32, I32, I32, I32, I32, I32, I32, I32, I32]);
   const [a, b, out, M, K, NP, p0, p1, panelStride, rowStride] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => f.param(i));
