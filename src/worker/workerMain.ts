@@ -4,6 +4,7 @@
 // files) and webWorker.ts (a Web Worker, files through the extension host's workspace.fs).
 import type { FromWorker, QueryResult, ToWorker } from '../protocol/worker';
 import { defaultKernel, type MatmulKernel } from '../core/kernel';
+import { vectorExp } from '../core/expf';
 import type { SpawnMatmulHelper } from '../core/wasm';
 import { DocSession } from './session';
 import { CheckpointStore } from '../checkpoint/store';
@@ -29,7 +30,13 @@ const asked = new Map<string, number>();
 const paths = new Map<string, string>();
 let debounceMs = 150;
 let kernel: MatmulKernel | null = null;
-const getKernel = (): MatmulKernel => (kernel ??= defaultKernel(platform.spawnMatmulHelper));
+const getKernel = (): MatmulKernel => {
+  if (kernel === null) {
+    kernel = defaultKernel(platform.spawnMatmulHelper);
+    vectorExp(); // (the vector ops' module compiled and warmed with the kernel: in a first forward it took 19-20 ms of GPT-2's first LayerNorm)
+  }
+  return kernel;
+};
 /** Checkpoints, loaded once for every document that names them, their weights in the kernel's memory (held once). */
 const store = new CheckpointStore(platform.files, undefined, {
   weightArray: (n, zeroed, room) => getKernel().weightArray(n, zeroed, room),
