@@ -308,6 +308,30 @@ function normRowsFunction(): FuncBuilder {
     f.f64Const(0).f64x2Splat().set(sA);
     f.f64Const(0).f64x2Splat().set(sB);
   };
+  // r = 1 / √(v + eps) in both lanes
+  const scaleOf = (v: Local): void => {
+    f.f64Const(1).get(v).get(eps).f64Add().f64Sqrt().f64Div().set(inv);
+    f.get(inv).f64x2Splat().set(r);
+  };
+  // the row written over: (x · r) · g, or centred ((x − m) · r) · g + b
+  const writeRow = (centred: boolean): void => overRow(() => {
+    f.get(q).v128Load().set(x);
+    f.get(gq).v128Load().set(t);
+    if (centred) f.get(bq).v128Load().set(sA);
+    for (const [half, into] of [[low, lo], [high, hi]] as const) {
+      half(x);
+      if (centred) f.get(m).f64x2Sub();
+      f.get(r).f64x2Mul();
+      half(t);
+      f.f64x2Mul();
+      if (centred) {
+        half(sA);
+        f.f64x2Add();
+      }
+      f.f32x4DemoteZero().set(into);
+    }
+    f.get(q).get(lo).get(hi).shuffle32(0, 1, 4, 5).v128Store();
+  });
   f.get(C).i32(2).i32Shl().set(rowBytes);
   f.get(ptr).get(T).get(rowBytes).i32Mul().i32Add().set(end);
   f.block(() => {
@@ -320,21 +344,8 @@ function normRowsFunction(): FuncBuilder {
         zero();
         overRow(() => accumulate(true, false));
         laneSum(mean);
-        f.f64Const(1).get(mean).get(eps).f64Add().f64Sqrt().f64Div().set(inv);
-        f.get(inv).f64x2Splat().set(r);
-        overRow(() => {
-          f.get(q).v128Load().set(x);
-          f.get(gq).v128Load().set(t);
-          low(x);
-          f.get(r).f64x2Mul();
-          low(t);
-          f.f64x2Mul().f32x4DemoteZero().set(lo);
-          high(x);
-          f.get(r).f64x2Mul();
-          high(t);
-          f.f64x2Mul().f32x4DemoteZero().set(hi);
-          f.get(q).get(lo).get(hi).shuffle32(0, 1, 4, 5).v128Store();
-        });
+        scaleOf(mean);
+        writeRow(false);
       });
       f.get(rms).i32Eqz().if(() => {
         // mean = Σ x / C; v = Σ (x − mean)² / C; rstd = 1 / √(v + eps); out = ((x − mean) · rstd) · g + b
@@ -345,26 +356,8 @@ function normRowsFunction(): FuncBuilder {
         zero();
         overRow(() => accumulate(true, true));
         laneSum(inv);
-        f.f64Const(1).get(inv).get(eps).f64Add().f64Sqrt().f64Div().set(inv);
-        f.get(inv).f64x2Splat().set(r);
-        overRow(() => {
-          f.get(q).v128Load().set(x);
-          f.get(gq).v128Load().set(t);
-          f.get(bq).v128Load().set(sA);
-          low(x);
-          f.get(m).f64x2Sub().get(r).f64x2Mul();
-          low(t);
-          f.f64x2Mul();
-          low(sA);
-          f.f64x2Add().f32x4DemoteZero().set(lo);
-          high(x);
-          f.get(m).f64x2Sub().get(r).f64x2Mul();
-          high(t);
-          f.f64x2Mul();
-          high(sA);
-          f.f64x2Add().f32x4DemoteZero().set(hi);
-          f.get(q).get(lo).get(hi).shuffle32(0, 1, 4, 5).v128Store();
-        });
+        scaleOf(inv);
+        writeRow(true);
       });
       f.get(rowEnd).tee(ptr).get(end).i32LtU().brIf(0);
     });
