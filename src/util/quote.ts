@@ -139,3 +139,53 @@ export function describeChar(c: string): string {
 export function terminalSafe(text: string, keepNewlines = true): string {
   return text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => (keepNewlines && c === '\n' ? c : escapeOf(c.codePointAt(0)!)));
 }
+
+/** How many characters of any value a message quotes (a file from a stranger may hold megabytes). */
+export const VALUE_MAX = 80;
+
+/**
+ * Any value read from a file, for a message: bounded in length (~VALUE_MAX characters, elided with
+ * `…`) and in depth (deeper than 3 is `[…]`/`{…}`), never stringified whole, so 100,000 nested
+ * brackets or a 10 MB string cost nothing. `undefined` is "nothing"; a string is quote()d.
+ */
+export function describeValue(value: unknown, max = VALUE_MAX): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return quote(value, Math.min(QUOTE_MAX, max));
+  const out = { text: '', full: false };
+  writeValue(value, 0, max, out);
+  return out.full ? `${cut(out.text, max)}…` : out.text;
+}
+
+function writeValue(v: unknown, depth: number, max: number, out: { text: string; full: boolean }): void {
+  const put = (s: string): boolean => {
+    if (out.full) return false;
+    out.text += s;
+    if (out.text.length > max) out.full = true;
+    return !out.full;
+  };
+  if (v === null || typeof v === 'number' || typeof v === 'boolean') return void put(String(v));
+  if (typeof v === 'string') return void put(quoteBare(v, Math.min(QUOTE_MAX, max)));
+  if (typeof v === 'bigint') return void put(`${v}n`);
+  if (typeof v !== 'object') return void put(typeof v);
+  const isArray = Array.isArray(v);
+  if (depth >= 3) return void put(isArray ? '[…]' : '{…}');
+  if (!put(isArray ? '[' : '{')) return;
+  // (for…in, not Object.keys: a key count past the budget is never enumerated whole)
+  let i = 0;
+  if (isArray) {
+    for (const item of v as unknown[]) {
+      if ((i++ > 0 && !put(', ')) || out.full) return;
+      writeValue(item, depth + 1, max, out);
+      if (out.full) return;
+    }
+  } else {
+    for (const key in v as Record<string, unknown>) {
+      if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+      if (i++ > 0 && !put(', ')) return;
+      if (!put(`${quoteBare(key, 20)}: `)) return;
+      writeValue((v as Record<string, unknown>)[key], depth + 1, max, out);
+      if (out.full) return;
+    }
+  }
+  put(isArray ? ']' : '}');
+}
