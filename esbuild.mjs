@@ -2,6 +2,9 @@
 //   dist/extension.js  host, node/cjs, `vscode` external
 //   dist/worker.js     compute worker (worker_threads), node/cjs
 //   dist/matmulHelper.js  the matmul kernel's second thread, started by the worker (node/cjs)
+//   dist/tokenizerWorker.js  the tokenizers' thread, started by the worker and the CLI (node/cjs); on
+//                      the web its iife's text is put into dist/web/worker.js, which starts it
+//                      from a Blob (src/tokenizer/webTokenizerSource.ts)
 //   dist/cli.js        `ffn-lens` command line
 //   dist/webview.js    browser bundle for the panel (+ dist/webview.css)
 //   dist/web/extension.js, dist/web/worker.js   the same host and worker for the web worker
@@ -23,15 +26,33 @@ const common = { bundle: true, sourcemap: !production, minify: production, logLe
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', define: { __VERSION__: JSON.stringify(pkg.version) } };
 const browser = { ...common, platform: 'browser', format: 'iife', target: 'chrome114' };
 
+/**
+ * The web tokenizer thread's bundle (src/tokenizer/webTokenizerMain.ts) as text, in place of
+ * src/tokenizer/webTokenizerSource.ts's empty string in the web compute worker's bundle (which
+ * starts it from a Blob); built again with that bundle, so --watch keeps it current.
+ */
+function tokenizerThreadSource() {
+  return {
+    name: 'tokenizer-thread-source',
+    setup(build) {
+      build.onLoad({ filter: /webTokenizerSource\.ts$/ }, async () => {
+        const r = await esbuild.build({ ...browser, sourcemap: false, entryPoints: ['src/tokenizer/webTokenizerMain.ts'], write: false, metafile: true });
+        return { contents: `export const TOKENIZER_THREAD_SOURCE = ${JSON.stringify(r.outputFiles[0].text)};`, loader: 'js', watchFiles: Object.keys(r.metafile.inputs) };
+      });
+    },
+  };
+}
+
 const product = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...node, entryPoints: { worker: 'src/worker/computeWorker.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { matmulHelper: 'src/worker/matmulHelperThread.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { tokenizerWorker: 'src/tokenizer/nodeTokenizerMain.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...browser, entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { webview: 'webview/panel.css' }, outdir: 'dist' },
   { ...common, platform: 'browser', format: 'cjs', target: 'chrome114', entryPoints: { extension: 'src/extensionWeb.ts' }, outdir: 'dist/web', external: ['vscode'], define: { __VERSION__: JSON.stringify(pkg.version) } },
-  { ...browser, entryPoints: { worker: 'src/worker/webWorker.ts' }, outdir: 'dist/web' },
+  { ...browser, entryPoints: { worker: 'src/worker/webWorker.ts' }, outdir: 'dist/web', plugins: [tokenizerThreadSource()] },
 ];
 const bench = [
   { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist', external: ['playwright-core', '@tensorflow/*'] },

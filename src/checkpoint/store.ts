@@ -8,8 +8,8 @@ import type { CheckpointFiles } from './files';
 import { archSpec, loadCheckpoint, type Checkpoint, type WeightHolder } from './load';
 import type { ReadResult } from '../model/read';
 import type { Problem } from '../model/problems';
-import type { CheckpointResolver, PromptTokenizer, ResolvableCheckpoint } from './resolve';
-import { loadTokenizer, type TextTokenizer } from '../tokenizer/tokenizer';
+import type { CheckpointResolver, ResolvableCheckpoint } from './resolve';
+import { TokenizerRunner, type BudgetedTokenizer } from '../tokenizer/tokenizerRunner';
 
 export type Loading<T> =
   | { readonly state: 'loading'; readonly done: Promise<void> }
@@ -22,13 +22,15 @@ export interface LoadedCheckpoint extends ResolvableCheckpoint {
 
 export class CheckpointStore {
   private readonly checkpoints = new Map<string, Loading<LoadedCheckpoint>>();
-  private readonly tokenizers = new Map<string, Loading<(TextTokenizer & PromptTokenizer) | null>>();
+  private readonly tokenizers = new Map<string, Loading<BudgetedTokenizer | null>>();
 
   /**
    * `retryMs`: how long a failure is reported from the cache before it is tried again.
    * `holder`: where checkpoint weights are held (the matmul kernel, so they are held once).
+   * `runner`: where tokenizers run (a thread of their own, under a time budget, where the platform
+   * can start one; by default in this thread).
    */
-  constructor(readonly files: CheckpointFiles, private readonly retryMs = 2000, private readonly holder?: WeightHolder) {}
+  constructor(readonly files: CheckpointFiles, private readonly retryMs = 2000, private readonly holder?: WeightHolder, readonly runner = new TokenizerRunner(null)) {}
 
   /** `folder` of a model file: relative to the file's own folder, or absolute. */
   resolvePath(modelFile: string, folder: string): string {
@@ -57,7 +59,7 @@ export class CheckpointStore {
   }
 
   /** A tokenizer.json; `optional`: a missing file is no tokenizer (null), not a failure. */
-  tokenizer(path: string, optional: boolean): Loading<(TextTokenizer & PromptTokenizer) | null> {
+  tokenizer(path: string, optional: boolean): Loading<BudgetedTokenizer | null> {
     return this.get(this.tokenizers, `${optional ? '?' : ''}${path}`, async () => {
       const size = await this.files.size(path);
       if (size === null) {
@@ -67,20 +69,19 @@ export class CheckpointStore {
       const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
       const configPath = this.files.join(path.slice(0, Math.max(0, slash)), 'tokenizer_config.json');
       const config = (await this.files.size(configPath)) !== null ? decode(await this.files.read(configPath)) : undefined;
-      return loadTokenizer(decode(await this.files.read(path)), config);
+      return this.runner.load(decode(await this.files.read(path)), config, path.slice(slash + 1));
     });
   }
 
   /** Loads again on next use (a file changed). */
   forget(path?: string): void {
-    if (path === undefined) {
-      this.checkpoints.clear();
-      this.tokenizers.clear();
-      return;
+    for (const [key, t] of this.tokenizers) {
+      if (path !== undefined && key !== path && key !== `?${path}`) continue;
+      if (t.state === 'ready') t.value?.dispose(); // (its thread holds it)
+      this.tokenizers.delete(key);
     }
-    this.checkpoints.delete(path);
-    this.tokenizers.delete(path);
-    this.tokenizers.delete(`?${path}`);
+    if (path === undefined) this.checkpoints.clear();
+    else this.checkpoints.delete(path);
   }
 
   private get<T>(map: Map<string, Loading<T>>, key: string, load: () => Promise<T>): Loading<T> {
@@ -125,6 +126,10 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
   }
   if (c.state === 'failed') return problem(req.folderAt, c.message);
   if (t.state === 'failed') return problem(req.tokenizerAt ?? req.folderAt, t.message);
+  // the prompts' ids, from the tokenizer's thread (resolve reads them; a failure is said at the prompt)
+  const texts = t.value ? [req.tokenIds ? null : req.prompt, req.corruptedIds ? null : req.corruptedPrompt] : [];
+  const pending = texts.map((text) => (text === null ? null : t.value!.encodeAhead(text))).filter((p) => p !== null);
+  if (pending.length > 0) return { loading: Promise.all(pending).then(() => undefined) };
   const r = resolver.resolve(req, c.value, t.value);
   return { read: { ...read, model: r.file, problems: [...read.problems, ...r.problems] } };
 }

@@ -17,6 +17,8 @@ import type { CheckpointFiles } from '../checkpoint/files';
 import { nodeFiles } from '../checkpoint/nodeFiles';
 import { CheckpointResolver } from '../checkpoint/resolve';
 import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
+import { nodeTokenizerScript, nodeTokenizerThread } from '../tokenizer/nodeTokenizerThread';
+import { TokenizerRunner } from '../tokenizer/tokenizerRunner';
 import { formatFloat32 } from '../util/float32';
 import { terminalSafe } from '../util/quote';
 import { enableWasmRelaxedSimd } from '../util/nodeWasmFeatures';
@@ -179,7 +181,11 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
     io.err(`ffn-lens: cannot read ${opts.file}: ${why}\n`);
     return 1;
   }
-  const res = await resolveReadNow(readModel(text, opts.file), opts.file, new CheckpointStore(files, undefined, defaultKernel()), new CheckpointResolver());
+  // (a tokenizer's own pattern may backtrack for minutes: it runs in a thread stopped after a budget)
+  const script = nodeTokenizerScript(__dirname);
+  const store = new CheckpointStore(files, undefined, defaultKernel(), new TokenizerRunner(script ? nodeTokenizerThread(script) : null));
+  const res = await resolveReadNow(readModel(text, opts.file), opts.file, store, new CheckpointResolver());
+  store.runner.dispose();
   const lines = new LineIndex(text);
   for (const p of res.problems) {
     const { line, col } = lines.position(p.start);

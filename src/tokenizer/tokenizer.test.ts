@@ -202,13 +202,13 @@ describe('tokenizer (tokenizer.json via @huggingface/tokenizers)', () => {
     const refuses = (json: string, re: RegExp, config?: string): void =>
       assert.throws(() => loadTokenizer(json, config), (e: unknown) => e instanceof TokenizerError && re.test(e.message) && !e.message.includes('\n'), json.slice(0, 60));
     const gpt2 = JSON.parse(gpt2Json()) as { model: Record<string, unknown> };
-    refuses('not json', /^the tokenizer is not JSON/);
-    refuses('', /^the tokenizer is not JSON/);
-    refuses('[1, 2]', /^the tokenizer is not a JSON object/);
-    refuses('{"no": 1}', /has no "model"/);
-    refuses(JSON.stringify({ ...gpt2, model: { type: 'WordLevel', vocab: { a: 0 }, unk_token: '<unk>' } }), /model is "WordLevel".*supported: BPE, WordPiece, Unigram/);
+    refuses('not json', /^tokenizer\.json is not JSON/);
+    refuses('', /^tokenizer\.json is not JSON/);
+    refuses('[1, 2]', /^tokenizer\.json is not a JSON object/);
+    refuses('{"no": 1}', /^tokenizer\.json has no "model"/);
+    refuses(JSON.stringify({ ...gpt2, model: { type: 'WordLevel', vocab: { a: 0 }, unk_token: '<unk>' } }), /^tokenizer\.json: model\.type is "WordLevel", .*supported: BPE, WordPiece, Unigram/);
     refuses(JSON.stringify({ ...gpt2, model: { vocab: { a: 0 } } }), /no "type"/); // (the library would take it for a model that gives no ids)
-    refuses(JSON.stringify({ ...gpt2, pre_tokenizer: { type: 'Bogus' } }), /cannot be read: .*Bogus/);
+    refuses(JSON.stringify({ ...gpt2, pre_tokenizer: { type: 'Bogus' } }), /^tokenizer\.json: pre_tokenizer\.type must be one of .*ByteLevel.*, not "Bogus"$/);
     refuses(gpt2Json(), /^tokenizer_config\.json is not JSON/, '{"add_bos_token": tru');
     // a model of no type that is recognisably BPE reads
     const untyped = { ...gpt2.model };

@@ -3,15 +3,12 @@
 // visibly (GPT-2's byte-level `Ġthe` and SentencePiece's `▁the` are both `·the`). No Node
 // built-ins: the caller reads the files (the worker on desktop, workspace.fs on the web).
 
-import { BPE, Tokenizer, Unigram, WordPiece } from '@huggingface/tokenizers';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { describeValue } from '../util/quote';
+import { TokenizerError } from './tokenizerError';
+import { checkTokenizerConfig, checkTokenizerJson, type CheckedTokenizer, type FilePattern } from './tokenizerJson';
 
-/** What is wrong with a tokenizer (or a call to it), in one plain line. */
-export class TokenizerError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TokenizerError';
-  }
-}
+export { TokenizerError } from './tokenizerError';
 
 export interface TextTokenizer {
   /** The ids of a text, special tokens added as the tokenizer's post-processor says (Llama's BOS). */
@@ -24,43 +21,52 @@ export interface TextTokenizer {
   readonly vocabSize: number;
 }
 
-/** The model kinds @huggingface/tokenizers implements (an unknown `type` would quietly give no ids). */
-const MODELS = 'BPE, WordPiece, Unigram';
+/** A tokenizer as loaded here: also its raw tokens, and the file's own patterns (what may run long). */
+export interface LoadedTokenizer extends TextTokenizer {
+  /** The token of an id as the vocabulary spells it (`Ġthe`), undefined outside it. */
+  token(id: number): string | undefined;
+  readonly byteLevel: boolean;
+  readonly patterns: readonly FilePattern[];
+}
 
-/** `json`: a tokenizer.json's text; `configJson`: its tokenizer_config.json's, if there is one. */
-export function loadTokenizer(json: string, configJson?: string): TextTokenizer {
-  const spec = parse(json, 'the tokenizer');
+/**
+ * `json`: a tokenizer.json's text (`file`: its name, for messages); `configJson`: its
+ * tokenizer_config.json's, if there is one. Every failure, the library's too, is a TokenizerError
+ * in our words with the library's after them. `vet`: a last look at the checked file before the
+ * library runs anything of it (it may throw a TokenizerError).
+ */
+export function loadTokenizer(json: string, configJson?: string, file = 'tokenizer.json', vet?: (checked: CheckedTokenizer) => void): LoadedTokenizer {
+  const spec = parse(json, file);
   const config = configJson === undefined ? {} : parse(configJson, 'tokenizer_config.json');
-  const model = spec.model as { type?: unknown } | undefined;
-  if (!model || typeof model !== 'object' || Array.isArray(model)) throw new TokenizerError('the tokenizer has no "model": is it a Hugging Face tokenizer.json?');
-  if (model.type !== undefined && !MODELS.split(', ').includes(model.type as string)) {
-    throw new TokenizerError(`the tokenizer's model is ${JSON.stringify(model.type)}, which cannot be read here (supported: ${MODELS})`);
-  }
+  const checked = checkTokenizerJson(spec, file);
+  checkTokenizerConfig(config, 'tokenizer_config.json');
+  vet?.(checked);
   let tok: Tokenizer;
   try {
     // (the keys Hugging Face always writes; a hand-made file may leave them out)
     tok = new Tokenizer({ added_tokens: [], normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, ...spec }, config);
   } catch (e) {
-    throw new TokenizerError(`the tokenizer cannot be read: ${firstLine(e)}`);
+    throw new TokenizerError(`${file} cannot be read by the tokenizer library${where(e, checked.patterns)}: ${firstLine(e)}`);
   }
-  // without a type the library guesses from the keys, and may guess a model that does not tokenize
-  if (!(tok.model instanceof BPE || tok.model instanceof WordPiece || tok.model instanceof Unigram)) {
-    throw new TokenizerError(`the tokenizer's model has no "type" and is none of ${MODELS}`);
-  }
-  const byteLevel = usesByteLevel(spec);
-  const vocabSize = tok.model.vocab.length; // indexed by id, added tokens included
+  const { byteLevel, patterns } = checked;
+  const vocab = (tok.model?.vocab ?? []) as unknown[];
+  const vocabSize = vocab.length; // indexed by id, added tokens included
   const labels = new Map<number, string>();
+  const token = (id: number): string | undefined => {
+    const raw = Number.isInteger(id) && id >= 0 ? vocab[id] : undefined;
+    return typeof raw === 'string' ? raw : undefined;
+  };
   return {
     encode(text) {
-      let e: { ids: number[]; tokens: string[] };
+      let e: { ids: unknown[]; tokens: unknown[] };
       try {
         e = tok.encode(text);
       } catch (err) {
-        throw new TokenizerError(`the tokenizer failed on this text: ${firstLine(err)}`);
+        throw new TokenizerError(`the tokenizer library failed on it: ${firstLine(err)}`);
       }
       const bad = e.ids.findIndex((id) => !Number.isInteger(id));
-      if (bad >= 0) throw new TokenizerError(`the tokenizer gives the piece ${JSON.stringify(e.tokens[bad])}, which is not in its vocabulary`);
-      return { ids: e.ids, tokens: e.tokens };
+      if (bad >= 0) throw new TokenizerError(`the tokenizer gives the piece ${describeValue(e.tokens[bad])}, which is not in its vocabulary`);
+      return { ids: e.ids as number[], tokens: e.tokens.map(String) };
     },
     decode(ids) {
       if (ids.length === 0) return ''; // (the library refuses an empty list)
@@ -73,13 +79,16 @@ export function loadTokenizer(json: string, configJson?: string): TextTokenizer 
     label(id) {
       let l = labels.get(id);
       if (l === undefined) {
-        const raw = Number.isInteger(id) ? tok.id_to_token(id) : undefined;
+        const raw = token(id);
         l = raw === undefined ? `#${id}` : visible(raw, byteLevel);
         labels.set(id, l);
       }
       return l;
     },
+    token,
     vocabSize,
+    byteLevel,
+    patterns,
   };
 }
 
@@ -94,12 +103,29 @@ function parse(text: string, what: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+/** The library's message, its first line, bounded. */
+export function firstLine(e: unknown): string {
+  let m: string;
+  try {
+    m = e instanceof Error ? e.message : typeof e === 'string' ? e : describeValue(e);
+  } catch {
+    m = 'an unknown error';
+  }
+  const line = m.split('\n')[0];
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
 
-function usesByteLevel(spec: Record<string, unknown>): boolean {
-  return (JSON.stringify(spec.pre_tokenizer ?? null) + JSON.stringify(spec.decoder ?? null)).includes('"ByteLevel"');
+/** A pattern the JavaScript engine refuses: where it is (the library names none). */
+function where(e: unknown, patterns: readonly FilePattern[]): string {
+  if (!(e instanceof SyntaxError)) return '';
+  for (const p of patterns) {
+    try {
+      new RegExp(p.source, 'u');
+    } catch {
+      return ` (at ${p.at})`;
+    }
+  }
+  return '';
 }
 
 /** GPT-2's byte-to-unicode table, reversed: the char code of each byte's printable stand-in → the byte (-1: none). */

@@ -8,12 +8,14 @@ import { nodeFiles } from '../checkpoint/nodeFiles';
 import { enableWasmRelaxedSimd } from '../util/nodeWasmFeatures';
 import type { ToWorker } from '../protocol/worker';
 import { nodeMatmulHelper } from './nodeMatmulHelper';
+import { nodeTokenizerScript, nodeTokenizerThread } from '../tokenizer/nodeTokenizerThread';
 import { runWorker } from './workerMain';
 
 const port = parentPort;
 if (!port) throw new Error('computeWorker must run in a worker thread');
 
 enableWasmRelaxedSimd(); // before the kernel is made
+const tokenizerScript = nodeTokenizerScript(__dirname); // (dist/tokenizerWorker.js)
 
 runWorker({
   post: (msg, transfer) => port.postMessage(msg, transfer),
@@ -24,4 +26,5 @@ runWorker({
   // (opening a GPT-2-small checkpoint in code-server, the first forward took 517 and 830 ms with the
   // helper, 300-500 without: the helper's core is the one the workbench and the extension host use).
   spawnMatmulHelper: availableParallelism() > 2 ? nodeMatmulHelper(join(__dirname, 'matmulHelper.js')) : undefined,
+  spawnTokenizerThread: tokenizerScript ? nodeTokenizerThread(tokenizerScript) : null,
 });

@@ -4,6 +4,8 @@
 import type { FromWorker, ToWorker } from '../protocol/worker';
 import { hostFilesClient } from './hostFilesClient';
 import { runWorker } from './workerMain';
+import { webTokenizerThread } from '../tokenizer/webTokenizerThread';
+import { TOKENIZER_THREAD_SOURCE } from '../tokenizer/webTokenizerSource';
 
 interface WorkerScope {
   postMessage(msg: unknown, transfer: ArrayBuffer[]): void;
@@ -25,4 +27,5 @@ runWorker({
   },
   files: host.files,
   readFile: (path) => host.readWhole(path),
+  spawnTokenizerThread: webTokenizerThread(TOKENIZER_THREAD_SOURCE),
 });

@@ -9,6 +9,8 @@ import type { SpawnMatmulHelper } from '../core/wasm';
 import { DocSession } from './session';
 import { CheckpointStore } from '../checkpoint/store';
 import type { CheckpointFiles } from '../checkpoint/files';
+import type { SpawnTokenizerThread } from '../tokenizer/threadProtocol';
+import { TokenizerRunner } from '../tokenizer/tokenizerRunner';
 
 /** What the worker's body needs from where it runs. */
 export interface WorkerPlatform {
@@ -20,6 +22,8 @@ export interface WorkerPlatform {
   readFile(path: string): Promise<Uint8Array>;
   /** A second thread for the matmul kernel's large products, where the platform has one. */
   readonly spawnMatmulHelper?: SpawnMatmulHelper;
+  /** A thread for tokenizers (their own patterns may backtrack for minutes: stopped there after a budget), where the platform has one. */
+  readonly spawnTokenizerThread?: SpawnTokenizerThread | null;
 }
 
 export function runWorker(platform: WorkerPlatform): void {
@@ -41,7 +45,7 @@ const getKernel = (): MatmulKernel => {
 const store = new CheckpointStore(platform.files, undefined, {
   weightArray: (n, zeroed, room) => getKernel().weightArray(n, zeroed, room),
   intoPanels: (w, K, N, layout) => getKernel().intoPanels(w, K, N, layout),
-});
+}, new TokenizerRunner(platform.spawnTokenizerThread ?? null));
 const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => platform.post(msg, transfer);
 
 platform.onMessage((msg: ToWorker) => {
