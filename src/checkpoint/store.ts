@@ -107,9 +107,10 @@ function messageOf(e: unknown): string {
 
 /**
  * A read of a file that names a checkpoint, with its model (or its problems) once what it names is
- * loaded; `loading` while it is not (ask again when it settles). Other reads are returned as they are.
+ * loaded and its prompts are tokenized; `loading` while they are not (ask again when it settles;
+ * `tokenizing`: only a prompt is). Other reads are returned as they are.
  */
-export function resolveRead(read: ReadResult, modelFile: string, store: CheckpointStore | null, resolver: CheckpointResolver): { read: ReadResult } | { loading: Promise<void> } {
+export function resolveRead(read: ReadResult, modelFile: string, store: CheckpointStore | null, resolver: CheckpointResolver): { read: ReadResult } | { loading: Promise<void>; tokenizing?: boolean } {
   const req = read.checkpoint;
   if (!req) return { read };
   const problem = (at: { start: number; end: number; path: readonly (string | number)[] }, message: string): { read: ReadResult } => ({
@@ -129,7 +130,7 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
   // the prompts' ids, from the tokenizer's thread (resolve reads them; a failure is said at the prompt)
   const texts = t.value ? [req.tokenIds ? null : req.prompt, req.corruptedIds ? null : req.corruptedPrompt] : [];
   const pending = texts.map((text) => (text === null ? null : t.value!.encodeAhead(text))).filter((p) => p !== null);
-  if (pending.length > 0) return { loading: Promise.all(pending).then(() => undefined) };
+  if (pending.length > 0) return { loading: Promise.all(pending).then(() => undefined), tokenizing: true };
   const r = resolver.resolve(req, c.value, t.value);
   return { read: { ...read, model: r.file, problems: [...read.problems, ...r.problems] } };
 }

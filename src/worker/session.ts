@@ -76,8 +76,10 @@ export class DocSession {
   private vocabSent = -1;
   /** Overrides of the checkpoint this document names, kept between reads (see resolve.ts). */
   private readonly resolver = new CheckpointResolver();
-  /** A checkpoint or tokenizer is being loaded: the read waits for it. */
+  /** A checkpoint or tokenizer is being loaded (or a prompt tokenized): the read waits for it. */
   private loading: Promise<void> | null = null;
+  /** Only a prompt is being tokenized (a fraction of a millisecond, as a rule): the panel is not told. */
+  private tokenizing = false;
   /**
    * The stages the panel shows (null: all); the others are computed but not sent. Until it says,
    * what a new panel shows of this model (`shownFirst`: a deep model's layers collapsed).
@@ -265,6 +267,7 @@ export class DocSession {
       this.schedule(true);
     });
     this.loading = loading;
+    this.tokenizing = r.tokenizing === true;
     return read;
   }
 
@@ -280,7 +283,7 @@ export class DocSession {
     const t0 = performance.now();
     const read = this.ensureRead();
     if (this.loading) {
-      this.post({ type: 'loading', doc: this.doc, version, what: read.checkpoint?.folder ?? '' });
+      if (!this.tokenizing) this.post({ type: 'loading', doc: this.doc, version, what: read.checkpoint?.folder ?? '' });
       return;
     }
     const model = read.model;
