@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { nodeTokenizerScript, nodeTokenizerThread } from './nodeTokenizerThread';
+import type { TokenizerThread } from './threadProtocol';
 import { TokenizerError } from './tokenizer';
 import { DEFAULT_BUDGETS, TokenizerRunner, type BudgetedTokenizer } from './tokenizerRunner';
 import { HOSTILE_TEXT, patternTokenizer } from './testing';
@@ -58,13 +59,22 @@ describe('tokenizer runner (a thread of its own, a time budget)', () => {
   });
 
   it('a normalizer\'s Replace pattern that backtracks while the tokenizer loads: the load is stopped, named, and the thread serves the next one', async () => {
-    const runner = new TokenizerRunner(nodeTokenizerThread(SCRIPT), { ...budgets, loadMs: 1500, loadMsPerMB: 0 });
+    const loads: string[] = []; // (the requests posted to the threads)
+    const spawn = (): TokenizerThread => {
+      const t = nodeTokenizerThread(SCRIPT)();
+      return { ...t, post: (m) => { loads.push(m.type); t.post(m); } };
+    };
+    const runner = new TokenizerRunner(spawn, { ...budgets, loadMs: 1500, loadMsPerMB: 0 });
     try {
       await assert.rejects(runner.load(patternTokenizer('(a+)+$', 'normalizer'), undefined, 'tokenizer.json'), (e: unknown) => {
         assert.ok(e instanceof TokenizerError);
         assert.equal(e.message, 'tokenizer.json: reading it took more than 1.5 s and was stopped: its pattern at normalizer.pattern.Regex, "(a+)+$", may backtrack without end');
         return true;
       });
+      // the same file again (the store tries a failure again on a later read): said at once, not run again
+      assert.deepEqual(loads, ['load']);
+      await assert.rejects(runner.load(patternTokenizer('(a+)+$', 'normalizer'), undefined, 'tokenizer.json'), /^TokenizerError: tokenizer\.json: reading it took more than 1\.5 s and was stopped/);
+      assert.deepEqual(loads, ['load'], 'not posted again');
       const ok = await runner.load(patternTokenizer('a+|!'), undefined, 'tokenizer.json');
       assert.deepEqual(await encoded(ok, 'aa!'), { ids: [3, 2] });
     } finally {

@@ -54,6 +54,8 @@ interface Entry {
   patterns: readonly FilePattern[] | null;
   /** Loaded in the worker itself (no thread). */
   local: LoadedTokenizer | null;
+  /** Its load ran over its budget. */
+  over?: boolean;
 }
 
 interface Live {
@@ -74,6 +76,8 @@ export class TokenizerRunner {
   private chain: Promise<unknown> = Promise.resolve();
   private req = 0;
   private keys = 0;
+  /** Files whose load ran over its budget, and what was said: not tried again (the store retries a failure on a later read). */
+  private readonly overran = new Map<string, string>();
 
   /** `spawn`: how the platform starts a tokenizer thread (null: none; the library runs in the caller's thread). */
   constructor(private spawn: SpawnTokenizerThread | null, private readonly budgets: RunnerBudgets = DEFAULT_BUDGETS) {}
@@ -86,7 +90,16 @@ export class TokenizerRunner {
   /** Loads a tokenizer.json (`file`: its name, for messages); rejects with a TokenizerError. */
   async load(json: string, config: string | undefined, file: string): Promise<BudgetedTokenizer> {
     const entry: Entry = { key: ++this.keys, json, config, file, patterns: null, local: null };
-    const v = await this.serial(() => this.loadIn(entry));
+    const id = `${config ?? ''}\u0000${json}`;
+    const over = this.overran.get(id);
+    if (over !== undefined) throw new TokenizerError(over);
+    const v = await this.serial(() => this.loadIn(entry)).catch((e: unknown) => {
+      if (e instanceof TokenizerError && entry.over) {
+        if (this.overran.size >= 8) this.overran.delete(this.overran.keys().next().value!);
+        this.overran.set(id, e.message);
+      }
+      throw e;
+    });
     entry.patterns = v.patterns;
     const raw = new Map<number, string>();
     for (let i = 0; i < v.ids.length; i++) raw.set(v.ids[i], v.tokens[i]);
@@ -165,6 +178,7 @@ export class TokenizerRunner {
   }
 
   private loadOver(entry: Entry): string {
+    entry.over = true;
     if (entry.patterns === null) {
       try {
         entry.patterns = checkTokenizerJson(JSON.parse(entry.json) as Record<string, unknown>, entry.file).patterns;
