@@ -47,7 +47,7 @@ export async function pathUnder(files: CheckpointFiles, roots: readonly Root[], 
     if (found && 'path' in found) return found;
     first ??= found;
   }
-  return first === undefined ? { refused: `is outside ${roots.map((r) => r.shown).join(' and ')}` } : first;
+  return first === undefined ? { refused: `is outside ${[...new Set(roots.map((r) => r.shown))].join(' and ')}` } : first;
 }
 
 async function judge(files: CheckpointFiles, root: Root, parts: readonly string[]): Promise<Found> {
