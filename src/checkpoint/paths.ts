@@ -44,14 +44,6 @@ export function partsBelow(folder: string, path: string): readonly string[] | nu
   return p.parts.slice(f.parts.length);
 }
 
-/** `path` with '.' and '..' worked out, in the style it was written ('/' unless it uses only '\'). */
-export function normalPath(path: string): string {
-  const p = partsOf(path);
-  const sep = path.includes('/') || !path.includes('\\') ? '/' : '\\';
-  const root = p.root === '/' ? sep : p.root === '' ? '' : `${path.slice(0, 1)}:${sep}`;
-  return `${root}${p.parts.join(sep)}` || '.';
-}
-
 /**
  * Where a Hugging Face cache snapshot's files really are: `…/models--org--name/snapshots/<rev>`
  * (or a folder below it) → `…/models--org--name/blobs`, null for any other folder. The cache's
