@@ -4,6 +4,8 @@
 
 import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
+import { checkedFile, checkpointRoot } from './inside';
+import { quote } from '../util/quote';
 import { readHeader, type SafetensorsFile, type TensorInfo } from './safetensors';
 
 export const SINGLE_FILE = 'model.safetensors';
@@ -21,14 +23,18 @@ export interface CheckpointTensors {
   readonly tensors: ReadonlyMap<string, TensorLocation>;
 }
 
-export async function openTensors(files: CheckpointFiles, folder: string): Promise<CheckpointTensors> {
-  const single = files.join(folder, SINGLE_FILE);
-  if ((await files.size(single)) !== null) {
+/** `hfCache`: Hugging Face's cache layout (a snapshot's links into its blobs/) is read; false in Restricted Mode. */
+export async function openTensors(files: CheckpointFiles, folder: string, opts: { readonly hfCache?: boolean } = {}): Promise<CheckpointTensors> {
+  // (every file the folder names is inside it, links followed: inside.ts)
+  const root = checkpointRoot(folder, opts.hfCache);
+  const inFolder = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} in ${folder} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: name });
+  const single = await inFolder(SINGLE_FILE);
+  if (single !== null && (await files.size(single)) !== null) {
     const file = await readHeader(files, single, SINGLE_FILE);
     return { files: [file], tensors: new Map([...file.tensors].map(([n, info]) => [n, { file, info }])) };
   }
-  const indexPath = files.join(folder, INDEX_FILE);
-  if ((await files.size(indexPath)) === null) {
+  const indexPath = await inFolder(INDEX_FILE);
+  if (indexPath === null || (await files.size(indexPath)) === null) {
     const bin = (await files.size(files.join(folder, 'pytorch_model.bin'))) !== null;
     throw new CheckpointError(
       `no ${SINGLE_FILE} (nor ${INDEX_FILE} with its shards) in ${folder}${bin ? ': pytorch_model.bin is not read, FFN Lens reads safetensors' : ''}`,
@@ -41,8 +47,8 @@ export async function openTensors(files: CheckpointFiles, folder: string): Promi
   const byShard = new Map<string, SafetensorsFile>();
   for (const [tensor, shard] of weightMap) {
     if (byShard.has(shard)) continue;
-    const path = files.join(folder, shard);
-    if ((await files.size(path)) === null) {
+    const path = await checkedFile(files, root, shard, (why) => `${INDEX_FILE} puts ${tensor} in ${quote(shard)}, which ${why}: a shard must be a file inside the checkpoint folder`, { file: INDEX_FILE, tensor });
+    if (path === null || (await files.size(path)) === null) {
       throw new CheckpointError(`${shard}, the shard ${INDEX_FILE} gives for ${tensor}, is missing from ${folder}`, { file: shard, tensor });
     }
     byShard.set(shard, await readHeader(files, path, shard));

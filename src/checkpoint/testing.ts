@@ -203,6 +203,7 @@ export function recordingFiles(inner: CheckpointFiles): { files: CheckpointFiles
         return inner.read(p, start, end);
       },
       join: (f, n) => inner.join(f, n),
+      locate: (r, n) => inner.locate(r, n),
     },
   };
 }
