@@ -118,6 +118,8 @@ describe('safetensors header', () => {
     assert.equal(await message('{"w": {"dtype": "F32", "shape": [1], "dtype": "F16", "data_offsets": [0, 4]}}', 4),
       'model.safetensors is corrupt: its header gives dtype twice for tensor w');
     assert.equal(await message('{"__metadata__": {"format": "pt", "format": "np"}}'), 'model.safetensors is corrupt: its header gives format twice for "__metadata__"');
+    assert.equal(await message('{"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4], "x": [{"a": 1, "a": 2}]}}', 4),
+      'model.safetensors is corrupt: its header repeats the key a inside tensor w');
   });
 
   it('100,000 nested brackets in a shape or an offset: a bounded message, no stack overflow', async () => {
