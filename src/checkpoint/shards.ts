@@ -2,7 +2,9 @@
 // `model.safetensors.index.json` lists (its `weight_map`: tensor name → shard file). Only headers
 // are read here; each tensor is read later, on its own.
 
-import { CheckpointError } from './errors';
+import { describeValue } from '../util/quote';
+import { firstDuplicateKey } from './duplicateKeys';
+import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
 import { quote } from '../util/quote';
@@ -67,25 +69,32 @@ export async function openTensors(files: CheckpointFiles, folder: string, opts: 
   return { files: [...byShard.values()], tensors };
 }
 
-/** The index's weight_map, checked: tensor name → shard file name. */
+/**
+ * The index's weight_map, checked: tensor name → shard file name, each name given once (JSON.parse
+ * would keep the last of two silently). Messages quote nothing whole.
+ */
 export function parseIndex(bytes: Uint8Array): Map<string, string> {
+  const bad = (why: string, tensor?: string): never => {
+    throw new CheckpointError(`${INDEX_FILE}${why}`, tensor === undefined ? { file: INDEX_FILE } : { file: INDEX_FILE, tensor });
+  };
+  let text = '';
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    json = JSON.parse(text);
   } catch {
-    throw new CheckpointError(`${INDEX_FILE} is not JSON`, { file: INDEX_FILE });
+    bad(' is not JSON (UTF-8 text of an object with a "weight_map")');
   }
-  const map = (json as { weight_map?: unknown } | null)?.weight_map;
-  if (!map || typeof map !== 'object' || Array.isArray(map)) {
-    throw new CheckpointError(`${INDEX_FILE} has no "weight_map" object (tensor name → shard file)`, { file: INDEX_FILE });
-  }
+  const map = json && typeof json === 'object' && !Array.isArray(json) && Object.hasOwn(json, 'weight_map') ? (json as { weight_map: unknown }).weight_map : undefined;
+  if (!map || typeof map !== 'object' || Array.isArray(map)) bad(' has no "weight_map" object (tensor name → shard file)');
+  // two weight_maps, or a name in one twice: JSON.parse would keep the last silently
+  const dup = firstDuplicateKey(text, (d) => d.within.length === 0 || (d.within.length === 1 && d.within[0] === 'weight_map'));
+  if (dup) bad(dup.within.length ? `: weight_map names ${named(dup.key)} twice` : ` gives ${named(dup.key)} twice`, dup.within.length ? dup.key : undefined);
   const out = new Map<string, string>();
   for (const [tensor, shard] of Object.entries(map as Record<string, unknown>)) {
-    if (typeof shard !== 'string' || shard === '') {
-      throw new CheckpointError(`${INDEX_FILE}: weight_map gives ${tensor} the shard ${JSON.stringify(shard)}, expected a file name`, { file: INDEX_FILE, tensor });
-    }
-    out.set(tensor, shard);
+    if (typeof shard !== 'string' || shard === '') bad(`: weight_map gives ${named(tensor)} the shard ${describeValue(shard)}, expected a file name`, tensor);
+    out.set(tensor, shard as string);
   }
-  if (out.size === 0) throw new CheckpointError(`${INDEX_FILE}: weight_map is empty`, { file: INDEX_FILE });
+  if (out.size === 0) bad(': weight_map is empty');
   return out;
 }
