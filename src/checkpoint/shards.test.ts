@@ -57,7 +57,7 @@ describe('checkpoint shards', () => {
 
   it('a missing shard names it and a tensor it should hold', async () => {
     const e = await error({ 'model.safetensors.index.json': { weight_map: { x: A, y: B } }, [A]: safetensorsBytes({ x: t(2) }) });
-    assert.equal(e.message, `${B}, the shard model.safetensors.index.json gives for y, is missing from /m`);
+    assert.equal(e.message, `${B}, the shard model.safetensors.index.json gives for y, is missing from the checkpoint folder`);
     assert.equal(e.file, B);
     assert.equal(e.tensor, 'y');
   });

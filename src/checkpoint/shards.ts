@@ -49,9 +49,9 @@ export async function openTensors(files: CheckpointFiles, folder: string, opts: 
   const byShard = new Map<string, SafetensorsFile>();
   for (const [tensor, shard] of weightMap) {
     if (byShard.has(shard)) continue;
-    const path = await checkedFile(files, root, shard, (why) => `${INDEX_FILE} puts ${tensor} in ${quote(shard)}, which ${why}: a shard must be a file inside the checkpoint folder`, { file: INDEX_FILE, tensor });
+    const path = await checkedFile(files, root, shard, (why) => `${INDEX_FILE} puts ${named(tensor)} in ${quote(shard)}, which ${why}: a shard must be a file inside the checkpoint folder`, { file: INDEX_FILE, tensor });
     if (path === null || (await files.size(path)) === null) {
-      throw new CheckpointError(`${shard}, the shard ${INDEX_FILE} gives for ${tensor}, is missing from ${folder}`, { file: shard, tensor });
+      throw new CheckpointError(`${named(shard)}, the shard ${INDEX_FILE} gives for ${named(tensor)}, is missing from the checkpoint folder`, { file: shard, tensor });
     }
     byShard.set(shard, await readHeader(files, path, shard));
   }
@@ -59,7 +59,7 @@ export async function openTensors(files: CheckpointFiles, folder: string, opts: 
   for (const [tensor, shard] of weightMap) {
     const file = byShard.get(shard)!;
     const info = file.tensors.get(tensor);
-    if (!info) throw new CheckpointError(`${INDEX_FILE} puts ${tensor} in ${shard}, which has no such tensor`, { file: shard, tensor });
+    if (!info) throw new CheckpointError(`${INDEX_FILE} puts ${named(tensor)} in ${named(shard)}, which has no such tensor`, { file: shard, tensor });
     tensors.set(tensor, { file, info });
   }
   // a shard's tensors the index forgot are still the checkpoint's (the index decides only where a name is)
