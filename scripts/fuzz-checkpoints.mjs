@@ -164,7 +164,15 @@ if (ONE !== null) {
 
 /** A fault's message with its particulars (numbers, quoted text, paths) made general, to group alike faults. */
 const general = (s) => s.replace(/\/[\w./-]+/g, 'PATH').replace(/"[^"]*"/g, '"…"').replace(/\d+(\.\d+)?/g, 'N');
-const shape = (f) => f.verdict.outcome === 'read-outside' ? `read-outside: ${f.verdict.detail.split(' ')[0]} after ${(f.mutations ?? []).filter((m) => /symlink|shard|tokenizer|checkpoint/.test(m)).map(general).join(' + ')}` : f.verdict.outcome === 'hang' || f.verdict.outcome === 'crash' || f.verdict.outcome === 'memory' ? `${f.verdict.outcome} after ${(f.mutations ?? []).map(general).join(' + ')}` : `${f.verdict.outcome}: ${f.verdict.detail.replace(/\/[\w./-]+/g, 'PATH').replace(/"[^"]*"/g, '"…"').replace(/\d+(\.\d+)?/g, 'N').replace(/^.*?:N:N: (error|warning): /, '').slice(0, 110)}`;
+/** How a read got out: a symlink in the folder, a shard path of the index, or the model file's keys. */
+const way = (f) => {
+  const m = (f.mutations ?? []).join(' + ');
+  const link = /symlink to (<outside>\S*|\/etc\S*|\/dev\S*)/.exec(m);
+  if (link) return `a symlink in the folder to ${link[1].startsWith('<outside>') ? 'a file outside' : link[1]}`;
+  if (/in shard/.test(m)) return 'a shard path of the index';
+  return `the mutations ${general(m)}`;
+};
+const shape = (f) => f.verdict.outcome === 'read-outside' ? `read-outside: ${f.verdict.detail.split(' ')[0]} through ${way(f)}` : f.verdict.outcome === 'hang' || f.verdict.outcome === 'crash' || f.verdict.outcome === 'memory' ? `${f.verdict.outcome} after ${(f.mutations ?? []).map(general).join(' + ')}` : `${f.verdict.outcome}: ${f.verdict.detail.replace(/\/[\w./-]+/g, 'PATH').replace(/"[^"]*"/g, '"…"').replace(/\d+(\.\d+)?/g, 'N').replace(/^.*?:N:N: (error|warning): /, '').slice(0, 110)}`;
 const groups = new Map();
 for (const f of failures) {
   const k = shape(f);
@@ -184,7 +192,10 @@ console.log('\nseed                       cases      ok  faults');
 for (const [s, v] of Object.entries(bySeed).sort()) console.log(`${s.padEnd(24)} ${String(v.cases).padStart(7)} ${String(v.ok).padStart(7)} ${String(v.faults).padStart(7)}`);
 if (catalogue.length) {
   console.log(`\n${catalogue.length} kinds of fault (repro: node scripts/fuzz-checkpoints.mjs --seed ${SEED} --case I):`);
-  for (const g of catalogue.slice(0, 60)) {
+  const shownPer = {};
+  for (const g of catalogue) {
+    const o = g.example.verdict.outcome;
+    if ((shownPer[o] = (shownPer[o] ?? 0) + 1) > 12) continue; // (the rest are in the report)
     const e = g.example;
     console.log(`  ${String(g.count).padStart(6)}× ${g.key}\n          case ${e.i} (${e.seedName}, ${e.argv.join(' ')}): ${(e.mutations ?? ['?']).join(' + ')}\n          ${e.verdict.detail.slice(0, 240)}`);
   }

@@ -31,9 +31,16 @@ const RAW: ReadonlyArray<[RegExp, string]> = [
   [/^\s+at .+\(.+:\d+:\d+\)|\bat (async )?\S+ \(.*\.js:\d+/m, 'stack frame'],
 ];
 
-export function rawPhrase(message: string): string | null {
+/**
+ * A library's detail after our words ("the tokenizer is not JSON (Unexpected token …)", "cannot be
+ * read: Invalid regular expression: …") is allowed, as the project's rules say; `strict` counts it too.
+ */
+const DETAIL_AFTER_OUR_WORDS = /(is not JSON \(|cannot be read: )(Unexpected token|Unexpected end of JSON|Unexpected non-whitespace|Unterminated string|Expected |Bad control character|Unexpected number|Invalid regular expression)[^]*$/;
+
+export function rawPhrase(message: string, strict = false): string | null {
   // (the reader's own words for a NaN the file holds: "is NaN, which is not a number JSON allows")
-  const m = message.replace(/is NaN, which is not a number JSON allows/g, '');
+  let m = message.replace(/is NaN, which is not a number JSON allows/g, '');
+  if (!strict) m = m.replace(DETAIL_AFTER_OUR_WORDS, '$1');
   for (const [re, what] of RAW) if (re.test(m)) return what;
   return null;
 }

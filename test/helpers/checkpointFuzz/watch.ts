@@ -65,10 +65,10 @@ function pathOf(arg: unknown): string | null {
 function note(op: string, arg: unknown, follow: boolean): void {
   if (!recording) return;
   const p = pathOf(arg);
-  if (p === null) return;
+  if (p === null || p.includes('\0')) return; // (Node refuses a path with a NUL byte before touching anything)
   let real: string;
   try {
-    real = p.includes('\0') ? path.resolve(p.split('\0')[0]) : landing(p, follow);
+    real = landing(p, follow);
   } catch {
     real = path.resolve(p);
   }
