@@ -10,6 +10,7 @@
 //   dist/web/extension.js, dist/web/worker.js   the same host and worker for the web worker
 //                      extension host (vscode.dev): browser/cjs (`vscode` external) and one iife
 //   dist/bench.js      `npm run bench` (+ dist/bench-draw.js, the page it draws in); not with --production
+//   dist/fuzz-checkpoints.js  the worker of `npm run fuzz:checkpoints`; not with --production
 // `--tests` instead compiles src/, test/, webview/ and bench/host/ file by file into out/ for mocha.
 // `--watch` rebuilds the bundles on change; `--production` minifies (what the .vsix ships).
 import * as esbuild from 'esbuild';
@@ -57,6 +58,8 @@ const product = [
 const bench = [
   { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist', external: ['playwright-core', '@tensorflow/*'] },
   { ...browser, entryPoints: { 'bench-draw': 'bench/drawPage.ts' }, outdir: 'dist' },
+  // `npm run fuzz:checkpoints`'s worker process (scripts/fuzz-checkpoints.mjs): it loads dist/cli.js itself
+  { ...node, entryPoints: { 'fuzz-checkpoints': 'test/helpers/checkpointFuzz/child.ts' }, outdir: 'dist' },
 ];
 const bundles = production ? product : [...product, ...bench];
 

@@ -8,6 +8,7 @@ import type { LocalFiles } from './commands/localFiles';
 import { newModelFile } from './commands/newModel';
 import { openSample, pickSample, SAMPLES } from './commands/samples';
 import { ComputeClient } from './compute/computeClient';
+import { onDidChangeRestriction, restrictedFolders } from './compute/restricted';
 import { readSettings } from './config';
 import { ModelCodeActionProvider } from './editor/codeActions';
 import { ModelCodeLensProvider } from './editor/codeLens';
@@ -60,7 +61,10 @@ export class FfnLens extends Disposable {
     super();
     this.log = this._register(vscode.window.createOutputChannel('FFN Lens', { log: true }));
     this.client = this._register(new ComputeClient(platform.startWorker(context), this.log, platform.hostFiles));
-    this.client.send({ type: 'config', debounceMs: readSettings().debounceMs });
+    // (settings, and Workspace Trust: in Restricted Mode nothing outside the workspace is read)
+    const sendConfig = (): void => this.client.send({ type: 'config', debounceMs: readSettings().debounceMs, restrictedTo: restrictedFolders(platform.kind, context.extensionUri) });
+    sendConfig();
+    this._register(onDidChangeRestriction(sendConfig));
     this.documents = this._register(new ModelDocuments(this.client));
     const disk = this._register(new DiskModels(this.client));
     this._register(new ModelDiagnostics(this.client, this.documents, disk));
@@ -130,7 +134,7 @@ export class FfnLens extends Disposable {
       this.panels.show(doc);
     }));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('ffnLens.debounceMs')) this.client.send({ type: 'config', debounceMs: readSettings().debounceMs });
+      if (e.affectsConfiguration('ffnLens.debounceMs')) sendConfig();
     }));
 
     // The context key behind the editor title button.

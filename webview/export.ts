@@ -69,7 +69,11 @@ async function stagePng(card: StageCard, tokens: readonly string[]): Promise<Uin
 
 /** The panel as one standalone HTML document. */
 export function reportHtml(root: HTMLElement, title: string): string {
+  // (a select's value lives in its script, which a clone has not: carried over as an attribute)
+  const selects = Array.from(root.querySelectorAll('vscode-single-select'));
+  for (const el of selects) el.setAttribute('data-report-value', (el as unknown as { value?: string }).value ?? '');
   const clone = root.cloneNode(true) as HTMLElement;
+  for (const el of selects) el.removeAttribute('data-report-value');
   // canvases carry no pixels when cloned: each becomes an image of the original's
   const originals = root.querySelectorAll('canvas');
   clone.querySelectorAll('canvas').forEach((c, i) => {
@@ -81,9 +85,11 @@ export function reportHtml(root: HTMLElement, title: string): string {
       return;
     }
     img.alt = o.getAttribute('aria-label') ?? '';
-    // (the size it is shown at; a canvas in a hidden tab has no layout size, its style has)
-    img.width = Math.round(parseFloat(o.style.width) || o.clientWidth || o.width);
-    img.height = Math.round(parseFloat(o.style.height) || o.clientHeight || o.height);
+    // Laid out as the canvas was: the image has the canvas's pixels as its natural size, so the
+    // canvas's own classes and inline sizes (a legend bar's `width: 100%`, a heatmap's px) size it
+    // the same. (Sizes read from the layout were wrong in a hidden tab, and '100%' read as 100 px.)
+    if (o.className) img.className = o.className;
+    img.style.cssText = o.style.cssText;
     img.style.imageRendering = 'pixelated';
     c.replaceWith(img);
   });
@@ -96,7 +102,14 @@ export function reportHtml(root: HTMLElement, title: string): string {
     d.append(s, ...Array.from(el.childNodes));
     el.replaceWith(d);
   });
-  clone.querySelectorAll('vscode-single-select, vscode-button, vscode-checkbox, vscode-tab-header, vscode-progress-bar, .card-controls, .lens-controls').forEach((el) => el.remove());
+  clone.querySelectorAll('vscode-button, vscode-checkbox, vscode-tab-header, vscode-progress-bar, .card-controls, .lens-controls').forEach((el) => el.remove());
+  // the header's settings as the text of what is chosen ("Colors coolwarm"), not labels left alone
+  clone.querySelectorAll('vscode-single-select').forEach((el) => {
+    const span = document.createElement('span');
+    span.className = 'report-choice';
+    span.textContent = chosenText(el, el.getAttribute('data-report-value') ?? undefined);
+    el.replaceWith(span);
+  });
   clone.querySelectorAll('vscode-tabs, vscode-tab-panel').forEach((el) => {
     const div = document.createElement('div');
     div.append(...Array.from(el.childNodes));
@@ -123,6 +136,7 @@ export function reportHtml(root: HTMLElement, title: string): string {
 <meta name="generator" content="FFN Lens">
 <style>:root { ${vars.join(' ')} }
 ${css}
+.report-choice { font-weight: 600; margin: 0 12px 0 4px; }
 details > summary { font-weight: 600; cursor: pointer; margin: 8px 0; text-transform: uppercase; font-size: 11px; }
 body { padding: 12px 20px; }</style></head>
 <body class="${esc(document.body.className)}">
@@ -130,4 +144,12 @@ ${clone.innerHTML}
 <footer style="margin-top:24px;color:var(--vscode-descriptionForeground)">Made with FFN Lens, ${esc(new Date().toISOString().slice(0, 16).replace('T', ' '))}.</footer>
 </body></html>
 `;
+}
+
+/** The text of a select's chosen option (its value now, else the option marked selected). */
+function chosenText(select: Element, value: string | undefined): string {
+  const options = Array.from(select.querySelectorAll('vscode-option'));
+  const byValue = value === undefined ? undefined : options.find((o) => (o.getAttribute('value') ?? o.textContent?.trim()) === value);
+  const chosen = byValue ?? options.find((o) => o.hasAttribute('selected')) ?? options[0];
+  return chosen?.textContent?.trim() ?? '';
 }

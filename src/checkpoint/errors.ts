@@ -2,15 +2,40 @@
 // what was expected (the model file shows it at its `checkpoint` key, never a stack trace), with
 // the file and the tensor it is about when there is one.
 
+import { quote, terminalSafe } from '../util/quote';
+
+/** The longest message a CheckpointError keeps: whatever a file brought in, a message stays a line. */
+export const MESSAGE_MAX = 400;
+
 export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
   readonly file?: string;
   readonly tensor?: string;
 
   constructor(message: string, where: { readonly file?: string; readonly tensor?: string } = {}) {
-    // one line, whatever a file name or a JSON value brought in
-    super(message.replace(/\s*[\r\n]+\s*/g, ' '));
+    super(oneLine(message));
     if (where.file !== undefined) this.file = where.file;
     if (where.tensor !== undefined) this.tensor = where.tensor;
   }
+}
+
+// The last line of defence, whatever a file name or a JSON value brought in: one line, control
+// and bidi characters as escapes (nothing a terminal acts on), at most MESSAGE_MAX characters.
+function oneLine(message: string): string {
+  const flat = message.length > 4 * MESSAGE_MAX ? message.slice(0, 4 * MESSAGE_MAX) : message;
+  const text = terminalSafe(flat.replace(/\s*[\r\n]+\s*/g, ' '), false);
+  if (text.length <= MESSAGE_MAX && flat.length === message.length) return text;
+  let cut = text.slice(0, MESSAGE_MAX - 1);
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+/**
+ * A name from a file (a tensor's, a shard's) for a message: as it is when it is a plain name
+ * (`h.0.attn.c_attn.weight`, `model-00001-of-00002.safetensors`), else quote()d: bounded, every
+ * character visible.
+ */
+export function named(name: string): string {
+  return /^[\w.\-/]{1,80}$/.test(name) ? name : quote(name);
 }

@@ -9,6 +9,7 @@ import type { ModelSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
 import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
+import { checkedFile, checkpointRoot } from './inside';
 import { readSplitColumns, readTensor } from './safetensors';
 import { openTensors } from './shards';
 import { expectedTensors, HEAD_TENSOR, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
@@ -47,19 +48,20 @@ export interface WeightHolder {
 }
 
 /**
- * `holder`: where the weights go; the matrices the forward multiplies are turned into panels as
+ * Every file is read from inside `folder` (links followed; `opts.hfCache`: Hugging Face's cache
+ * layout too, see inside.ts). `holder`: where the weights go; the matrices the forward multiplies are turned into panels as
  * each is read (the freed block takes the next tensors: memory grows by one matrix, not by all).
  * Without it, ordinary arrays in the layout the checkpoint stores.
  */
-export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder): Promise<Checkpoint> {
+export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: { readonly hfCache?: boolean } = {}): Promise<Checkpoint> {
   // (each array a tensor is read into is written whole, or the load fails)
   const alloc = holder ? (n: number): Float32Array => holder.weightArray(n, false) : undefined;
-  const configPath = files.join(folder, 'config.json');
-  if ((await files.size(configPath)) === null) {
+  const configPath = await checkedFile(files, checkpointRoot(folder, opts.hfCache), 'config.json', (why) => `config.json in ${folder} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'config.json' });
+  if (configPath === null || (await files.size(configPath)) === null) {
     throw new CheckpointError(`no config.json in ${folder} (is it the folder of a Hugging Face model?)`, { file: 'config.json' });
   }
   const arch = parseConfig(new TextDecoder().decode(await files.read(configPath)), 'config.json');
-  const { tensors } = await openTensors(files, folder);
+  const { tensors } = await openTensors(files, folder, opts);
   const prefix = modelPrefix(arch.modelType);
 
   const used = new Set<string>();

@@ -1,5 +1,5 @@
 // Files in memory: sizes, ranged reads as views, a missing file or a read past the end as a
-// CheckpointError, and a map read live.
+// CheckpointError, and a map read live; symbolic links followed, and located.
 import * as assert from 'node:assert/strict';
 import { CheckpointError } from './errors';
 import { memoryFiles } from './memoryFiles';
@@ -36,5 +36,17 @@ describe('checkpoint files in memory', () => {
     assert.equal(await f.size('/x/c'), 4);
     assert.equal(f.join('/x/', 'c'), '/x/c');
     assert.equal(f.join('/x', 'c'), '/x/c');
+  });
+
+  it('follows symbolic links (absolute, relative, a folder on the way) when reading, and says where a name really is', async () => {
+    const f = memoryFiles(new Map([['/m/a.bin', bytes], ['/x/b.bin', bytes.subarray(0, 4)]]), new Map([['/m/link.bin', 'a.bin'], ['/m/out', '/x'], ['/m/up.bin', '../x/b.bin'], ['/m/loop', 'loop']]));
+    assert.equal(await f.size('/m/link.bin'), 10);
+    assert.deepEqual(Array.from(await f.read('/m/out/b.bin')), [0, 3, 6, 9]);
+    assert.deepEqual(await f.locate('/m', 'link.bin'), { kind: 'found', root: '/m', real: '/m/a.bin' });
+    assert.deepEqual(await f.locate('/m', 'up.bin'), { kind: 'found', root: '/m', real: '/x/b.bin' });
+    assert.deepEqual(await f.locate('/m', 'out/b.bin'), { kind: 'found', root: '/m', real: '/x/b.bin' });
+    assert.deepEqual(await f.locate('/m', 'none.bin'), { kind: 'missing' });
+    assert.deepEqual(await f.locate('/m', 'loop'), { kind: 'missing' });
+    assert.deepEqual(await f.locate('/none', 'a.bin'), { kind: 'missing' });
   });
 });

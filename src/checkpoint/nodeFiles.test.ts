@@ -1,7 +1,8 @@
 // Files on disk: sizes (null for a missing file or a folder), ranged reads into a fresh buffer
-// (byteOffset 0, so an F32 tensor can be a view), a missing or truncated file as a CheckpointError.
+// (byteOffset 0, so an F32 tensor can be a view), a missing or truncated file as a CheckpointError,
+// where a name really is (links followed).
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointError } from './errors';
@@ -48,5 +49,19 @@ describe('checkpoint files on disk', () => {
 
   it('joins in the platform style', () => {
     assert.equal(nodeFiles.join(dir, 'config.json'), join(dir, 'config.json'));
+  });
+
+  it('locates a name: its real path and the root\'s, links followed to their end; a dangling link or a missing name is missing', async () => {
+    const root = realpathSync(dir);
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    symlinkSync('a.bin', join(dir, 'link.bin'));
+    symlinkSync(join(dir, 'sub'), join(dir, 'dirlink'));
+    writeFileSync(join(dir, 'sub', 'c.bin'), bytes);
+    symlinkSync('gone.bin', join(dir, 'dangling.bin'));
+    assert.deepEqual(await nodeFiles.locate(dir, 'a.bin'), { kind: 'found', root, real: join(root, 'a.bin') });
+    assert.deepEqual(await nodeFiles.locate(dir, 'link.bin'), { kind: 'found', root, real: join(root, 'a.bin') });
+    assert.deepEqual(await nodeFiles.locate(dir, 'dirlink/c.bin'), { kind: 'found', root, real: join(root, 'sub', 'c.bin') });
+    assert.deepEqual(await nodeFiles.locate(dir, 'dangling.bin'), { kind: 'missing' });
+    assert.deepEqual(await nodeFiles.locate(dir, 'none.bin'), { kind: 'missing' });
   });
 });

@@ -25,6 +25,14 @@ export const nodeFiles: CheckpointFiles = {
   },
   readInto: (p, start, into) => withFile(p, (fh) => readFully(fh, p, start, into)),
   join: (folder, name) => path.join(folder, name),
+  async locate(root, name) {
+    try {
+      // (a dangling link, or a part of the way that is not there: nothing to read)
+      return { kind: 'found', root: await fsp.realpath(root), real: await fsp.realpath(path.join(root, name)) };
+    } catch {
+      return { kind: 'missing' };
+    }
+  },
 };
 
 async function withFile<T>(p: string, use: (fh: fsp.FileHandle) => Promise<T>): Promise<T> {

@@ -4,28 +4,20 @@
 // first; then tensors are read one by one with ranged reads, so a 500 MB checkpoint is never held
 // twice. F32, F16 and BF16 become float32 exactly.
 
-import { CheckpointError } from './errors';
+import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
+import { parseHeader, type TensorInfo } from './safetensorsHeader';
 import { cutRowsInto } from './tensorNames';
+import { formatCount } from '../util/numberFormat';
+
+export { parseHeader, type TensorInfo } from './safetensorsHeader';
 
 /** The dtypes FFN Lens reads. */
 export type Dtype = 'F32' | 'F16' | 'BF16';
 export const READABLE_DTYPES: readonly Dtype[] = ['F32', 'F16', 'BF16'];
 
-/** Bytes per element of every dtype safetensors defines: a file may hold others (integer buffers) that are not read. */
-const SIZES: Readonly<Record<string, number>> = {
-  F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U64: 8, U32: 4, U16: 2, U8: 1, BOOL: 1, F8_E4M3: 1, F8_E5M2: 1,
-};
-
-export interface TensorInfo {
-  readonly name: string;
-  /** As the header says: one of SIZES' keys (only READABLE_DTYPES can be read). */
-  readonly dtype: string;
-  readonly shape: readonly number[];
-  /** Absolute byte offsets in the file. */
-  readonly begin: number;
-  readonly end: number;
-}
+/** Bytes per element of the dtypes read. */
+const SIZES: Readonly<Record<Dtype, number>> = { F32: 4, F16: 2, BF16: 2 };
 
 export interface SafetensorsFile {
   readonly path: string;
@@ -34,65 +26,25 @@ export interface SafetensorsFile {
   readonly tensors: ReadonlyMap<string, TensorInfo>;
 }
 
-/** Header limit: the Hub's largest headers are a few MB; a corrupt length must not allocate GBs. */
-export const MAX_HEADER = 100 * 1024 * 1024;
-
-/** Reads and checks a file's header: every tensor inside the file, no overlaps, sizes that match shapes and dtypes. */
-export async function readHeader(files: CheckpointFiles, path: string, shown = path): Promise<SafetensorsFile> {
-  const size = await files.size(path);
-  if (size === null) throw new CheckpointError(`${shown} is missing`, { file: shown });
-  if (size < 8) throw new CheckpointError(`${shown} is not a safetensors file: ${size} bytes, less than its 8-byte header length`, { file: shown });
-  const lenBytes = await files.read(path, 0, 8);
-  const n = Number(new DataView(lenBytes.buffer, lenBytes.byteOffset, 8).getBigUint64(0, true));
-  if (n > size - 8) throw new CheckpointError(`${shown} is truncated or not a safetensors file: its header says ${n} bytes, the file has ${size - 8} after the length`, { file: shown });
-  if (n > MAX_HEADER) throw new CheckpointError(`${shown} is corrupt: a header of ${n} bytes is not plausible`, { file: shown });
-  const tensors = parseHeader(await files.read(path, 8, 8 + n), size, shown);
-  return { path, shown, tensors };
-}
+/** Header limit, the Rust crate's: the Hub's largest headers are a few MB; a corrupt length must not allocate GBs. */
+export const MAX_HEADER = 100_000_000;
 
 /**
- * The tensors of a header's JSON bytes (those after the 8-byte length), checked against the file's
- * size: offsets are made absolute.
+ * Reads and checks a file's header (safetensorsHeader.ts): its tensors tile the data to the
+ * file's end. A file that is not safetensors is described, never quoted: the 8 bytes of a text
+ * file read as a length are that text.
  */
-export function parseHeader(headerBytes: Uint8Array, fileSize: number, shown: string): Map<string, TensorInfo> {
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(headerBytes));
-  } catch {
-    throw new CheckpointError(`${shown} is corrupt: its header is not JSON`, { file: shown });
-  }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new CheckpointError(`${shown} is corrupt: its header is not a JSON object`, { file: shown });
-  const dataStart = 8 + headerBytes.length;
-  const tensors = new Map<string, TensorInfo>();
-  for (const [name, v] of Object.entries(json as Record<string, unknown>)) {
-    if (name === '__metadata__') continue;
-    const bad = (why: string): never => {
-      throw new CheckpointError(`${shown} is corrupt: tensor ${name} ${why}`, { file: shown, tensor: name });
-    };
-    if (!v || typeof v !== 'object') bad('is not described by an object');
-    const t = v as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (typeof t.dtype !== 'string') bad('has no "dtype"');
-    const dtype = t.dtype as string;
-    const elemSize = SIZES[dtype];
-    if (elemSize === undefined) bad(`has an unknown dtype "${dtype}" (safetensors defines ${Object.keys(SIZES).join(', ')})`);
-    if (!Array.isArray(t.shape) || !t.shape.every((d) => Number.isSafeInteger(d) && d >= 0)) bad(`has no valid "shape" (a list of whole numbers): ${JSON.stringify(t.shape)}`);
-    const offs = t.data_offsets;
-    if (!Array.isArray(offs) || offs.length !== 2 || !offs.every((d) => Number.isSafeInteger(d) && d >= 0)) bad(`has no valid "data_offsets" ([begin, end]): ${JSON.stringify(offs)}`);
-    const shape = t.shape as number[];
-    const [b, e] = offs as [number, number];
-    if (e < b) bad(`has data_offsets [${b}, ${e}] that end before they begin`);
-    const want = shape.reduce((x, y) => x * y, 1) * elemSize;
-    if (e - b !== want) bad(`holds ${e - b} bytes; [${shape.join(', ')}] of ${dtype} needs ${want}`);
-    if (dataStart + e > fileSize) bad(`ends at byte ${dataStart + e}, past the end of the file (${fileSize} bytes): the file is truncated`);
-    tensors.set(name, { name, dtype, shape, begin: dataStart + b, end: dataStart + e });
-  }
-  const spans = [...tensors.values()].filter((t) => t.end > t.begin).sort((x, y) => x.begin - y.begin);
-  for (let i = 1; i < spans.length; i++) {
-    if (spans[i].begin < spans[i - 1].end) {
-      throw new CheckpointError(`${shown} is corrupt: tensors ${spans[i - 1].name} and ${spans[i].name} overlap`, { file: shown, tensor: spans[i].name });
-    }
-  }
-  return tensors;
+export async function readHeader(files: CheckpointFiles, path: string, shown = path): Promise<SafetensorsFile> {
+  const file = named(shown);
+  const size = await files.size(path);
+  if (size === null) throw new CheckpointError(`${file} is missing`, { file: shown });
+  if (size < 8) throw new CheckpointError(`${file} is not a safetensors file (it has ${size} bytes, fewer than the 8 that give its header's length)`, { file: shown });
+  const lenBytes = await files.read(path, 0, 8);
+  const n = new DataView(lenBytes.buffer, lenBytes.byteOffset, 8).getBigUint64(0, true);
+  if (n > BigInt(size - 8)) throw new CheckpointError(`${file} is not a safetensors file (its header length is larger than the file)`, { file: shown });
+  if (n > BigInt(MAX_HEADER)) throw new CheckpointError(`${file} is not a safetensors file (its header length is over ${formatCount(MAX_HEADER)} bytes, the most safetensors reads)`, { file: shown });
+  const tensors = parseHeader(await files.read(path, 8, 8 + Number(n)), size, shown);
+  return { path, shown, tensors };
 }
 
 /**
@@ -104,7 +56,7 @@ export function parseHeader(headerBytes: Uint8Array, fileSize: number, shown: st
  */
 export async function readTensor(files: CheckpointFiles, file: SafetensorsFile, t: TensorInfo, alloc?: (length: number) => Float32Array, staging?: Uint8Array): Promise<Float32Array> {
   if (!(READABLE_DTYPES as readonly string[]).includes(t.dtype)) {
-    throw new CheckpointError(`${file.shown}: tensor ${t.name} is ${t.dtype}; FFN Lens reads ${READABLE_DTYPES.join(', ')}`, { file: file.shown, tensor: t.name });
+    throw new CheckpointError(`${named(file.shown)}: tensor ${named(t.name)} is ${t.dtype}; FFN Lens reads ${READABLE_DTYPES.join(', ')}`, { file: file.shown, tensor: t.name });
   }
   const dtype = t.dtype as Dtype;
   const size = SIZES[dtype];
@@ -125,7 +77,7 @@ export async function readTensor(files: CheckpointFiles, file: SafetensorsFile, 
   }
   const bytes = await files.read(file.path, t.begin, t.end);
   if (bytes.length !== byteLength) {
-    throw new CheckpointError(`${file.shown}: tensor ${t.name} gave ${bytes.length} bytes, expected ${byteLength} (was the file changed while being read?)`, { file: file.shown, tensor: t.name });
+    throw new CheckpointError(`${named(file.shown)}: tensor ${named(t.name)} gave ${bytes.length} bytes, expected ${byteLength} (was the file changed while being read?)`, { file: file.shown, tensor: t.name });
   }
   return decodeTensor(bytes, dtype, alloc);
 }

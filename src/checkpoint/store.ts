@@ -4,8 +4,12 @@
 // promise the first time, and asks again when it settles. A failure is kept, as a message, for a
 // moment, then tried again on a later read (the folder may have been downloaded meanwhile).
 
+import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
+import { checkedFile, checkpointRoot, pathUnder } from './inside';
 import { archSpec, loadCheckpoint, type Checkpoint, type WeightHolder } from './load';
+import { isAbsolutePath } from './paths';
+import { quote } from '../util/quote';
 import type { ReadResult } from '../model/read';
 import type { Problem } from '../model/problems';
 import type { CheckpointResolver, ResolvableCheckpoint } from './resolve';
@@ -20,9 +24,23 @@ export interface LoadedCheckpoint extends ResolvableCheckpoint {
   readonly checkpoint: Checkpoint;
 }
 
+/**
+ * Where a tokenizer comes from: the checkpoint folder's own tokenizer.json (none is no failure), or
+ * the model file's `tokenizer` key (`given`: as written; `path`: resolved as `checkpoint` is).
+ */
+export type TokenizerSource =
+  | { readonly kind: 'folder'; readonly folder: string }
+  | { readonly kind: 'key'; readonly given: string; readonly path: string; readonly modelDir: string; readonly folder: string };
+
+const RESTRICTED = 'in Restricted Mode FFN Lens reads only files inside the workspace (trust the workspace to open it)';
+
 export class CheckpointStore {
   private readonly checkpoints = new Map<string, Loading<LoadedCheckpoint>>();
   private readonly tokenizers = new Map<string, Loading<BudgetedTokenizer | null>>();
+  /** Restricted Mode (Workspace Trust): the workspace's folders, the only places files are read from; null: trusted. */
+  private workspace: readonly string[] | null = null;
+  /** Bumped when everything is forgotten: a load begun before does not write its result back. */
+  private generation = 0;
 
   /**
    * `retryMs`: how long a failure is reported from the cache before it is tried again.
@@ -39,9 +57,23 @@ export class CheckpointStore {
     return this.files.join(slash >= 0 ? modelFile.slice(0, slash) : '.', folder);
   }
 
+  /**
+   * Workspace Trust: the workspace's folders in Restricted Mode (nothing is read outside them), or
+   * null when the workspace is trusted. True when the rule changed: what was loaded is forgotten.
+   */
+  restrictTo(folders: readonly string[] | null): boolean {
+    const was = this.workspace;
+    if (folders === null ? was === null : was !== null && folders.length === was.length && folders.every((f, i) => f === was[i])) return false;
+    this.workspace = folders === null ? null : [...folders];
+    this.forget();
+    return true;
+  }
+
   checkpoint(folder: string): Loading<LoadedCheckpoint> {
     return this.get(this.checkpoints, folder, async () => {
-      const checkpoint = await loadCheckpoint(this.files, folder, this.holder);
+      await this.inWorkspace(folder, 'the checkpoint folder');
+      // (Hugging Face's cache layout leads out of the folder, into its repository's blobs/: not in Restricted Mode)
+      const checkpoint = await loadCheckpoint(this.files, folder, this.holder, { hfCache: this.workspace === null });
       const gpt2 = checkpoint.arch.modelType === 'gpt2';
       return {
         checkpoint,
@@ -58,39 +90,76 @@ export class CheckpointStore {
     });
   }
 
-  /** A tokenizer.json; `optional`: a missing file is no tokenizer (null), not a failure. */
-  tokenizer(path: string, optional: boolean): Loading<BudgetedTokenizer | null> {
-    return this.get(this.tokenizers, `${optional ? '?' : ''}${path}`, async () => {
-      const size = await this.files.size(path);
-      if (size === null) {
-        if (optional) return null;
-        throw new Error(`no such file: ${path}`);
+  /** A tokenizer.json (from the checkpoint folder: a missing one is no tokenizer, null, not a failure). */
+  tokenizer(src: TokenizerSource): Loading<BudgetedTokenizer | null> {
+    const key = src.kind === 'folder' ? `?${src.folder}` : `${src.path}\n${src.modelDir}\n${src.folder}`;
+    return this.get(this.tokenizers, key, async () => {
+      const path = await this.tokenizerPath(src);
+      if (path === null || (await this.files.size(path)) === null) {
+        if (src.kind === 'folder') return null;
+        throw new Error(`no such file: ${src.path}`);
       }
+      // its tokenizer_config.json beside it, in its folder as a checkpoint's files are
       const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-      const configPath = this.files.join(path.slice(0, Math.max(0, slash)), 'tokenizer_config.json');
-      const config = (await this.files.size(configPath)) !== null ? decode(await this.files.read(configPath)) : undefined;
+      const dir = path.slice(0, Math.max(0, slash));
+      const root = { path: dir, hfCache: this.workspace === null, shown: "the tokenizer's folder" };
+      const configPath = await checkedFile(this.files, root, 'tokenizer_config.json', (why) => `tokenizer_config.json beside ${path} ${why}: FFN Lens reads only files inside the tokenizer's folder`);
+      const config = configPath !== null && (await this.files.size(configPath)) !== null ? decode(await this.files.read(configPath)) : undefined;
+      // (in the tokenizer's own thread where there is one: its patterns run under a time budget)
       return this.runner.load(decode(await this.files.read(path)), config, path.slice(slash + 1));
     });
+  }
+
+  /**
+   * Where a tokenizer is read: the checkpoint's inside its folder; a `tokenizer` key's relative
+   * path beside the model file (its folder or below) or in the checkpoint folder, an absolute one
+   * where it is (typed by the user); in Restricted Mode, inside the workspace. Links followed.
+   */
+  private async tokenizerPath(src: TokenizerSource): Promise<string | null> {
+    const hfCache = this.workspace === null;
+    if (src.kind === 'folder') {
+      await this.inWorkspace(src.folder, 'the checkpoint folder');
+      return checkedFile(this.files, checkpointRoot(src.folder, hfCache), 'tokenizer.json', (why) => `tokenizer.json in ${src.folder} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'tokenizer.json' });
+    }
+    await this.inWorkspace(src.path, 'the tokenizer');
+    if (isAbsolutePath(src.given)) return src.path;
+    const found = await pathUnder(this.files, [{ path: src.modelDir, shown: "the model file's folder" }, checkpointRoot(src.folder, hfCache)], src.path);
+    if (found && 'refused' in found) {
+      throw new CheckpointError(`the tokenizer ${quote(src.given)} ${found.refused}: a relative "tokenizer" is read beside the model file or from the checkpoint folder (give an absolute path to read one from elsewhere)`);
+    }
+    return found?.path ?? null;
+  }
+
+  /** In Restricted Mode, `path` is refused unless it is inside the workspace (links followed). */
+  private async inWorkspace(path: string, what: string): Promise<void> {
+    if (this.workspace === null) return;
+    const found = await pathUnder(this.files, this.workspace.map((f) => ({ path: f, shown: 'the workspace' })), path);
+    if (found && 'refused' in found) throw new CheckpointError(`${what} ${quote(path)} ${found.refused}: ${RESTRICTED}`);
   }
 
   /** Loads again on next use (a file changed). */
   forget(path?: string): void {
     for (const [key, t] of this.tokenizers) {
-      if (path !== undefined && key !== path && key !== `?${path}`) continue;
+      if (path !== undefined && key !== `?${path}` && key.split('\n')[0] !== path) continue;
       if (t.state === 'ready') t.value?.dispose(); // (its thread holds it)
       this.tokenizers.delete(key);
     }
-    if (path === undefined) this.checkpoints.clear();
-    else this.checkpoints.delete(path);
+    if (path === undefined) {
+      this.generation++;
+      this.checkpoints.clear();
+      return;
+    }
+    this.checkpoints.delete(path);
   }
 
   private get<T>(map: Map<string, Loading<T>>, key: string, load: () => Promise<T>): Loading<T> {
     const hit = map.get(key);
     // a failure is tried again on a later read (the folder may have been downloaded, a file fixed)
     if (hit && !(hit.state === 'failed' && Date.now() - (hit.at ?? 0) >= this.retryMs)) return hit;
+    const generation = this.generation;
     const done = load().then(
-      (value) => void map.set(key, { state: 'ready', value }),
-      (e: unknown) => void map.set(key, { state: 'failed', message: messageOf(e), at: Date.now() }),
+      (value) => void (generation === this.generation && map.set(key, { state: 'ready', value })),
+      (e: unknown) => void (generation === this.generation && map.set(key, { state: 'failed', message: messageOf(e), at: Date.now() })),
     );
     const loading: Loading<T> = { state: 'loading', done };
     map.set(key, loading);
@@ -118,10 +187,11 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
   });
   if (!store) return problem(req.folderAt, 'checkpoints cannot be opened here');
   const folder = store.resolvePath(modelFile, req.folder);
-  const tokPath = req.tokenizer !== null ? store.resolvePath(modelFile, req.tokenizer) : store.files.join(folder, 'tokenizer.json');
+  const slash = Math.max(modelFile.lastIndexOf('/'), modelFile.lastIndexOf('\\'));
+  const modelDir = slash >= 0 ? modelFile.slice(0, slash) : '.';
   const c = store.checkpoint(folder);
   // (without a prompt the tokenizer only labels the rows: a missing default one is no error)
-  const t = store.tokenizer(tokPath, req.tokenizer === null);
+  const t = store.tokenizer(req.tokenizer === null ? { kind: 'folder', folder } : { kind: 'key', given: req.tokenizer, path: store.resolvePath(modelFile, req.tokenizer), modelDir, folder });
   if (c.state === 'loading' || t.state === 'loading') {
     return { loading: Promise.all([c, t].map((x) => (x.state === 'loading' ? x.done : undefined))).then(() => undefined) };
   }

@@ -47,6 +47,20 @@ export function safetensorsBytes(tensors: TestTensors, dtype: WriteDtype = 'F32'
   return out;
 }
 
+/**
+ * A safetensors file of a header written as given (an object as JSON, text, or raw bytes), not
+ * padded, followed by `data` (that many zero bytes, or these bytes): to write bad files.
+ */
+export function rawSafetensors(header: object | string | Uint8Array, data: number | Uint8Array = 0): Uint8Array {
+  const json = header instanceof Uint8Array ? header : new TextEncoder().encode(typeof header === 'string' ? header : JSON.stringify(header));
+  const tail = typeof data === 'number' ? new Uint8Array(data) : data;
+  const out = new Uint8Array(8 + json.length + tail.length);
+  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
+  out.set(json, 8);
+  out.set(tail, 8 + json.length);
+  return out;
+}
+
 /** Numbers as little-endian bytes of a dtype (rounded to nearest, ties to even, as torch does). */
 export function encode(data: ArrayLike<number>, dtype: WriteDtype): Uint8Array {
   const out = new Uint8Array(data.length * BYTES[dtype]);
@@ -203,6 +217,7 @@ export function recordingFiles(inner: CheckpointFiles): { files: CheckpointFiles
         return inner.read(p, start, end);
       },
       join: (f, n) => inner.join(f, n),
+      locate: (r, n) => inner.locate(r, n),
     },
   };
 }

@@ -26,7 +26,9 @@ export async function runPatching(client: ComputeClient, panel: Panel, views: 'r
       panel.showLens(-1, { kind: 'error', lens: 'patch', message: 'the patching did not finish (the compute worker restarted, or it ran out of time)' });
       return;
     }
+    // An error is said in the panel's Patching tab, which this command has just brought forward, and
+    // which the next run replaces. (A warning toast said it too, and stayed after a later run worked:
+    // VS Code gives no way to take a toast back.)
     panel.showLens(r.version, r.result);
-    if (r.result.kind === 'error' && r.result.message !== 'cancelled') void vscode.window.showWarningMessage(`FFN Lens: ${r.result.message}`);
   });
 }

@@ -2,7 +2,7 @@
 // which reads with vscode.workspace.fs (the only way there: no ranged reads, so a file comes whole
 // and is transferred, not copied, to the worker, which then holds its only copy).
 import * as vscode from 'vscode';
-import type { FromWorker, ToWorker } from '../protocol/worker';
+import type { FromWorker, FsLocated, ToWorker } from '../protocol/worker';
 
 /** Reads above this are shown in the status bar while they last. */
 const LARGE_READ = 50 * 1000 * 1000;
@@ -20,6 +20,7 @@ export function uriOfPath(path: string): vscode.Uri {
 
 export const workspaceHostFiles: HostFiles = {
   async answer(req) {
+    if (req.op === 'locate') return { reply: { type: 'fsReply', id: req.id, located: await locate(req.path, req.name) } };
     const uri = uriOfPath(req.path);
     try {
       if (req.op === 'size') {
@@ -42,3 +43,33 @@ export const workspaceHostFiles: HostFiles = {
     }
   },
 };
+
+/**
+ * Where `name` under the folder `root` is (src/checkpoint/files.ts's `locate`): workspace.fs has no
+ * realpath, so each part of the way below `root` is stat'ed, and one that is a symbolic link is
+ * reported as such (FileType.SymbolicLink: where it leads cannot be asked, so the worker refuses
+ * it). `..` is worked out first: a name that climbs out is reported where it lands, outside.
+ */
+async function locate(root: string, name: string): Promise<FsLocated> {
+  const base = root.replace(/\/+$/, '');
+  const parts: string[] = [];
+  let climbs = 0;
+  for (const part of name.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part !== '..') parts.push(part);
+    else if (parts.length > 0) parts.pop();
+    else climbs++;
+  }
+  if (climbs > 0) return { kind: 'found', root: base, real: `${base.split('/').slice(0, -climbs).join('/')}/${parts.join('/')}` };
+  try {
+    await vscode.workspace.fs.stat(uriOfPath(base || '/'));
+    let at = base;
+    for (const part of parts) {
+      at = `${at}/${part}`;
+      if ((await vscode.workspace.fs.stat(uriOfPath(at))).type & vscode.FileType.SymbolicLink) return { kind: 'link', at };
+    }
+    return { kind: 'found', root: base || '/', real: at || '/' };
+  } catch {
+    return { kind: 'missing' };
+  }
+}

@@ -9,6 +9,12 @@ import type { HighlightTarget, ProblemInfo, SummaryMessage } from './panel';
 import type { TopWords } from './stages';
 import type { LensRequest, LensResult } from './lenses';
 
+/** Where a file is, as src/checkpoint/files.ts's Located says. */
+export type FsLocated =
+  | { readonly kind: 'found'; readonly root: string; readonly real: string }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'link'; readonly at: string };
+
 /** A code lens: its range in the text and its title. */
 export interface Lens {
   readonly start: number;
@@ -63,12 +69,19 @@ export type ToWorker =
    * than that is sent pooled to it).
    */
   | { readonly type: 'want'; readonly doc: string; readonly ids: readonly string[] | null; readonly cols: number }
-  | { readonly type: 'config'; readonly debounceMs: number }
+  /**
+   * Settings, and Workspace Trust: `restrictedTo` the workspace's folders in Restricted Mode
+   * (checkpoints and tokenizers outside them are refused), absent or null when trusted.
+   */
+  | { readonly type: 'config'; readonly debounceMs: number; readonly restrictedTo?: readonly string[] | null }
   | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query }
   /** Show the document's stages as differences from a baseline (null: as they are). */
   | { readonly type: 'compare'; readonly doc: string; readonly baseline: CompareSpec | null }
-  /** The host's answer to a worker's `fs` request: a size (null: no such file), bytes, or an error. */
-  | { readonly type: 'fsReply'; readonly id: number; readonly size?: number | null; readonly bytes?: ArrayBuffer; readonly error?: string }
+  /**
+   * The host's answer to a worker's `fs` request: a size (null: no such file), bytes, where a name
+   * is (src/checkpoint/files.ts's Located), or an error.
+   */
+  | { readonly type: 'fsReply'; readonly id: number; readonly size?: number | null; readonly bytes?: ArrayBuffer; readonly located?: FsLocated; readonly error?: string }
   /** Stop a long query (patching) early: its reply comes at once. */
   | { readonly type: 'cancel'; readonly id: number };
 
@@ -171,6 +184,8 @@ export type FromWorker =
    * for a file's size or its bytes, by path (the document's fileName style).
    */
   | { readonly type: 'fs'; readonly id: number; readonly op: 'size' | 'read'; readonly path: string }
+  /** Where `name` under the folder `path` is: the host checks each part of the way for a symbolic link. */
+  | { readonly type: 'fs'; readonly id: number; readonly op: 'locate'; readonly path: string; readonly name: string }
   /** How far a long query (patching) has got. */
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
   | { readonly type: 'log'; readonly message: string };

@@ -46,7 +46,9 @@ export function loadTokenizer(json: string, configJson?: string, file = 'tokeniz
     // (the keys Hugging Face always writes; a hand-made file may leave them out)
     tok = new Tokenizer({ added_tokens: [], normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, ...spec }, config);
   } catch (e) {
-    throw new TokenizerError(`${file} cannot be read by the tokenizer library${where(e, checked.patterns)}: ${firstLine(e)}`);
+    // (the library's words after ours, at the pattern the JavaScript engine refuses when it is one)
+    const at = where(e, checked.patterns);
+    throw new TokenizerError(`${file}${at ? `: ${at}` : ''} cannot be read: ${firstLine(e)}`);
   }
   const { byteLevel, patterns } = checked;
   const vocab = (tok.model?.vocab ?? []) as unknown[];
@@ -122,7 +124,7 @@ function where(e: unknown, patterns: readonly FilePattern[]): string {
     try {
       new RegExp(p.source, 'u');
     } catch {
-      return ` (at ${p.at})`;
+      return p.at;
     }
   }
   return '';

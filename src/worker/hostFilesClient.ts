@@ -1,7 +1,8 @@
 // The checkpoint loader's files in a Web Worker: asked of the extension host (src/compute/
 // hostFiles.ts), which reads them with vscode.workspace.fs. A file comes whole (workspace.fs has
 // no ranged read) and is kept while the loader reads its tensors (their views share its buffer),
-// then let go: what the params keep of it is all that stays.
+// then let go: what the params keep of it is all that stays. Where a name really is (`locate`) the
+// host answers too.
 import { CheckpointError } from '../checkpoint/errors';
 import type { CheckpointFiles } from '../checkpoint/files';
 import type { FromWorker, ToWorker } from '../protocol/worker';
@@ -13,10 +14,10 @@ export function hostFilesClient(post: (msg: FromWorker) => void): { files: Check
   let next = 1;
   const pending = new Map<number, (m: Extract<ToWorker, { type: 'fsReply' }>) => void>();
   const cache = new Map<string, { bytes: Promise<Uint8Array>; timer: ReturnType<typeof setTimeout> | null }>();
-  const ask = (op: 'size' | 'read', path: string): Promise<Extract<ToWorker, { type: 'fsReply' }>> => new Promise((res) => {
+  const ask = (op: 'size' | 'read' | 'locate', path: string, name = ''): Promise<Extract<ToWorker, { type: 'fsReply' }>> => new Promise((res) => {
     const id = next++;
     pending.set(id, res);
-    post({ type: 'fs', id, op, path });
+    post(op === 'locate' ? { type: 'fs', id, op, path, name } : { type: 'fs', id, op, path });
   });
   const whole = (path: string): Promise<Uint8Array> => {
     let c = cache.get(path);
@@ -51,6 +52,10 @@ export function hostFilesClient(post: (msg: FromWorker) => void): { files: Check
         return b.subarray(start, stop);
       },
       join: (folder, name) => `${folder.replace(/\/+$/, '')}/${name}`,
+      // (the host stats each part of the way: workspace.fs says a path is a link, not where it leads)
+      async locate(root, name) {
+        return (await ask('locate', root, name)).located ?? { kind: 'missing' };
+      },
     },
     reply(msg) {
       pending.get(msg.id)?.(msg);

@@ -167,6 +167,14 @@ export class DocSession {
     this.schedule();
   }
 
+  /** What the file names may read differently now (Workspace Trust was granted): read it again. */
+  reread(): void {
+    if (!this.read?.checkpoint) return; // (a hand-written model reads no file)
+    this.readVersion = -1;
+    this.edits.clear();
+    this.rerunFull();
+  }
+
   subscribe(on: boolean): void {
     this.subscribed = on;
     this.sent.clear(); // (a new subscriber holds nothing)

@@ -95,6 +95,8 @@ function handle(msg: ToWorker): void {
       return;
     case 'config':
       debounceMs = msg.debounceMs;
+      // Workspace Trust granted (or the workspace's folders changed): what names a checkpoint reads again
+      if (store.restrictTo(msg.restrictedTo ?? null)) for (const s of sessions.values()) s.reread();
       return;
     case 'compare':
       sessions.get(msg.doc)?.setCompare(msg.baseline);

@@ -6,7 +6,7 @@
 // pixels, edits a weight and sees the prediction follow, hovers a number, and opens stories260K (a
 // checkpoint read through the host).
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { checkpointChunks, type CheckpointPreset } from '../../src/checkpoint/presets';
 import { join } from 'node:path';
 import { Workbench } from '../e2e/lib/workbench';
@@ -38,6 +38,7 @@ const MJ = 'michael-jordan.ffn.json';
 const MJ_TITLE = 'FFN Lens: Michael Jordan';
 const MJ_TEXT = readFileSync(join(SAMPLES, MJ), 'utf8');
 const ST = 'stories260K.ffn.json';
+const LINKED = 'linked.ffn.json';
 const ST_TITLE = 'FFN Lens: stories260K (TinyStories, Llama architecture)';
 const folder = (f: string): Uint8Array => readFileSync(join(SAMPLES, 'stories260K', f));
 
@@ -80,7 +81,8 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
   before(async () => {
     wb = await Workbench.open({
       name: 'web-host',
-      files: { [MJ]: MJ_TEXT, [LENSES]: LENSES_TEXT, [ST]: readFileSync(join(SAMPLES, ST), 'utf8'), 'stories260K/config.json': folder('config.json'), 'stories260K/model.safetensors': folder('model.safetensors'), ...wideCheckpoint() },
+      files: { [MJ]: MJ_TEXT, [LENSES]: LENSES_TEXT, [ST]: readFileSync(join(SAMPLES, ST), 'utf8'), 'stories260K/config.json': folder('config.json'), 'stories260K/model.safetensors': folder('model.safetensors'), ...wideCheckpoint(),
+        [LINKED]: '{\n  "version": 1,\n  "checkpoint": "./linked",\n  "token_ids": [1, 403]\n}\n', 'linked/config.json': folder('config.json') },
       waitForFile: MJ, viewport: { width: 1600, height: 1000 },
     });
   });
@@ -161,6 +163,14 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
     const c = await caption(ST_TITLE, /#432/, 60_000);
     assert.match(c, /96\.9\s?%/);
     await wb.screenshot('web-host-stories260K');
+  });
+
+  it('a checkpoint folder holding a symbolic link: refused at "checkpoint" (workspace.fs says a path is a link, not where it leads)', async () => {
+    symlinkSync('../stories260K/model.safetensors', join(wb.folder, 'linked', 'model.safetensors'));
+    await wb.openFile(LINKED);
+    const text = await wb.hover('./linked', { expect: /symbolic link/, timeoutMs: 60_000 });
+    assert.match(text, /model\.safetensors in \/\S*linked is a symbolic link, which FFN Lens does not follow here \(this host cannot see where a link leads/);
+    await wb.screenshot('web-host-symbolic-link');
   });
 
   it('Open Sample: "XOR needs a non-linearity" from the extension\'s own files, with its panel', async () => {

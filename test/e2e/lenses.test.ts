@@ -245,7 +245,8 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
       await page.goto(`file://${join(wb.folder, 'lenses.report.html')}`);
       const imgs = await page.locator('img').evaluateAll((els) => els.filter((e) => (e as unknown as { naturalWidth: number }).naturalWidth > 0).length);
       assert.ok(imgs >= 10, `${imgs} images drawn`);
-      await page.screenshot({ path: join(wb.env.resultsDir, 'lenses-report.png'), fullPage: false });
+      await page.screenshot({ path: join(wb.env.resultsDir, 'lenses-report.png'), fullPage: true });
+      copyFileSync(join(wb.folder, 'lenses.report.html'), join(wb.env.resultsDir, 'lenses-report.html'));
     } finally {
       await page.close();
     }

@@ -34,7 +34,9 @@ export class LogitLensView {
       this.request();
     });
     const grid = h('div', { class: 'lens-grid', role: 'grid', 'aria-label': 'Logit lens: layers by tokens' });
-    grid.style.gridTemplateColumns = `auto repeat(${T}, minmax(3.2em, 1fr))`;
+    // (as wide as their words, up to a cell's 8em: stretched to the page, a wide panel or report
+    // spread a few tokens over the whole width)
+    grid.style.gridTemplateColumns = `auto repeat(${T}, minmax(3.2em, max-content))`;
     grid.append(h('div', { class: 'lens-corner' }, 'layer \\ token'));
     for (let t = 0; t < T; t++) grid.append(h('div', { class: 'lens-col', title: `token ${t}` }, g.tokens[t]));
     // top layer first, as the stream rises (nostalgebraist's figures)

@@ -241,7 +241,7 @@ export class HeatmapView {
       const of = s.colsOf;
       for (let j = 0, step = indexTickStep(of, cssW); j < of; j += step) {
         const l = h('span', { class: 'hm-col-label', title: `${s.colAxis} ${j}` }, String(j));
-        l.style.left = `${((j + 0.5) * cssW) / of}px`;
+        placeTick(l, ((j + 0.5) * cssW) / of, cssW);
         this.colLabelsEl.append(l);
       }
       if (!this.small) this.colLabelsEl.append(h('span', { class: 'hm-axis-name' }, s.colAxis));
@@ -252,7 +252,8 @@ export class HeatmapView {
       const full = words ? s.colLabels![j] : String(j);
       const text = words ? shortText(full) : full;
       const l = h('span', { class: words ? 'hm-col-label hm-col-word' : 'hm-col-label', title: s.colLabels?.[j] ?? `${s.colAxis} ${j}` }, text);
-      l.style.left = `${(j + 0.5) * colW}px`;
+      if (words) l.style.left = `${(j + 0.5) * colW}px`;
+      else placeTick(l, (j + 0.5) * colW, cssW);
       this.colLabelsEl.append(l);
     }
     if (!this.small) this.colLabelsEl.append(h('span', { class: 'hm-axis-name' }, s.colAxis));
@@ -414,4 +415,19 @@ function sameWords(a: readonly string[] | null, b: readonly string[] | null): bo
 /** Rows named every this many: each while rows are at least 12 px tall. */
 function rowLabelStep(cssH: number, rows: number): number {
   return Math.max(1, Math.ceil(12 / (cssH / rows)));
+}
+
+/**
+ * A number under a column, centred on it, but kept inside the heatmap's width: a tick near the
+ * right end (50000 of GPT-2's 50,257 words) ends at the edge, clear of the axis name beyond it.
+ */
+function placeTick(label: HTMLElement, x: number, width: number): void {
+  const half = (label.textContent ?? '').length * 3.5; // (a digit is ~7 px at the labels' size)
+  if (x + half > width) {
+    label.style.left = `${width}px`;
+    label.style.transform = 'translateX(-100%)';
+  } else if (x - half < 0) {
+    label.style.left = '0px';
+    label.style.transform = 'none';
+  } else label.style.left = `${x}px`;
 }
