@@ -15,7 +15,7 @@ describe('checkpoint store: prompts tokenized in the tokenizer\'s thread', () =>
   const setup = (tokenizer: string): { store: CheckpointStore; read(prompt: string, extra?: string): Promise<string[]> } => {
     const { files, map, folder } = checkpointFolder(tinyGpt2());
     map.set(`${folder}/tokenizer.json`, new TextEncoder().encode(tokenizer));
-    const runner = new TokenizerRunner(nodeTokenizerThread(nodeTokenizerScript(__dirname)!), { ...DEFAULT_BUDGETS, encodeMs: 1000 });
+    const runner = new TokenizerRunner(nodeTokenizerThread(nodeTokenizerScript(__dirname)), { ...DEFAULT_BUDGETS, encodeMs: 1000 });
     const store = new CheckpointStore(files, 2000, undefined, runner);
     const resolver = new CheckpointResolver();
     return {

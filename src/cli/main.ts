@@ -182,8 +182,7 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
     return 1;
   }
   // (a tokenizer's own pattern may backtrack for minutes: it runs in a thread stopped after a budget)
-  const script = nodeTokenizerScript(__dirname);
-  const store = new CheckpointStore(files, undefined, defaultKernel(), new TokenizerRunner(script ? nodeTokenizerThread(script) : null));
+  const store = new CheckpointStore(files, undefined, defaultKernel(), new TokenizerRunner(nodeTokenizerThread(nodeTokenizerScript(__dirname))));
   const res = await resolveReadNow(readModel(text, opts.file), opts.file, store, new CheckpointResolver());
   store.runner.dispose();
   const lines = new LineIndex(text);

@@ -1,17 +1,18 @@
 // How Node starts the tokenizer thread (tokenizerRunner.ts): a worker_threads worker running
 // dist/tokenizerWorker.js (nodeTokenizerMain.ts), which keeps the process alive only while a
 // request is out (the command line waits for its prompt's ids, and exits after).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SpawnTokenizerThread, TokenizerThread } from './threadProtocol';
 
-/** The thread's script beside the code in `dir`: the bundle's (dist/) or the compiled module's (out/, tests). */
-export function nodeTokenizerScript(dir: string): string | null {
-  for (const p of [join(dir, 'tokenizerWorker.js'), join(dir, 'nodeTokenizerMain.js'), join(dir, '../tokenizer/nodeTokenizerMain.js')]) {
-    if (existsSync(p)) return p;
-  }
-  return null;
+/**
+ * The thread's script for code in `dir`: the bundle's beside it (dist/tokenizerWorker.js), or the
+ * compiled module's (out/src/tokenizer/, tests). Not looked for on disk (nothing outside a checkpoint
+ * folder is touched for it): a script that is not there fails to start, and tokenizing stays in
+ * the caller's thread.
+ */
+export function nodeTokenizerScript(dir: string): string {
+  return basename(dir) === 'dist' ? join(dir, 'tokenizerWorker.js') : join(dir, '..', 'tokenizer', 'nodeTokenizerMain.js');
 }
 
 export function nodeTokenizerThread(script: string): SpawnTokenizerThread {

@@ -12,7 +12,7 @@ import { HOSTILE_TEXT, patternTokenizer } from './testing';
 
 const REPO = resolve(__dirname, '../../..');
 const gpt2Json = (): string => readFileSync(join(REPO, 'media/tokenizers/gpt2/tokenizer.json'), 'utf8');
-const SCRIPT = nodeTokenizerScript(__dirname)!;
+const SCRIPT = nodeTokenizerScript(__dirname);
 /** Resolves once the text's ids (or failure) are in; counts the caller's turns meanwhile (it is never held). */
 async function encoded(t: BudgetedTokenizer, text: string): Promise<{ ids: readonly number[] } | { failed: string; turns: number }> {
   let turns = 0;

@@ -15,7 +15,6 @@ const port = parentPort;
 if (!port) throw new Error('computeWorker must run in a worker thread');
 
 enableWasmRelaxedSimd(); // before the kernel is made
-const tokenizerScript = nodeTokenizerScript(__dirname); // (dist/tokenizerWorker.js)
 
 runWorker({
   post: (msg, transfer) => port.postMessage(msg, transfer),
@@ -26,5 +25,5 @@ runWorker({
   // (opening a GPT-2-small checkpoint in code-server, the first forward took 517 and 830 ms with the
   // helper, 300-500 without: the helper's core is the one the workbench and the extension host use).
   spawnMatmulHelper: availableParallelism() > 2 ? nodeMatmulHelper(join(__dirname, 'matmulHelper.js')) : undefined,
-  spawnTokenizerThread: tokenizerScript ? nodeTokenizerThread(tokenizerScript) : null,
+  spawnTokenizerThread: nodeTokenizerThread(nodeTokenizerScript(__dirname)), // (dist/tokenizerWorker.js)
 });
