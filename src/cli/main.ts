@@ -20,6 +20,7 @@ import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { formatFloat32 } from '../util/float32';
 import { terminalSafe } from '../util/quote';
 import { enableWasmRelaxedSimd } from '../util/nodeWasmFeatures';
+import { setNodeRunBudget } from '../util/nodeRunBudget';
 import { LensError } from '../lenses/cache';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 
@@ -254,6 +255,7 @@ if (require.main === module) void main();
 
 async function main(): Promise<void> {
   enableWasmRelaxedSimd(); // before the kernel is made
+  setNodeRunBudget();
   const chunks: string[] = [];
   const io: Io = { out: (s) => chunks.push(s), err: (s) => process.stderr.write(s) };
   let code: number;
