@@ -13,7 +13,7 @@ import { readSplitColumns, readTensor } from './safetensors';
 import { openTensors, type TensorLocation } from './shards';
 import { eachExpectedTensor, HEAD_TENSOR, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
 import { checkSizes } from './bounds';
-import { formatBytes } from '../core/runSize';
+import { formatBytes, isOutOfMemory } from '../core/runSize';
 import { sizeOf } from '../core/tensor';
 
 export { CheckpointError } from './errors';
@@ -117,15 +117,24 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
     return data ? { data, shape: [N, K], layout: 'panels' } : p;
   };
   const params = new Map<string, Param>();
-  for (const t of eachExpectedTensor(arch)) {
-    for (const [id, p] of paramsOf(t, await read(t, into(t)), alloc)) params.set(id, asPanels(id, p));
-  }
-  // the head: the embedding's own Param when tied, else lm_head
-  if (arch.tied) {
-    params.set('head.W', params.get('embed')!);
-    if (headStored !== null) used.add(headStored); // a tied head saved anyway holds the embedding's numbers
-  } else {
-    for (const [id, p] of paramsOf(head, await read(head, into(head)), alloc)) params.set(id, asPanels(id, p));
+  const readAll = async (): Promise<void> => {
+    for (const t of eachExpectedTensor(arch)) {
+      for (const [id, p] of paramsOf(t, await read(t, into(t)), alloc)) params.set(id, asPanels(id, p));
+    }
+    // the head: the embedding's own Param when tied, else lm_head
+    if (arch.tied) {
+      params.set('head.W', params.get('embed')!);
+      if (headStored !== null) used.add(headStored); // a tied head saved anyway holds the embedding's numbers
+    } else {
+      for (const [id, p] of paramsOf(head, await read(head, into(head)), alloc)) params.set(id, asPanels(id, p));
+    }
+  };
+  try {
+    await readAll();
+  } catch (e) {
+    // (the machine's memory, not the kernel's limit, ran out: said as what was asked)
+    if (!isOutOfMemory(e)) throw e;
+    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(numbers * 4)} as float32, and the memory ran out holding them (${(e as Error).message})`);
   }
   const ignored = [...tensors.keys()].filter((n) => !used.has(n));
   return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount, ignored };

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { npyBytes } from '../util/npy';
 import { forward } from '../core/forward';
+import { isOutOfMemory } from '../core/runSize';
 import { defaultKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import { LineIndex } from '../model/lines';
@@ -262,7 +263,8 @@ async function main(): Promise<void> {
   try {
     code = await run(process.argv.slice(2), io);
   } catch (e) {
-    process.stderr.write(terminalSafe(`ffn-lens: internal error: ${(e as Error)?.message ?? String(e)}`) + '\n');
+    const what = isOutOfMemory(e) ? 'out of memory (give a shorter input or fewer layers)' : 'internal error';
+    process.stderr.write(terminalSafe(`ffn-lens: ${what}: ${(e as Error)?.message ?? String(e)}`) + '\n');
     code = 1;
     chunks.length = 0;
   }

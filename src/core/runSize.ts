@@ -60,8 +60,8 @@ export function runSize(spec: ModelSpec): RunSize {
 }
 
 /**
- * The memory a run may take, in bytes: set once by the platform (src/util/nodeMemory.ts on Node,
- * from the machine's memory); 2 GiB where nothing says (a browser tab's worker).
+ * The memory a run may take, in bytes: set once by the platform (src/util/nodeRunBudget.ts on Node,
+ * from the machine's memory); 2 GiB where nothing says (a browser tab's worker, tests).
  */
 let budget = 2 ** 31;
 
@@ -97,4 +97,10 @@ export function formatBytes(n: number): string {
     }
   }
   return `${n} bytes`;
+}
+
+/** An allocation the engine refused (an ArrayBuffer, a typed array's length, a WebAssembly memory's growth). */
+export function isOutOfMemory(e: unknown): boolean {
+  if (!(e instanceof RangeError)) return false;
+  return /Array buffer allocation failed|Invalid typed array length|Invalid array buffer length|Maximum memory size exceeded|Unable to grow instance memory|could not allocate memory|Out of memory/i.test(e.message);
 }
