@@ -84,10 +84,52 @@ describe('checkpoint bounds: config.json against the tensors', () => {
     assert.equal(reads.length, 0);
   });
 
-  it('checkSizes alone: no layers at all, and fewer layers in config.json than held (the rest are unused, as Hugging Face does)', () => {
+  it('checkSizes alone: no layers at all; fewer layers in config.json than held (the rest are unused, as Hugging Face does); more layers or words than any model has', () => {
     const arch = parseConfig(JSON.stringify(tinyLlama().config));
     const held = (names: string[]) => new Map(names.map((n) => [n, { info: { shape: [1] } }]));
     assert.throws(() => checkSizes(arch, held(['model.norm.weight'])), { message: 'config.json says num_hidden_layers 2, but the tensors hold no layers (no tensor named model.layers.0.…)' });
     assert.doesNotThrow(() => checkSizes(arch, held(['layers.0.a', 'layers.1.a', 'layers.2.a'])));
+    // files that agree with config.json, past what any model has
+    const deep = parseConfig(JSON.stringify({ ...tinyLlama().config, num_hidden_layers: 5000 }));
+    assert.throws(() => checkSizes(deep, held(Array.from({ length: 5000 }, (_, i) => `layers.${i}.a`))), { message: 'config.json says num_hidden_layers 5,000; FFN Lens computes and draws at most 4,096 layers (the deepest models have ~130)' });
+    const wide = parseConfig(JSON.stringify({ ...tinyLlama().config, vocab_size: 5e6 }));
+    const embed = new Map([...held(['layers.0.a', 'layers.1.a']), ['model.embed_tokens.weight', { info: { shape: [5e6, 16] } }]]);
+    assert.throws(() => checkSizes(wide, embed), { message: 'config.json says vocab_size 5,000,000; FFN Lens labels at most 4,194,304 words (the widest vocabularies have ~260,000)' });
+  });
+
+  it('weights larger than the kernel\'s memory can hold: refused from the headers, with what they need and what is available', async () => {
+    // a consistent checkpoint whose MLPs are 3·10⁷ wide (11.5 GB of float32): its header and sizes only, no bytes behind them
+    const ck = tinyLlama({ tied: true });
+    const F = 3e7;
+    const shapes: Record<string, readonly number[]> = Object.fromEntries(Object.entries(ck.tensors).map(([n, t]) => [n, t.shape]));
+    for (const n of Object.keys(shapes)) {
+      if (/mlp\.(gate|up)_proj/.test(n)) shapes[n] = [F, 16];
+      if (/mlp\.down_proj/.test(n)) shapes[n] = [16, F];
+    }
+    const header: Record<string, unknown> = {};
+    let at = 0;
+    for (const [n, shape] of Object.entries(shapes)) {
+      const bytes = shape.reduce((a, b) => a * b, 1) * 4;
+      header[n] = { dtype: 'F32', shape, data_offsets: [at, at + bytes] };
+      at += bytes;
+    }
+    const head = new TextEncoder().encode(JSON.stringify(header));
+    const start = new Uint8Array(8 + head.length);
+    new DataView(start.buffer).setBigUint64(0, BigInt(head.length), true);
+    start.set(head, 8);
+    const inner = folderOf({ 'config.json': { ...ck.config, intermediate_size: F } }).files;
+    const files = {
+      ...inner,
+      size: async (p: string) => (p === '/m/model.safetensors' ? start.length + at : inner.size(p)),
+      read: async (p: string, from = 0, end?: number) => {
+        if (p !== '/m/model.safetensors') return inner.read(p, from, end);
+        assert.ok(end !== undefined && end <= start.length, `a read of the weights' bytes (${from}…${end})`);
+        return start.subarray(from, end);
+      },
+    };
+    const holder = { weightArray: (): never => assert.fail('nothing is allocated'), intoPanels: (): never => assert.fail('nothing is allocated') };
+    await assert.rejects(loadCheckpoint(files, '/m', holder), {
+      message: 'the checkpoint\'s weights need 11.5 GB as float32, available 3.8 GB: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB',
+    });
   });
 });

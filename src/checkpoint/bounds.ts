@@ -16,6 +16,10 @@ const KEYS = {
   llama: { L: 'num_hidden_layers', C: 'hidden_size', V: 'vocab_size' },
 } as const;
 
+/** Far past any real model's, and what a run's plan and the vocabulary's labels can hold without exhausting the worker. */
+export const MAX_LAYERS = 4096;
+export const MAX_VOCAB = 2 ** 22;
+
 /** Whole numbers with commas (100,000,000), as messages show sizes. */
 const count = (n: number): string => n.toLocaleString('en-US');
 
@@ -53,6 +57,9 @@ export function checkSizes(arch: ArchConfig, tensors: ReadonlyMap<string, Held>)
   if (pos && pos.shape.length === 2 && pos.shape[0] !== arch.maxPositions) {
     fail(`n_positions ${count(arch.maxPositions)}, but the tensors hold ${count(pos.shape[0])} positions (${pos.stored} is [${pos.shape.join(', ')}])`);
   }
+  // (files that agree with config.json can still be absurd: a header of 100 MB names a million tiny tensors)
+  if (arch.L > MAX_LAYERS) fail(`${keys.L} ${count(arch.L)}; FFN Lens computes and draws at most ${count(MAX_LAYERS)} layers (the deepest models have ~130)`);
+  if (arch.V > MAX_VOCAB) fail(`${keys.V} ${count(arch.V)}; FFN Lens labels at most ${count(MAX_VOCAB)} words (the widest vocabularies have ~260,000)`);
 }
 
 /**
