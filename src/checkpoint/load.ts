@@ -63,16 +63,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   // config.json's sizes against the headers' shapes, then every tensor found and of its shape,
   // before a byte of weights is read or a buffer made
   checkSizes(arch, tensors);
-  const locate = (t: ExpectedTensor): TensorLocation & { stored: string } => {
-    const stored = storedName(tensors, t.name, prefix);
-    const want = `${t.what} = [${t.shape.join(', ')}]`;
-    if (stored === null) throw new CheckpointError(`the checkpoint has no tensor ${prefix}${t.name} (nor ${t.name}), expected ${want}`, { tensor: t.name });
-    const { file, info } = tensors.get(stored)!;
-    if (info.shape.length !== t.shape.length || info.shape.some((d, i) => d !== t.shape[i])) {
-      throw new CheckpointError(`${stored} is [${info.shape.join(', ')}], expected ${want}`, { file: file.shown, tensor: stored });
-    }
-    return { file, info, stored };
-  };
+  const locate = (t: ExpectedTensor): TensorLocation & { stored: string } => locateTensor(tensors, prefix, t);
   const head = headTensor(arch);
   const headStored = storedName(tensors, HEAD_TENSOR, prefix);
   if (!arch.tied && headStored === null) {
@@ -138,6 +129,18 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   }
   const ignored = [...tensors.keys()].filter((n) => !used.has(n));
   return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount, ignored };
+}
+
+/** Where a tensor the model reads is stored, checked for its shape. */
+function locateTensor(tensors: ReadonlyMap<string, TensorLocation>, prefix: string, t: ExpectedTensor): TensorLocation & { stored: string } {
+  const stored = storedName(tensors, t.name, prefix);
+  const want = `${t.what} = [${t.shape.join(', ')}]`;
+  if (stored === null) throw new CheckpointError(`the checkpoint has no tensor ${prefix}${t.name} (nor ${t.name}), expected ${want}`, { tensor: t.name });
+  const { file, info } = tensors.get(stored)!;
+  if (info.shape.length !== t.shape.length || info.shape.some((d, i) => d !== t.shape[i])) {
+    throw new CheckpointError(`${stored} is [${info.shape.join(', ')}], expected ${want}`, { file: file.shown, tensor: stored });
+  }
+  return { file, info, stored };
 }
 
 /** config.json is a few KB (a few hundred with a long label map): a larger one is not read whole. */

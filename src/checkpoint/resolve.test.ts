@@ -149,6 +149,15 @@ describe('checkpoint resolve', () => {
     }
   });
 
+  it('a unit or weight named with a million-digit number: one bounded message at its entry, not a name quoted whole', () => {
+    const digits = '9'.repeat(1_000_000);
+    const r = readModel(`{"version": 1, "checkpoint": "./m", "token_ids": [1], "ablate": ["layers.${digits}.ffn.neuron.0"], "weights": {"layers.0.ffn.W1[${digits}]": [1]}}`, 'm.ffn.json');
+    const errors = r.problems.filter((p) => p.severity === 'error');
+    assert.deepEqual(errors.map((p) => p.path), [['ablate', 0], ['weights', `layers.0.ffn.W1[${digits}]`]]);
+    for (const p of errors) assert.ok(p.message.length < 400, `${p.message.length} characters`);
+    assert.match(errors[0].message, /^ablate\[0\] is "layers\.9+…" \(1,000,020 characters\): a unit is/);
+  });
+
   it('what does not exist is an error at its key, naming what does', () => {
     const ck = fakeCheckpoint();
     const cases: Array<[string, RegExp, string]> = [
