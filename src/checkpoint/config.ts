@@ -5,6 +5,7 @@
 
 import type { RopeScaling } from '../core/spec';
 import type { Activation } from '../core/activation';
+import { describeValue } from '../util/quote';
 import { CheckpointError } from './errors';
 
 export type ModelType = 'gpt2' | 'llama' | 'qwen2';
@@ -61,8 +62,8 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
   if (!c || typeof c !== 'object' || Array.isArray(c)) fail('expected a JSON object');
   const type = c.model_type;
   if (type === undefined) fail(`"model_type" is missing; FFN Lens reads ${MODEL_TYPES.join(', ')}`);
-  if (!(MODEL_TYPES as readonly unknown[]).includes(type)) fail(`model_type ${JSON.stringify(type)} is not supported; FFN Lens reads ${MODEL_TYPES.join(', ')}`);
-  const found = (key: string): string => (c[key] === undefined ? ' (it is missing)' : `, found ${JSON.stringify(c[key])}`);
+  if (!(MODEL_TYPES as readonly unknown[]).includes(type)) fail(`model_type ${describeValue(type)} is not supported; FFN Lens reads ${MODEL_TYPES.join(', ')}`);
+  const found = (key: string): string => (c[key] === undefined ? ' (it is missing)' : `, found ${describeValue(c[key])}`);
   // null is absent, as Hugging Face's config classes treat it
   const int = (key: string, dflt?: number): number => {
     const v = c[key] ?? dflt;
@@ -92,7 +93,7 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
     if (C % NH) fail(`n_embd ${C} must be a multiple of n_head ${NH}`);
     const actName = c.activation_function ?? 'gelu_new';
     const activation = typeof actName === 'string' ? GPT2_ACTIVATIONS[actName] : undefined;
-    if (!activation) fail(`activation_function ${JSON.stringify(actName)} is not supported; FFN Lens computes ${Object.keys(GPT2_ACTIVATIONS).join(', ')}`);
+    if (!activation) fail(`activation_function ${describeValue(actName)} is not supported; FFN Lens computes ${Object.keys(GPT2_ACTIVATIONS).join(', ')}`);
     if (!bool('scale_attn_weights', true)) fail('"scale_attn_weights": false is not supported (FFN Lens divides attention scores by √head_size, as GPT-2 does)');
     if (bool('scale_attn_by_inverse_layer_idx', false)) fail('"scale_attn_by_inverse_layer_idx": true is not supported (FFN Lens divides attention scores by √head_size only)');
     return {
@@ -112,7 +113,7 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
   if (HS === 0) fail(`hidden_size ${C} is smaller than num_attention_heads ${NH}`);
   if (HS % 2) fail(`the head size ${HS} is odd; RoPE rotates pairs of dimensions`);
   const act = c.hidden_act ?? 'silu';
-  if (act !== 'silu') fail(`hidden_act ${JSON.stringify(act)} is not supported; FFN Lens computes the SwiGLU MLP ("silu")`);
+  if (act !== 'silu') fail(`hidden_act ${describeValue(act)} is not supported; FFN Lens computes the SwiGLU MLP ("silu")`);
   const { theta: ropeTheta, scaling: ropeScaling, dynamic: dynamicRope } = ropeOf(c, num, fail);
   if (qwen2 && bool('use_sliding_window', false)) fail('"use_sliding_window": true is not supported (FFN Lens computes full causal attention)');
   const attentionBias = bool('attention_bias', false);
@@ -139,12 +140,12 @@ function ropeOf(c: Record<string, unknown>, num: (key: string, dflt: number) => 
   for (const key of ['rope_scaling', 'rope_parameters']) {
     const r = c[key];
     if (r == null) continue;
-    if (typeof r !== 'object' || Array.isArray(r)) fail(`"${key}" must be an object or null, found ${JSON.stringify(r)}`);
+    if (typeof r !== 'object' || Array.isArray(r)) fail(`"${key}" must be an object or null, found ${describeValue(r)}`);
     const o = r as Record<string, unknown>;
     const kind = o.rope_type ?? o.type ?? 'default';
     const positive = (name: string, dflt?: number): number => {
       const v = o[name] ?? dflt;
-      if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) fail(`"${key}.${name}" must be a positive number${o[name] === undefined ? ' (it is missing)' : `, found ${JSON.stringify(o[name])}`}`);
+      if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) fail(`"${key}.${name}" must be a positive number${o[name] === undefined ? ' (it is missing)' : `, found ${describeValue(o[name])}`}`);
       return v;
     };
     if (kind === 'linear') scaling = { type: 'linear', factor: positive('factor') };
@@ -155,7 +156,7 @@ function ropeOf(c: Record<string, unknown>, num: (key: string, dflt: number) => 
     } else if (kind === 'dynamic') {
       positive('factor');
       dynamic = true;
-    } else if (kind !== 'default') fail(`"${key}" of type ${JSON.stringify(kind)} is not supported; FFN Lens computes RoPE of type "default", "linear", "llama3" or "dynamic"`);
+    } else if (kind !== 'default') fail(`"${key}" of type ${describeValue(kind)} is not supported; FFN Lens computes RoPE of type "default", "linear", "llama3" or "dynamic"`);
     if (o.rope_theta != null) theta = positive('rope_theta');
   }
   return { theta: theta ?? num('rope_theta', 10000), scaling, dynamic };

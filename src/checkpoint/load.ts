@@ -11,8 +11,11 @@ import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
 import { readSplitColumns, readTensor } from './safetensors';
-import { openTensors } from './shards';
-import { expectedTensors, HEAD_TENSOR, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
+import { openTensors, type TensorLocation } from './shards';
+import { eachExpectedTensor, HEAD_TENSOR, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
+import { checkSizes } from './bounds';
+import { formatBytes, isOutOfMemory } from '../core/runSize';
+import { sizeOf } from '../core/tensor';
 
 export { CheckpointError } from './errors';
 export type { ArchConfig } from './config';
@@ -56,13 +59,22 @@ export interface WeightHolder {
 export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: { readonly hfCache?: boolean } = {}): Promise<Checkpoint> {
   // (each array a tensor is read into is written whole, or the load fails)
   const alloc = holder ? (n: number): Float32Array => holder.weightArray(n, false) : undefined;
-  const configPath = await checkedFile(files, checkpointRoot(folder, opts.hfCache), 'config.json', (why) => `config.json in ${folder} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'config.json' });
-  if (configPath === null || (await files.size(configPath)) === null) {
-    throw new CheckpointError(`no config.json in ${folder} (is it the folder of a Hugging Face model?)`, { file: 'config.json' });
-  }
-  const arch = parseConfig(new TextDecoder().decode(await files.read(configPath)), 'config.json');
+  const arch = await readConfig(files, folder, opts.hfCache);
   const { tensors } = await openTensors(files, folder, opts);
   const prefix = modelPrefix(arch.modelType);
+  // config.json's sizes against the headers' shapes, then every tensor found and of its shape,
+  // before a byte of weights is read or a buffer made
+  checkSizes(arch, tensors);
+  const locate = (t: ExpectedTensor): TensorLocation & { stored: string } => locateTensor(tensors, prefix, t);
+  const head = headTensor(arch);
+  const headStored = storedName(tensors, HEAD_TENSOR, prefix);
+  if (!arch.tied && headStored === null) {
+    throw new CheckpointError(`the checkpoint has no tensor ${HEAD_TENSOR}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: HEAD_TENSOR });
+  }
+  let numbers = 0;
+  for (const t of eachExpectedTensor(arch)) numbers += sizeOf(locate(t).info.shape);
+  if (!arch.tied) numbers += sizeOf(locate(head).info.shape);
+  if (holder) checkWeightBytes(numbers * 4);
 
   const used = new Set<string>();
   const dtypes = new Set<string>();
@@ -71,13 +83,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   // GPT-2's c_attn with an allocator: its Q, K and V read straight into three arrays of it
   const split = (t: ExpectedTensor): boolean => t.role.kind === 'qkv' && alloc !== undefined;
   const read = async (t: ExpectedTensor, into?: (length: number) => Float32Array): Promise<Float32Array | Float32Array[]> => {
-    const stored = storedName(tensors, t.name, prefix);
-    const want = `${t.what} = [${t.shape.join(', ')}]`;
-    if (stored === null) throw new CheckpointError(`the checkpoint has no tensor ${prefix}${t.name} (nor ${t.name}), expected ${want}`, { tensor: t.name });
-    const { file, info } = tensors.get(stored)!;
-    if (info.shape.length !== t.shape.length || info.shape.some((d, i) => d !== t.shape[i])) {
-      throw new CheckpointError(`${stored} is [${info.shape.join(', ')}], expected ${want}`, { file: file.shown, tensor: stored });
-    }
+    const { file, info, stored } = locate(t);
     const parts = split(t) ? await readSplitColumns(files, file, info, 3, alloc!, staging!) : null;
     const data = parts ?? await readTensor(files, file, info, into, staging);
     used.add(stored);
@@ -104,22 +110,66 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
     return data ? { data, shape: [N, K], layout: 'panels' } : p;
   };
   const params = new Map<string, Param>();
-  for (const t of expectedTensors(arch)) {
-    for (const [id, p] of paramsOf(t, await read(t, into(t)), alloc)) params.set(id, asPanels(id, p));
-  }
-  // the head: the embedding's own Param when tied, else lm_head
-  const head = headTensor(arch);
-  const headStored = storedName(tensors, HEAD_TENSOR, prefix);
-  if (arch.tied) {
-    params.set('head.W', params.get('embed')!);
-    if (headStored !== null) used.add(headStored); // a tied head saved anyway holds the embedding's numbers
-  } else if (headStored === null) {
-    throw new CheckpointError(`the checkpoint has no tensor ${HEAD_TENSOR}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: HEAD_TENSOR });
-  } else {
-    for (const [id, p] of paramsOf(head, await read(head, into(head)), alloc)) params.set(id, asPanels(id, p));
+  const readAll = async (): Promise<void> => {
+    for (const t of eachExpectedTensor(arch)) {
+      for (const [id, p] of paramsOf(t, await read(t, into(t)), alloc)) params.set(id, asPanels(id, p));
+    }
+    // the head: the embedding's own Param when tied, else lm_head
+    if (arch.tied) {
+      params.set('head.W', params.get('embed')!);
+      if (headStored !== null) used.add(headStored); // a tied head saved anyway holds the embedding's numbers
+    } else {
+      for (const [id, p] of paramsOf(head, await read(head, into(head)), alloc)) params.set(id, asPanels(id, p));
+    }
+  };
+  try {
+    await readAll();
+  } catch (e) {
+    // (the machine's memory, not the kernel's limit, ran out: said as what was asked)
+    if (!isOutOfMemory(e)) throw e;
+    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(numbers * 4)} as float32, and the memory ran out holding them (${(e as Error).message})`);
   }
   const ignored = [...tensors.keys()].filter((n) => !used.has(n));
   return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount, ignored };
+}
+
+/** Where a tensor the model reads is stored, checked for its shape. */
+function locateTensor(tensors: ReadonlyMap<string, TensorLocation>, prefix: string, t: ExpectedTensor): TensorLocation & { stored: string } {
+  const stored = storedName(tensors, t.name, prefix);
+  const want = `${t.what} = [${t.shape.join(', ')}]`;
+  if (stored === null) throw new CheckpointError(`the checkpoint has no tensor ${prefix}${t.name} (nor ${t.name}), expected ${want}`, { tensor: t.name });
+  const { file, info } = tensors.get(stored)!;
+  if (info.shape.length !== t.shape.length || info.shape.some((d, i) => d !== t.shape[i])) {
+    throw new CheckpointError(`${stored} is [${info.shape.join(', ')}], expected ${want}`, { file: file.shown, tensor: stored });
+  }
+  return { file, info, stored };
+}
+
+/** config.json is a few KB (a few hundred with a long label map): a larger one is not read whole. */
+export const MAX_CONFIG_BYTES = 16 << 20;
+
+/** A WebAssembly memory (wasm32) addresses 4 GiB: the kernel's, where a checkpoint's weights are held, cannot grow past it. */
+export const WEIGHT_MEMORY_BYTES = 2 ** 32;
+
+async function readConfig(files: CheckpointFiles, folder: string, hfCache: boolean | undefined): Promise<ArchConfig> {
+  const configPath = await checkedFile(files, checkpointRoot(folder, hfCache), 'config.json', (why) => `config.json in ${folder} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'config.json' });
+  const size = configPath === null ? null : await files.size(configPath);
+  if (configPath === null || size === null) {
+    throw new CheckpointError(`no config.json in ${folder} (is it the folder of a Hugging Face model?)`, { file: 'config.json' });
+  }
+  if (size > MAX_CONFIG_BYTES) {
+    throw new CheckpointError(`config.json is ${formatBytes(size)}; a model's config.json is a few KB (FFN Lens reads up to ${formatBytes(MAX_CONFIG_BYTES)})`, { file: 'config.json' });
+  }
+  return parseConfig(new TextDecoder().decode(await files.read(configPath)), 'config.json');
+}
+
+/** The weights as float32 must fit the kernel's memory (what they are stored in does not matter: F16 becomes float32). */
+function checkWeightBytes(bytes: number): void {
+  // (the panels' padding and the read's staging take a little more: an eighth kept aside)
+  const room = WEIGHT_MEMORY_BYTES * 7 / 8;
+  if (bytes > room) {
+    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)} as float32, available ${formatBytes(room)}: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB`);
+  }
 }
 
 /** The core's spec of a checkpoint's model for an input: the architecture as checkpoints-v1 says. */

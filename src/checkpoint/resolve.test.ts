@@ -7,6 +7,7 @@ import type { Param } from '../core/params';
 import type { ModelSpec } from '../core/spec';
 import { readModel } from '../model/read';
 import type { CheckpointRequest } from '../model/checkpointRequest';
+import { runBudget, runTooLarge, setRunBudget } from '../core/runSize';
 import { CheckpointResolver, type ResolvableCheckpoint } from './resolve';
 
 const C = 4, F = 6, NH = 2, V = 10, L = 2;
@@ -113,6 +114,48 @@ describe('checkpoint resolve', () => {
     assert.deepEqual(r.problems.map((p) => [p.severity, text.slice(p.start, p.end)]), [['warning', '[1, 2, 3, 4]']]);
     assert.match(r.problems[0].message, /^the input has 4 tokens; this llama model was trained on up to 3 \(max_position_embeddings\)/);
     assert.deepEqual(new CheckpointResolver().resolve(request('"token_ids": [1, 2, 3]').req, ck, null).problems, []);
+  });
+
+  it('an input too large for memory: one error at token_ids or prompt with the tokens, what a run needs, what is available and how many fit, before anything is made', () => {
+    // (RoPE: no positions limit the input; the run's memory does)
+    const ck = { ...fakeCheckpoint(), maxPositions: null, trainedPositions: 3, modelType: 'llama' };
+    const before = runBudget();
+    try {
+      setRunBudget(1e6);
+      const ids = Array.from({ length: 5000 }, () => 1);
+      const { req, text } = request(`"token_ids": [${ids.join(',')}]`);
+      const r = new CheckpointResolver().resolve(req, ck, null);
+      assert.equal(r.file, null);
+      assert.equal(r.problems.length, 1, 'one error, not the warning besides');
+      assert.equal(r.problems[0].severity, 'error');
+      assert.equal(text.slice(r.problems[0].start, r.problems[0].end), `[${ids.join(',')}]`);
+      const fit = r.problems[0].message.match(/at most ([\d,]+) tokens fit$/);
+      assert.ok(fit, r.problems[0].message);
+      assert.match(r.problems[0].message, /^the input has 5,000 tokens; a run of this llama model over them needs 1\.0 GB for its stages, available 1 MB \(attention keeps heads × tokens × tokens numbers in every layer\): at most [\d,]+ tokens fit$/);
+      // the longest input said to fit does, and one more does not
+      const n = Number(fit[1].replace(/,/g, ''));
+      const spec = (T: number) => ck.specFor({ ids: Array.from({ length: T }, () => 1), temperature: 1, lens: false });
+      assert.equal(runTooLarge(spec(n)), null);
+      assert.notEqual(runTooLarge(spec(n + 1)), null);
+      assert.ok(new CheckpointResolver().resolve(request(`"token_ids": [${ids.slice(0, n).join(',')}]`).req, ck, null).file, `${n} tokens run`);
+      // a short prompt that tokenizes into many tokens: the same bound, at "prompt"
+      const tok = { encode: () => ({ ids }), label: (id: number) => `#${id}` };
+      const p = new CheckpointResolver().resolve(request('"prompt": "a\u0301\u0301"').req, ck, tok);
+      assert.equal(p.file, null);
+      assert.deepEqual(p.problems.map((x) => x.path), [['prompt']]);
+      assert.match(p.problems[0].message, /^the input has 5,000 tokens; a run of this llama model over them needs/);
+    } finally {
+      setRunBudget(before);
+    }
+  });
+
+  it('a unit or weight named with a million-digit number: one bounded message at its entry, not a name quoted whole', () => {
+    const digits = '9'.repeat(1_000_000);
+    const r = readModel(`{"version": 1, "checkpoint": "./m", "token_ids": [1], "ablate": ["layers.${digits}.ffn.neuron.0"], "weights": {"layers.0.ffn.W1[${digits}]": [1]}}`, 'm.ffn.json');
+    const errors = r.problems.filter((p) => p.severity === 'error');
+    assert.deepEqual(errors.map((p) => p.path), [['ablate', 0], ['weights', `layers.0.ffn.W1[${digits}]`]]);
+    for (const p of errors) assert.ok(p.message.length < 400, `${p.message.length} characters`);
+    assert.match(errors[0].message, /^ablate\[0\] is "layers\.9+…" \(1,000,020 characters\): a unit is/);
   });
 
   it('what does not exist is an error at its key, naming what does', () => {

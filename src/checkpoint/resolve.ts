@@ -11,6 +11,8 @@
 
 import type { Model } from '../core/model';
 import { outputsInputs, weightIndex, type Param, type Params } from '../core/params';
+import { runTooLarge } from '../core/runSize';
+import { quote } from '../util/quote';
 import type { ModelSpec } from '../core/spec';
 import { itemAt, type CheckpointRequest, type UnitRef, type WeightOverride } from '../model/checkpointRequest';
 import type { ModelFile } from '../model/read';
@@ -80,14 +82,14 @@ export class CheckpointResolver {
     if (req.tokenIds) ids = req.tokenIds;
     else if (req.prompt !== null) {
       if (!tok) {
-        error('value', req.promptAt!, `"prompt" needs a tokenizer, and ${req.tokenizer ? `"${req.tokenizer}" did not load` : `the checkpoint "${req.folder}" has no tokenizer.json`}: give "tokenizer": "path/to/tokenizer.json", or the input as "token_ids": [ … ]`);
+        error('value', req.promptAt!, `"prompt" needs a tokenizer, and ${req.tokenizer ? `${quote(req.tokenizer)} did not load` : `the checkpoint ${quote(req.folder)} has no tokenizer.json`}: give "tokenizer": "path/to/tokenizer.json", or the input as "token_ids": [ … ]`);
       } else {
         try {
           ids = tok.encode(req.prompt).ids;
           if (ids.length === 0) error('value', req.promptAt!, 'the prompt gives no tokens: write some text');
         } catch (e) {
           // (a tokenizer that fails on this text: said at the prompt, in its own words)
-          error('value', req.promptAt!, `the tokenizer cannot encode this prompt: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+          error('value', req.promptAt!, `the tokenizer cannot encode this prompt: ${libraryText(e)}`);
         }
       }
     }
@@ -100,9 +102,14 @@ export class CheckpointResolver {
       if (req.tokenIdsAt) error('value', itemAt(req.tokenIdsAt, bad), `token_ids[${bad}] is ${ids[bad]}, outside the vocabulary: ids go from 0 to ${V - 1}`);
       else error('value', req.promptAt!, `the tokenizer gives id ${ids[bad]}, outside this model's vocabulary of ${V}: is the tokenizer the model's own?`);
     }
+    const tooLarge = ckpt.maxPositions !== null && ids.length > ckpt.maxPositions ? null : runTooLarge(probe);
     if (ckpt.maxPositions !== null && ids.length > ckpt.maxPositions) {
       const at = req.tokenIdsAt ?? req.promptAt!;
       error('value', at, `the input has ${ids.length} tokens; this ${ckpt.modelType} model has positions for ${ckpt.maxPositions}`);
+    } else if (tooLarge) {
+      // (the hard bound, whatever the positions: memory; RoPE models have no other)
+      const fit = longestInput(probe);
+      error('value', req.tokenIdsAt ?? req.promptAt!, `the input has ${count(ids.length)} tokens; a run of this ${ckpt.modelType} model over them ${tooLarge} (attention keeps heads × tokens × tokens numbers in every layer): ${fit > 0 ? `at most ${count(fit)} tokens fit` : 'not even one token fits'}`);
     } else if (ckpt.trainedPositions && ids.length > ckpt.trainedPositions) {
       // (RoPE computes any position; past the trained ones the model's numbers mean little)
       const at = req.tokenIdsAt ?? req.promptAt!;
@@ -150,7 +157,7 @@ export class CheckpointResolver {
       try {
         ids = tok.encode(req.corruptedPrompt).ids;
       } catch (e) {
-        error('value', at, `the tokenizer cannot encode this prompt: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        error('value', at, `the tokenizer cannot encode this prompt: ${libraryText(e)}`);
         return null;
       }
     }
@@ -256,6 +263,26 @@ export class CheckpointResolver {
     return vocab;
   }
 }
+
+/** The most tokens a run of `spec`'s model can take (runTooLarge says nothing against it); 0 if none. */
+function longestInput(spec: ModelSpec): number {
+  let lo = 0;
+  let hi = spec.T;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (runTooLarge({ ...spec, T: mid }) === null) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** A library's error, after our words: its first line, cut short (its text may quote the whole input). */
+function libraryText(e: unknown): string {
+  const m = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  return m.length > 200 ? `${m.slice(0, 200)}…` : m;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
 
 /** A param in out_in terms: rows = outputs (null for a vector), cols = inputs. */
 function geometry(p: Param): { rows: number | null; cols: number } {

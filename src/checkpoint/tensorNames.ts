@@ -34,7 +34,28 @@ export function modelPrefix(type: ModelType): string {
 
 /** Every tensor the model reads but the head's (see headTensor), in the order of the model. */
 export function expectedTensors(arch: ArchConfig): ExpectedTensor[] {
-  return arch.modelType === 'gpt2' ? gpt2Tensors(arch) : llamaTensors(arch);
+  return [...eachExpectedTensor(arch)];
+}
+
+/**
+ * expectedTensors one at a time: a check that stops at the first missing tensor has made only the
+ * names before it (never a list of every layer's, whatever number of layers config.json claims).
+ */
+export function* eachExpectedTensor(arch: ArchConfig): Generator<ExpectedTensor> {
+  const gpt2 = arch.modelType === 'gpt2';
+  yield* gpt2 ? gpt2Start(arch) : llamaStart(arch);
+  for (let i = 0; i < arch.L; i++) yield* gpt2 ? gpt2Layer(arch, i) : llamaLayer(arch, i);
+  yield* gpt2 ? gpt2End(arch) : llamaEnd(arch);
+}
+
+/** The embedding tensor's name (without the model's prefix): its shape is [vocab_size, hidden_size]. */
+export function embeddingTensor(type: ModelType): string {
+  return type === 'gpt2' ? 'wte.weight' : 'embed_tokens.weight';
+}
+
+/** The name before a layer's number (`h.` for gpt2, `layers.` for llama/qwen2), without the model's prefix. */
+export function layerStem(type: ModelType): string {
+  return type === 'gpt2' ? 'h.' : 'layers.';
 }
 
 /** The untied head: lm_head.weight [V][C] as a Linear. */
@@ -46,73 +67,81 @@ export function headTensor(arch: ArchConfig): ExpectedTensor {
 const mat = (name: string, shape: [number, number], what: string, id: string, layout: Layout): ExpectedTensor => ({ name, shape, what, role: { kind: 'matrix', id, layout } });
 const vec = (name: string, n: number, what: string, id: string): ExpectedTensor => ({ name, shape: [n], what, role: { kind: 'vector', id } });
 
-function gpt2Tensors(arch: ArchConfig): ExpectedTensor[] {
-  const { C, F, L, V } = arch;
-  const t: ExpectedTensor[] = [
+function gpt2Start(arch: ArchConfig): ExpectedTensor[] {
+  const { C, V } = arch;
+  return [
     mat('wte.weight', [V, C], '[vocab_size, n_embd]', 'embed', 'out_in'),
     mat('wpe.weight', [arch.maxPositions, C], '[n_positions, n_embd]', 'pos', 'out_in'),
   ];
-  for (let i = 0; i < L; i++) {
-    const h = `h.${i}.`;
-    const p = `layers.${i}.`;
+}
+
+function gpt2Layer(arch: ArchConfig, i: number): ExpectedTensor[] {
+  const { C, F } = arch;
+  const h = `h.${i}.`;
+  const p = `layers.${i}.`;
+  return [
+    vec(`${h}ln_1.weight`, C, '[n_embd]', `${p}ln1.gamma`),
+    vec(`${h}ln_1.bias`, C, '[n_embd]', `${p}ln1.beta`),
+    { name: `${h}attn.c_attn.weight`, shape: [C, 3 * C], what: '[n_embd, 3·n_embd]', role: { kind: 'qkv', layer: i } },
+    { name: `${h}attn.c_attn.bias`, shape: [3 * C], what: '[3·n_embd]', role: { kind: 'qkvBias', layer: i } },
+    mat(`${h}attn.c_proj.weight`, [C, C], '[n_embd, n_embd]', `${p}attn.Wo`, 'in_out'),
+    vec(`${h}attn.c_proj.bias`, C, '[n_embd]', `${p}attn.bo`),
+    vec(`${h}ln_2.weight`, C, '[n_embd]', `${p}ln2.gamma`),
+    vec(`${h}ln_2.bias`, C, '[n_embd]', `${p}ln2.beta`),
+    mat(`${h}mlp.c_fc.weight`, [C, F], '[n_embd, n_inner]', `${p}ffn.W1`, 'in_out'),
+    vec(`${h}mlp.c_fc.bias`, F, '[n_inner]', `${p}ffn.b1`),
+    mat(`${h}mlp.c_proj.weight`, [F, C], '[n_inner, n_embd]', `${p}ffn.W2`, 'in_out'),
+    vec(`${h}mlp.c_proj.bias`, C, '[n_embd]', `${p}ffn.b2`),
+  ];
+}
+
+function gpt2End(arch: ArchConfig): ExpectedTensor[] {
+  return [vec('ln_f.weight', arch.C, '[n_embd]', 'ln_f.gamma'), vec('ln_f.bias', arch.C, '[n_embd]', 'ln_f.beta')];
+}
+
+function llamaStart(arch: ArchConfig): ExpectedTensor[] {
+  return [mat('embed_tokens.weight', [arch.V, arch.C], '[vocab_size, hidden_size]', 'embed', 'out_in')];
+}
+
+function llamaLayer(arch: ArchConfig, i: number): ExpectedTensor[] {
+  const { C, F, NH, KVH, HS } = arch;
+  const Q = NH * HS;
+  const KV = KVH * HS;
+  const h = `layers.${i}.`;
+  const p = `layers.${i}.`;
+  const t: ExpectedTensor[] = [
+    vec(`${h}input_layernorm.weight`, C, '[hidden_size]', `${p}ln1.gamma`),
+    mat(`${h}self_attn.q_proj.weight`, [Q, C], '[heads·head_dim, hidden_size]', `${p}attn.Wq`, 'out_in'),
+    mat(`${h}self_attn.k_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wk`, 'out_in'),
+    mat(`${h}self_attn.v_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wv`, 'out_in'),
+  ];
+  if (arch.qkvBias) {
     t.push(
-      vec(`${h}ln_1.weight`, C, '[n_embd]', `${p}ln1.gamma`),
-      vec(`${h}ln_1.bias`, C, '[n_embd]', `${p}ln1.beta`),
-      { name: `${h}attn.c_attn.weight`, shape: [C, 3 * C], what: '[n_embd, 3·n_embd]', role: { kind: 'qkv', layer: i } },
-      { name: `${h}attn.c_attn.bias`, shape: [3 * C], what: '[3·n_embd]', role: { kind: 'qkvBias', layer: i } },
-      mat(`${h}attn.c_proj.weight`, [C, C], '[n_embd, n_embd]', `${p}attn.Wo`, 'in_out'),
-      vec(`${h}attn.c_proj.bias`, C, '[n_embd]', `${p}attn.bo`),
-      vec(`${h}ln_2.weight`, C, '[n_embd]', `${p}ln2.gamma`),
-      vec(`${h}ln_2.bias`, C, '[n_embd]', `${p}ln2.beta`),
-      mat(`${h}mlp.c_fc.weight`, [C, F], '[n_embd, n_inner]', `${p}ffn.W1`, 'in_out'),
-      vec(`${h}mlp.c_fc.bias`, F, '[n_inner]', `${p}ffn.b1`),
-      mat(`${h}mlp.c_proj.weight`, [F, C], '[n_inner, n_embd]', `${p}ffn.W2`, 'in_out'),
-      vec(`${h}mlp.c_proj.bias`, C, '[n_embd]', `${p}ffn.b2`),
+      vec(`${h}self_attn.q_proj.bias`, Q, '[heads·head_dim]', `${p}attn.bq`),
+      vec(`${h}self_attn.k_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bk`),
+      vec(`${h}self_attn.v_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bv`),
     );
   }
-  t.push(vec('ln_f.weight', C, '[n_embd]', 'ln_f.gamma'), vec('ln_f.bias', C, '[n_embd]', 'ln_f.beta'));
+  t.push(mat(`${h}self_attn.o_proj.weight`, [C, Q], '[hidden_size, heads·head_dim]', `${p}attn.Wo`, 'out_in'));
+  if (arch.oBias) t.push(vec(`${h}self_attn.o_proj.bias`, C, '[hidden_size]', `${p}attn.bo`));
+  t.push(
+    vec(`${h}post_attention_layernorm.weight`, C, '[hidden_size]', `${p}ln2.gamma`),
+    mat(`${h}mlp.gate_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.Wg`, 'out_in'),
+    mat(`${h}mlp.up_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.W1`, 'out_in'),
+    mat(`${h}mlp.down_proj.weight`, [C, F], '[hidden_size, intermediate_size]', `${p}ffn.W2`, 'out_in'),
+  );
+  if (arch.mlpBias) {
+    t.push(
+      vec(`${h}mlp.gate_proj.bias`, F, '[intermediate_size]', `${p}ffn.bg`),
+      vec(`${h}mlp.up_proj.bias`, F, '[intermediate_size]', `${p}ffn.b1`),
+      vec(`${h}mlp.down_proj.bias`, C, '[hidden_size]', `${p}ffn.b2`),
+    );
+  }
   return t;
 }
 
-function llamaTensors(arch: ArchConfig): ExpectedTensor[] {
-  const { C, F, L, NH, KVH, HS, V } = arch;
-  const Q = NH * HS;
-  const KV = KVH * HS;
-  const t: ExpectedTensor[] = [mat('embed_tokens.weight', [V, C], '[vocab_size, hidden_size]', 'embed', 'out_in')];
-  for (let i = 0; i < L; i++) {
-    const h = `layers.${i}.`;
-    const p = `layers.${i}.`;
-    t.push(
-      vec(`${h}input_layernorm.weight`, C, '[hidden_size]', `${p}ln1.gamma`),
-      mat(`${h}self_attn.q_proj.weight`, [Q, C], '[heads·head_dim, hidden_size]', `${p}attn.Wq`, 'out_in'),
-      mat(`${h}self_attn.k_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wk`, 'out_in'),
-      mat(`${h}self_attn.v_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wv`, 'out_in'),
-    );
-    if (arch.qkvBias) {
-      t.push(
-        vec(`${h}self_attn.q_proj.bias`, Q, '[heads·head_dim]', `${p}attn.bq`),
-        vec(`${h}self_attn.k_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bk`),
-        vec(`${h}self_attn.v_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bv`),
-      );
-    }
-    t.push(mat(`${h}self_attn.o_proj.weight`, [C, Q], '[hidden_size, heads·head_dim]', `${p}attn.Wo`, 'out_in'));
-    if (arch.oBias) t.push(vec(`${h}self_attn.o_proj.bias`, C, '[hidden_size]', `${p}attn.bo`));
-    t.push(
-      vec(`${h}post_attention_layernorm.weight`, C, '[hidden_size]', `${p}ln2.gamma`),
-      mat(`${h}mlp.gate_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.Wg`, 'out_in'),
-      mat(`${h}mlp.up_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.W1`, 'out_in'),
-      mat(`${h}mlp.down_proj.weight`, [C, F], '[hidden_size, intermediate_size]', `${p}ffn.W2`, 'out_in'),
-    );
-    if (arch.mlpBias) {
-      t.push(
-        vec(`${h}mlp.gate_proj.bias`, F, '[intermediate_size]', `${p}ffn.bg`),
-        vec(`${h}mlp.up_proj.bias`, F, '[intermediate_size]', `${p}ffn.b1`),
-        vec(`${h}mlp.down_proj.bias`, C, '[hidden_size]', `${p}ffn.b2`),
-      );
-    }
-  }
-  t.push(vec('norm.weight', C, '[hidden_size]', 'ln_f.gamma'));
-  return t;
+function llamaEnd(arch: ArchConfig): ExpectedTensor[] {
+  return [vec('norm.weight', arch.C, '[hidden_size]', 'ln_f.gamma')];
 }
 
 /** The stored name of a tensor: with the model's prefix, else without; null when neither is there. */

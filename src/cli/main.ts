@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { npyBytes } from '../util/npy';
 import { forward } from '../core/forward';
+import { isOutOfMemory } from '../core/runSize';
 import { defaultKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import { LineIndex } from '../model/lines';
@@ -22,6 +23,7 @@ import { TokenizerRunner } from '../tokenizer/tokenizerRunner';
 import { formatFloat32 } from '../util/float32';
 import { terminalSafe } from '../util/quote';
 import { enableWasmRelaxedSimd } from '../util/nodeWasmFeatures';
+import { setNodeRunBudget } from '../util/nodeRunBudget';
 import { LensError } from '../lenses/cache';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 
@@ -259,13 +261,15 @@ if (require.main === module) void main();
 
 async function main(): Promise<void> {
   enableWasmRelaxedSimd(); // before the kernel is made
+  setNodeRunBudget();
   const chunks: string[] = [];
   const io: Io = { out: (s) => chunks.push(s), err: (s) => process.stderr.write(s) };
   let code: number;
   try {
     code = await run(process.argv.slice(2), io);
   } catch (e) {
-    process.stderr.write(terminalSafe(`ffn-lens: internal error: ${(e as Error)?.message ?? String(e)}`) + '\n');
+    const what = isOutOfMemory(e) ? 'out of memory (give a shorter input or fewer layers)' : 'internal error';
+    process.stderr.write(terminalSafe(`ffn-lens: ${what}: ${(e as Error)?.message ?? String(e)}`) + '\n');
     code = 1;
     chunks.length = 0;
   }

@@ -68,14 +68,15 @@ export interface CheckpointRequest {
   readonly corruptedIdsAt: At | null;
 }
 
-const UNIT = /^layers\.(\d+)\.(ffn\.neuron|attn\.head)\.(\d+)$/;
+// (numbers of at most 9 digits: more names no unit of any model, and a name of a million digits is not quoted whole)
+const UNIT = /^layers\.(\d{1,9})\.(ffn\.neuron|attn\.head)\.(\d{1,9})$/;
 
 export function parseUnit(text: string): { layer: number; kind: 'neuron' | 'head'; index: number } | null {
   const m = UNIT.exec(text);
   return m ? { layer: Number(m[1]), kind: m[2] === 'ffn.neuron' ? 'neuron' : 'head', index: Number(m[3]) } : null;
 }
 
-const TARGET = /^(layers\.\d+\.(?:ffn\.(?:W1|Wg|W2|b1|bg|b2)|attn\.(?:Wq|Wk|Wv|Wo|bq|bk|bv|bo)|ln[12]\.(?:gamma|beta))|ln_f\.(?:gamma|beta)|embed)((?:\[\d+\]){0,2})$/;
+const TARGET = /^(layers\.\d{1,9}\.(?:ffn\.(?:W1|Wg|W2|b1|bg|b2)|attn\.(?:Wq|Wk|Wv|Wo|bq|bk|bv|bo)|ln[12]\.(?:gamma|beta))|ln_f\.(?:gamma|beta)|embed)((?:\[\d{1,9}\]){0,2})$/;
 
 /** The matrix params an override names by row (the others are vectors). */
 export function isMatrixParam(param: string): boolean {

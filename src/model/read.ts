@@ -5,6 +5,7 @@
 import { isGated, type Activation } from '../core/activation';
 import type { Model } from '../core/model';
 import type { Param } from '../core/params';
+import { runTooLarge } from '../core/runSize';
 import { DEFAULT_EPS, type Layout, type ModelSpec, type Norm } from '../core/spec';
 import { isMatrixParam, parseTarget, parseUnit, TARGET_FORMS, type At, type CheckpointRequest, type UnitRef, type WeightOverride } from './checkpointRequest';
 import {
@@ -352,6 +353,12 @@ class Reader {
     const firstAttn = layers.find((l) => l.attention)?.attention;
     const paramCounts: ParamCounts = { ...counts, total: counts.attention + counts.ffn + counts.norm + counts.head };
     const model = toModel({ T, C, layout: this.layout, input: input.data, positional, residual, norm, layers, finalNorm, lnF, head });
+    // (a few characters per layer and per row can ask for more than the machine has: attention keeps heads·T·T numbers a layer)
+    const tooLarge = runTooLarge(model.spec);
+    if (tooLarge) {
+      this.error('value', ['input'], inputProp!.value!, `input has ${T} rows; a run of this model over them ${tooLarge} (attention keeps heads × rows × rows numbers in every layer): give fewer rows or fewer layers`);
+      return this.result(null);
+    }
     return this.result({
       name, tokens, vocab, model, layout: this.layout, paramCounts,
       dims: { seq: T, dModel: C, dFf: firstFfn?.F ?? 0, heads: firstAttn?.heads ?? 0, layers: layers.length, vocab: head?.V ?? 0 },

@@ -4,6 +4,8 @@
 // input leaves the earlier rows as they were; every state bit for bit the reference forward of a
 // fresh read. Errors are reported at their key, and the panel hears nothing stale.
 import * as assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { forward } from '../core/forward';
 import { tsKernel } from '../core/kernel';
@@ -229,5 +231,35 @@ describe('a checkpoint document in the worker', () => {
     assert.match(n.problems[0].message, /no config\.json in .*nowhere/);
     assert.deepEqual([n.problems[0].line, n.problems[0].col], [3, 17]);
     h.session.dispose();
+  });
+
+  it('a hostile checkpoint or input is that document\'s problem, said at its key: another document of the same worker computes on', async () => {
+    // stories260K's tensors under a config.json that claims 100,000,000 layers
+    const lying = mkdtempSync(join(tmpdir(), 'ffn-lying-'));
+    const config = JSON.parse(readFileSync(join(REPO, 'samples', 'stories260K', 'config.json'), 'utf8')) as object;
+    writeFileSync(join(lying, 'config.json'), JSON.stringify({ ...config, num_hidden_layers: 1e8 }));
+    copyFileSync(join(REPO, 'samples', 'stories260K', 'model.safetensors'), join(lying, 'model.safetensors'));
+    const store = new CheckpointStore(nodeFiles);
+    const good = new Harness(store);
+    const bad = new Harness(store);
+    await good.next((m) => m.type === 'done' && m.version === 1);
+    await bad.next((m) => m.type === 'done' && m.version === 1);
+
+    bad.replace('"./stories260K"', JSON.stringify(lying));
+    const m = await bad.next((x) => x.type === 'model' && x.version === 2 && x.problems.length > 0);
+    assert.ok(m.type === 'model');
+    assert.deepEqual(m.problems.map((p) => [p.path, p.message]), [['checkpoint', 'config.json says num_hidden_layers 100,000,000, but the tensors hold 5 layers (model.layers.0 … model.layers.4)']]);
+
+    bad.replace(JSON.stringify(lying), '"./stories260K"');
+    bad.replace('[1, 403, 407]', `[${Array.from({ length: 5000 }, () => 1).join(', ')}]`);
+    const n = await bad.next((x) => x.type === 'model' && x.version === 4 && x.problems.length > 0);
+    assert.ok(n.type === 'model');
+    assert.deepEqual(n.problems.map((p) => p.path), ['token_ids']);
+    assert.match(n.problems[0].message, /^the input has 5,000 tokens; a run of this llama model over them needs 8\.9 GB for its stages, available [\d.]+ [MG]B/);
+
+    good.replace('407]', '407, 432]');
+    await good.check(2, new Map());
+    good.session.dispose();
+    bad.session.dispose();
   });
 });

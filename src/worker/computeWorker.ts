@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { nodeFiles } from '../checkpoint/nodeFiles';
 import { enableWasmRelaxedSimd } from '../util/nodeWasmFeatures';
+import { setNodeRunBudget } from '../util/nodeRunBudget';
 import type { ToWorker } from '../protocol/worker';
 import { nodeMatmulHelper } from './nodeMatmulHelper';
 import { nodeTokenizerScript, nodeTokenizerThread } from '../tokenizer/nodeTokenizerThread';
@@ -15,6 +16,7 @@ const port = parentPort;
 if (!port) throw new Error('computeWorker must run in a worker thread');
 
 enableWasmRelaxedSimd(); // before the kernel is made
+setNodeRunBudget();
 
 runWorker({
   post: (msg, transfer) => port.postMessage(msg, transfer),

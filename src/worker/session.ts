@@ -3,6 +3,7 @@
 // quiet spell runs at once, a burst of changes runs once, `debounceMs` after the last one.
 
 import { Engine } from '../core/engine';
+import { isOutOfMemory } from '../core/runSize';
 import type { MatmulKernel } from '../core/kernel';
 import { addChange, type Cols } from '../core/params';
 import type { Stage } from '../core/stages';
@@ -243,7 +244,10 @@ export class DocSession {
       this.readVersion = -1;
       this.forward?.dispose();
       this.forward = null;
-      const message = `FFN Lens could not compute this model (an internal error: ${(e as Error)?.message ?? String(e)}); please report it`;
+      // (an allocation refused: the machine's memory, not a bug; the bound in runSize.ts did not foresee it)
+      const message = isOutOfMemory(e)
+        ? `FFN Lens ran out of memory computing this model (${(e as Error).message}): give a shorter input or fewer layers, or close other model files`
+        : `FFN Lens could not compute this model (an internal error: ${(e as Error)?.message ?? String(e)}); please report it`;
       this.post({ type: 'log', message: `run failed: ${(e as Error)?.stack ?? String(e)}` });
       this.post({ type: 'model', doc: this.doc, version: this.version, summary: null, problems: [{ severity: 'error', code: 'internal', message, path: '$', start: 0, end: 0, line: 1, col: 1, endLine: 1, endCol: 1 }] });
     }

@@ -1,7 +1,7 @@
 // The command line as a process: the built dist/cli.js, as `npx ffn-lens` runs it.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatFloat32 } from '../../../src/util/float32';
@@ -222,5 +222,33 @@ describe('ffn-lens lens|dla|heads|patch (process)', () => {
     const r = cli('stages', stories, '--summary', '--npy', '/proc/ffn-lens-npy/out');
     assert.equal(r.code, 1);
     assert.equal(r.err, 'ffn-lens: cannot write the .npy files into /proc/ffn-lens-npy/out: ENOENT\n');
+  });
+});
+
+describe('ffn-lens stages: hostile checkpoints (process)', () => {
+  // stories260K's own tensors beside a config.json that lies, and inputs far past what memory holds
+  const sample = join(REPO, 'samples', 'stories260K');
+  const config = JSON.parse(readFileSync(join(sample, 'config.json'), 'utf8')) as Record<string, unknown>;
+  const folder = (name: string, over: Record<string, unknown>): void => {
+    mkdirSync(join(dir, name), { recursive: true });
+    writeFileSync(join(dir, name, 'config.json'), JSON.stringify({ ...config, ...over }));
+    copyFileSync(join(sample, 'model.safetensors'), join(dir, name, 'model.safetensors'));
+  };
+
+  it('num_hidden_layers 1e8: one line at the checkpoint key naming both numbers, exit 1 (not the process run out of memory)', () => {
+    folder('layers1e8', { num_hidden_layers: 1e8 });
+    const f = file('layers1e8.ffn.json', '{"version": 1, "checkpoint": "./layers1e8", "token_ids": [1, 403]}');
+    const r = cli('stages', f);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '');
+    assert.equal(r.err, `${f}:1:30: error: checkpoint: config.json says num_hidden_layers 100,000,000, but the tensors hold 5 layers (model.layers.0 … model.layers.4)\n`);
+  });
+
+  it('20,000 token ids: one line at token_ids with what a run needs and what is available, exit 1 (not an allocation failure)', () => {
+    const f = file('long.ffn.json', `{"version": 1, "checkpoint": ${JSON.stringify(sample)}, "token_ids": [${Array.from({ length: 20_000 }, () => 1).join(',')}]}`);
+    const r = cli('stages', f);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '');
+    assert.match(r.err, /^[^\n]+:1:\d+: error: token_ids: the input has 20,000 tokens; a run of this llama model over them needs 141 GB for its stages, available [\d.]+ [MG]B \(attention keeps heads × tokens × tokens numbers in every layer\): at most [\d,]+ tokens fit\n$/);
   });
 });

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { LineIndex } from '../../../src/model/lines';
 import { formatPath, type Problem } from '../../../src/model/problems';
 import { readModel } from '../../../src/model/read';
+import { formatBytes, runBudget } from '../../../src/core/runSize';
 import { rng } from '../../helpers/random';
 
 interface Seen { severity: string; code: string; path: string; line: number; col: number; message: string; at: string }
@@ -111,6 +112,20 @@ describe('readModel: problems, with path, line and column', () => {
     assert.equal(p.path, 'attention.heads');
     assert.equal(p.message, 'attention.heads = 4 does not divide d_model = 6: each head takes d_model / heads columns; use one of 1, 2, 3, 6');
     assert.deepEqual([p.line, p.col, p.at], [2, 25, '4']);
+  });
+
+  it('a few characters a layer can ask for more memory than there is: one error at input with what a run needs and what is available', () => {
+    // 3,000 rows of 4 numbers and 100 bare attention layers of 4 heads: ~36 KB of text, 29 GB of attention stages
+    const rows = Array.from({ length: 3000 }, () => '[1,0,0,1]').join(',');
+    const text = `{"version": 1, "input": [${rows}],\n "layers": [${Array.from({ length: 100 }, () => '{"attention": {"heads": 4}}').join(',')}]}`;
+    const res = readModel(text, 'm.ffn.json');
+    assert.equal(res.model, null);
+    const errors = res.problems.filter((p) => p.severity === 'error');
+    assert.equal(errors.length, 1);
+    assert.deepEqual(errors[0].path, ['input']);
+    assert.equal(errors[0].message, `input has 3000 rows; a run of this model over them needs 29.0 GB for its stages, available ${formatBytes(runBudget())} (attention keeps heads × rows × rows numbers in every layer): give fewer rows or fewer layers`);
+    // the same file with 30 rows reads
+    assert.ok(readModel(text.replace(rows, Array.from({ length: 30 }, () => '[1,0,0,1]').join(',')), 'm.ffn.json').model);
   });
 
   it('NaN, Infinity and strings where numbers belong: each at its element', () => {
