@@ -117,7 +117,8 @@ describe('checkpoint bounds: config.json against the tensors', () => {
     const start = new Uint8Array(8 + head.length);
     new DataView(start.buffer).setBigUint64(0, BigInt(head.length), true);
     start.set(head, 8);
-    const inner = folderOf({ 'config.json': { ...ck.config, intermediate_size: F } }).files;
+    // (model.safetensors listed, so the folder's own lookup finds it; its size and bytes are these)
+    const inner = folderOf({ 'config.json': { ...ck.config, intermediate_size: F }, 'model.safetensors': new Uint8Array(0) }).files;
     const files = {
       ...inner,
       size: async (p: string) => (p === '/m/model.safetensors' ? start.length + at : inner.size(p)),
