@@ -2,8 +2,11 @@
 // the worker reading its messages between two: a newer edit is seen within a slice of arriving
 // and stops the run in flight (a GPT-2-small forward holds the thread 150-300 ms whole).
 
-/** How long a slice computes before the worker reads its messages (a GPT-2-small stage: ≤ ~10 ms). */
-export const SLICE_MS = 8;
+/**
+ * How long a slice computes before the worker reads its messages (a GPT-2-small stage: ≤ ~10 ms).
+ * Tests set 0: one step a slice, so that they can act between any two.
+ */
+export const slicing = { ms: 8 };
 
 type Task = () => void;
 
@@ -43,7 +46,6 @@ export class SlicedRun<T> {
     private readonly steps: Generator<unknown, T, void>,
     private readonly end: (result: T) => void,
     private readonly fail: (e: unknown) => void,
-    private readonly sliceMs = SLICE_MS,
   ) {}
 
   /** Neither ended, failed nor stopped. */
@@ -52,7 +54,7 @@ export class SlicedRun<T> {
   }
 
   start(): void {
-    this.slice(this.sliceMs);
+    this.slice(slicing.ms);
   }
 
   finish(): void {
@@ -86,6 +88,6 @@ export class SlicedRun<T> {
       this.end(r.value);
       return;
     }
-    if (ms !== Infinity) nextTask(() => this.slice(this.sliceMs));
+    if (ms !== Infinity) nextTask(() => this.slice(slicing.ms));
   }
 }
