@@ -20,8 +20,8 @@ const WORD = ' basketball';
 const KEY_MS = 120;
 const ROUNDS = 5;
 
-/** One render the webview stamped: its version, when it was drawn, when its model message came. */
-interface Logged { v: number; at: number; modelAt: number }
+/** One render the webview stamped: its version, when it was drawn, when its model message came, and that message's stamps. */
+interface Logged { v: number; at: number; modelAt: number; trace: string }
 
 /** In the webview's page: a log of every render stamped on its body from now on. */
 async function armLog(frame: Frame): Promise<void> {
@@ -35,11 +35,31 @@ async function armLog(frame: Frame): Promise<void> {
       const d = body.dataset;
       if (d.renderedAt === last) return;
       last = d.renderedAt;
-      log.push({ v: Number(d.renderedVersion ?? -1), at: Number(d.renderedAt ?? 0), modelAt: Number(d.modelAt ?? 0) });
+      log.push({ v: Number(d.renderedVersion ?? -1), at: Number(d.renderedAt ?? 0), modelAt: Number(d.modelAt ?? 0), trace: d.trace ?? '' });
     });
     obs.observe(body, { attributes: true, attributeFilter: ['data-rendered-at'] });
     g.__renders = { log, obs };
   });
+}
+
+/** In the workbench page: when the editor with the keyboard first shows the whole word typed (VS Code's own part). */
+async function armEcho(wb: Workbench, word: string): Promise<void> {
+  await wb.page.evaluate((w) => {
+    const g = globalThis as unknown as { __typed?: { at: number; obs?: { disconnect(): void } }; document: any; MutationObserver: any };
+    g.__typed?.obs?.disconnect();
+    const typed: { at: number; obs?: { disconnect(): void } } = { at: 0 };
+    g.__typed = typed;
+    const lines = g.document.activeElement?.closest('.monaco-editor')?.querySelector('.view-lines');
+    if (!lines) return;
+    typed.obs = new g.MutationObserver(() => {
+      if (!typed.at && String(lines.textContent).replace(/\u00a0/g, ' ').includes(w)) typed.at = Date.now();
+    });
+    (typed.obs as unknown as { observe(n: unknown, o: unknown): void }).observe(lines, { subtree: true, childList: true, characterData: true });
+  }, word);
+}
+
+async function readEcho(wb: Workbench): Promise<number> {
+  return wb.page.evaluate(() => (globalThis as unknown as { __typed?: { at: number } }).__typed?.at ?? 0);
 }
 
 async function readLog(frame: Frame): Promise<Logged[]> {
@@ -55,11 +75,18 @@ async function drawn(wb: Workbench, frame: Frame, v: number, ms: number): Promis
   return false;
 }
 
-interface Round { lastKeyToFinalMs: number; inBetweenAfterLastKey: number; drawnWhileTyping: number; lastKeyToModelMs: number; typedMs: number; versions: number[] }
+/**
+ * One round. `path`: the final model message's way from the last key, by the stamps it carries
+ * (the host sent the change, the worker took it, began its run, posted the model; the host
+ * forwarded it): key → host, host → worker, the worker's wait, its read, worker → host, host →
+ * webview; then the stages to the frame drawn.
+ */
+interface Round { lastKeyToFinalMs: number; inBetweenAfterLastKey: number; drawnWhileTyping: number; lastKeyToModelMs: number; typedMs: number; versions: number[]; echoMs: number; path: number[] }
 
 /** Types WORD at the cursor, KEY_MS per key, then times the final render; deletes it again. */
-async function round(wb: Workbench, frame: Frame, v0: number): Promise<Round> {
+async function round(wb: Workbench, frame: Frame, v0: number, shot: boolean): Promise<Round> {
   await armLog(frame);
+  await armEcho(wb, `${PROMPT}${WORD}"`);
   const final = v0 + WORD.length;
   const t0 = Date.now();
   let last = 0;
@@ -72,10 +99,15 @@ async function round(wb: Workbench, frame: Frame, v0: number): Promise<Round> {
   assert.ok(await drawn(wb, frame, final, 30_000), `the panel drew the typed prompt (version ${final})`);
   await wb.page.waitForTimeout(1500); // (anything still coming after the final render is logged too)
   const log = await readLog(frame);
+  if (shot) await wb.screenshot('typing-gpt2-small');
   const at = log.find((r) => r.v === final);
   assert.ok(at, `the final version ${final} is among the renders: ${log.map((r) => r.v).join(',')}`);
   assert.equal(log[log.length - 1].v, final, 'nothing older was drawn after the final render');
+  const echo = await readEcho(wb);
+  const t = at.trace.split(',').filter(Boolean).map(Number);
   const out: Round = {
+    echoMs: echo ? echo - last : NaN,
+    path: t.length === 5 ? [t[0] - last, t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], at.modelAt - t[4], at.at - at.modelAt] : [],
     lastKeyToFinalMs: at.at - last,
     inBetweenAfterLastKey: log.filter((r) => r.at > last && r.v < final).length,
     drawnWhileTyping: log.filter((r) => r.at <= last).length,
@@ -91,6 +123,7 @@ async function round(wb: Workbench, frame: Frame, v0: number): Promise<Round> {
   return out;
 }
 
+const PATH = ['key → host', 'host → worker', 'worker waits', 'worker reads (and computes, a run held in a burst)', 'worker → host', 'host → webview', 'stages → drawn'];
 const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 describe('typing a prompt on a GPT-2-small-shaped checkpoint (benchmark)', function () {
@@ -114,15 +147,16 @@ describe('typing a prompt on a GPT-2-small-shaped checkpoint (benchmark)', funct
       const rounds: Round[] = [];
       for (let k = 0; k <= ROUNDS; k++) {
         const v0 = (await rendered(frame)).v;
-        const r = await round(wb, frame, v0);
-        console.log(`  round ${k}${k === 0 ? ' (warm-up)' : ''}: last key → final render ${r.lastKeyToFinalMs} ms (its model message at ${r.lastKeyToModelMs} ms); in-between renders after the last key ${r.inBetweenAfterLastKey}, while typing ${r.drawnWhileTyping}; versions drawn ${r.versions.join(',')}`);
-        if (k === 0) await wb.screenshot('typing-gpt2-small');
-        else rounds.push(r);
+        const r = await round(wb, frame, v0, k === 0);
+        console.log(`  round ${k}${k === 0 ? ' (warm-up)' : ''}: last key → final render ${r.lastKeyToFinalMs} ms (its model message at ${r.lastKeyToModelMs} ms; ${PATH.map((n, i) => `${n} ${r.path[i]}`).join(', ')}); the word in the editor ${r.echoMs} ms; in-between renders after the last key ${r.inBetweenAfterLastKey}, while typing ${r.drawnWhileTyping}; versions drawn ${r.versions.join(',')}`);
+        if (k > 0) rounds.push(r);
       }
       const ms = rounds.map((r) => r.lastKeyToFinalMs);
       const out = {
         ms, median: med(ms), min: Math.min(...ms), max: Math.max(...ms),
         toModelMs: med(rounds.map((r) => r.lastKeyToModelMs)),
+        echoMs: med(rounds.map((r) => r.echoMs)),
+        path: Object.fromEntries(PATH.map((n, i) => [n, med(rounds.map((r) => r.path[i] ?? NaN))])),
         inBetweenAfterLastKey: rounds.map((r) => r.inBetweenAfterLastKey),
         drawnWhileTyping: rounds.map((r) => r.drawnWhileTyping),
         keyMs: KEY_MS, word: WORD, prompt: PROMPT,

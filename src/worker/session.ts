@@ -10,7 +10,7 @@ import { Engine } from '../core/engine';
 import type { MatmulKernel } from '../core/kernel';
 import { addChange, type Cols } from '../core/params';
 import type { Stage } from '../core/stages';
-import type { CompareSpec, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../protocol/worker';
+import type { CompareSpec, FromWorker, LineCol, QueryResult, Query, TextChange, WorkerProblem } from '../protocol/worker';
 import type { ModelSummary } from '../protocol/stages';
 import { sourceSlice } from '../model/jsonc';
 import { TextChunks } from '../model/textChunks';
@@ -78,13 +78,27 @@ export class DocSession {
   incrementalEdits = 0;
   /** Runs stopped by a newer change before their end (tests and the benchmark look). */
   stoppedRuns = 0;
+  /** When the last change came, and whether it came inside a burst (soon after another, or while a run was under way). */
+  private lastChange = -Infinity;
+  private burst = false;
+  /**
+   * The messages of a run begun inside a burst, held until it ends: a run the next change stops
+   * posts nothing (the panel would build each in-between text's layout and draw its stages, and
+   * fall behind the typing), and one that ends posts all at once.
+   */
+  private held: Array<[FromWorker, ArrayBuffer[] | undefined]> | null = null;
+  /** Every message of the session goes this way (see `held`). */
+  private readonly post: Post = (m, transfer) => {
+    if (this.held) this.held.push([m, transfer]);
+    else this.postOut(m, transfer);
+  };
 
   constructor(
     readonly doc: string,
     private readonly fileName: string,
     text: string | Uint8Array,
     version: number,
-    private readonly post: Post,
+    private readonly postOut: Post,
     private readonly kernel: () => MatmulKernel,
     private readonly debounceMs: () => number,
     /** Tracked for its text's look alone, until a parse shows its top level (see ToWorker 'open'). */
@@ -94,7 +108,7 @@ export class DocSession {
   ) {
     this.text = typeof text === 'string' ? new TextChunks(text) : text;
     this.version = version;
-    this.sender = new StageSender(doc, post, (s) => this.comparedTo(s));
+    this.sender = new StageSender(doc, (m, t) => this.post(m, t), (s) => this.comparedTo(s));
     const self = this; // (the query's view of this session: its fields as they are when asked)
     this.asked = {
       get text() { return self.text; },
@@ -113,6 +127,9 @@ export class DocSession {
   }
 
   change(version: number, changes: readonly TextChange[], length: number, sentAt?: number): void {
+    const now = Date.now();
+    this.burst = now - this.lastChange < this.debounceMs() || this.running !== null;
+    this.lastChange = now;
     this.stopRun(); // (its stages would be of an older text: the run of this one begins at once)
     this.changeAt = sentAt === undefined ? null : [sentAt, Date.now()];
     if (!(this.text instanceof TextChunks)) this.text = new TextChunks(sourceSlice(this.text, 0, this.text.length)); // (edits come only for documents)
@@ -213,6 +230,7 @@ export class DocSession {
 
   /** Stops the run under way (a newer text or a new subscriber): what it sent the panel is not built on. */
   private stopRun(): void {
+    this.held = null; // (what it posted goes nowhere)
     const r = this.running;
     if (!r) return;
     this.running = null;
@@ -233,6 +251,7 @@ export class DocSession {
   /** A bug of ours: said plainly, once, as a problem of the file; the worker lives on. */
   private failed(e: unknown): void {
     this.running = null;
+    this.held = null;
     this.edits.clear();
     this.readVersion = -1;
     this.forward?.dispose();
@@ -280,6 +299,8 @@ export class DocSession {
   /** Reads the text, posts the model message, and begins its forward (in slices: a newer change stops it). */
   private run(): void {
     this.stopRun();
+    this.held = this.burst ? [] : null;
+    this.burst = false;
     this.lastRun = Date.now();
     const trace = this.changeAt ? [...this.changeAt, this.lastRun] : undefined;
     this.changeAt = null;
@@ -288,7 +309,7 @@ export class DocSession {
     const read = this.ensureRead();
     if (this.loading) {
       this.post({ type: 'loading', doc: this.doc, version, what: read.checkpoint?.folder ?? '' });
-      return;
+      return this.release();
     }
     const model = read.model;
     const t1 = performance.now();
@@ -296,13 +317,13 @@ export class DocSession {
       // (while the text does not parse at all it may be a model half typed: it stays, errors shown)
       if (!isModelRoot(read.json.root)) {
         this.post({ type: 'notModel', doc: this.doc, version });
-        return;
+        return this.release();
       }
       this.sniffed = false;
     }
     const summary = model ? this.sender.wire(this.summary(model)) : null;
     this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary, ...(trace ? { trace: [...trace, Date.now()] } : {}) });
-    if (!model) return;
+    if (!model) return this.release();
     // compare: the baseline first (its stages are what each stage is posted against), in full
     this.baselineRun = this.baseline ? this.baseline.for(model, this.engine(), () => this.rerunFull()) : null;
     if (this.baseline) this.postCompare(version, model);
@@ -323,10 +344,18 @@ export class DocSession {
       this.stagesModel = model;
       this.post({ type: 'done', doc: this.doc, version, ms: { parse: t1 - t0, forward: performance.now() - t1 }, kernel: this.kernel().name });
       this.postRuntime(version);
+      this.release();
     };
     const running: Running = { version, stages, slices: new SlicedRun(walk, ended, (e) => this.failed(e)) };
     this.running = running;
     running.slices.start();
+  }
+
+  /** The messages held for the run that ended go out (the model message's "posted" stamped now: the bench's split). */
+  private release(): void {
+    const held = this.held;
+    this.held = null;
+    for (const [m, transfer] of held ?? []) this.postOut(m.type === 'model' && m.trace ? { ...m, trace: [...m.trace.slice(0, -1), Date.now()] } : m, transfer);
   }
 
   private summary(m: ModelFile): ModelSummary {
@@ -373,6 +402,7 @@ export class DocSession {
 
   /** Compare on (a baseline) or off (null): everything is posted again. */
   setCompare(spec: CompareSpec | null): void {
+    this.stopRun(); // (before the message below: a run's held messages are dropped with it)
     this.baseline = spec ? new Baseline(spec, this.store) : null;
     this.baselineRun = null;
     if (!spec) this.post({ type: 'compare', doc: this.doc, version: this.version, label: null, error: null, incomparable: [], top: null });
@@ -438,7 +468,7 @@ export class DocSession {
   /** Activation patching (docQueries.ts's runPatching); an edit of the document stops it: its result would describe the old model. */
   patch(id: number, req: Extract<LensRequest, { kind: 'patch' }>, reply: (r: QueryResult) => void): void {
     this.stopJob('another patching started');
-    const job = runPatching(this.asked, id, req, this.post, reply, () => {
+    const job = runPatching(this.asked, id, req, this.postOut, reply, () => {
       if (this.job === job) this.job = null;
     });
     this.job = job;

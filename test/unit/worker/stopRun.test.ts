@@ -31,7 +31,7 @@ class Live {
     this.session = new DocSession('doc', file, text, 1, (m) => {
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => (w.test(m) ? (w.resolve(), false) : true));
-    }, () => tsKernel, () => 150, false, store);
+    }, () => tsKernel, () => 0, false, store); // (no debounce: a change is in a burst only while a run is under way)
     this.session.subscribe(true);
     this.session.want(null);
   }
@@ -134,6 +134,25 @@ describe('a newer change stops the run in flight', () => {
     }
     assert.equal(live.session.incrementalEdits, 10, 'every digit was read in place');
     assert.equal(live.messages.filter((m) => m.type === 'log').length, 0);
+    live.session.dispose();
+  });
+
+  it('a run begun while another was under way holds its messages until it ends: one stopped in turn posts nothing at all', async () => {
+    const live = new Live(generateModelText({ preset: 'd64', seed: 7 }));
+    await live.done(1);
+    const streamed = live.version + 1;
+    live.replace('"version": 1', '"version": 1 ');
+    await live.until((m) => m.type !== 'model' && versionOf(m) === streamed);
+    const silent = live.version + 1;
+    live.replace('"version": 1 ', '"version": 1  '); // (stops the streaming run: this one is held)
+    await new Promise((r) => setImmediate(r)); // (a slice of it computed)
+    await new Promise((r) => setImmediate(r));
+    assert.equal(live.messages.filter((m) => versionOf(m) === silent).length, 0, 'the held run posted nothing yet');
+    live.replace('"version": 1  ', '"version": 1'); // (stops the held one)
+    await live.done(live.version);
+    assert.equal(live.messages.filter((m) => versionOf(m) === silent).length, 0, 'the stopped held run posted nothing at all');
+    assert.equal(live.session.stoppedRuns, 2);
+    sameAsFresh(live.messages, fresh(live.text), 'after a held run stopped');
     live.session.dispose();
   });
 
