@@ -321,7 +321,7 @@ export class DocSession {
       }
       this.sniffed = false;
     }
-    const summary = model ? this.sender.wire(this.summary(model)) : null;
+    const summary = model ? this.sender.wire(this.summary(model), version) : null;
     this.post({ type: 'model', doc: this.doc, version, problems: this.problems(), summary, ...(trace ? { trace: [...trace, Date.now()] } : {}) });
     if (!model) return this.release();
     // compare: the baseline first (its stages are what each stage is posted against), in full
@@ -392,7 +392,7 @@ export class DocSession {
   private publish(): void {
     const read = this.read!;
     const model = read.model;
-    this.post({ type: 'model', doc: this.doc, version: this.readVersion, problems: this.problems(), summary: model ? this.sender.wire(this.summary(model)) : null });
+    this.post({ type: 'model', doc: this.doc, version: this.readVersion, problems: this.problems(), summary: model ? this.sender.wire(this.summary(model), this.readVersion) : null });
     if (!model || !this.stages) return;
     this.sender.plan(this.engine().planOf(model.model.spec));
     for (const s of this.stages) this.sender.postStage(s, this.stagesVersion, true);

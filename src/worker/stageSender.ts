@@ -20,8 +20,10 @@ export class StageSender {
   subscribed = false;
   /** The panel's layout: its signature, its words, and a number that changes with them (ModelSummary.layoutKey). */
   private layout: { signature: string; vocab: readonly string[]; key: number } = { signature: '', vocab: [], key: 0 };
-  /** The layoutKey whose words the subscriber holds (the model message then leaves them out). */
-  private vocabSent = -1;
+  /** The words of the model and a number that changes with them (ModelSummary.vocabKey: a prompt typed keeps them). */
+  private words: { vocab: readonly string[]; key: number } = { vocab: [], key: 0 };
+  /** The vocabKey whose words the subscriber holds (the model message then leaves them out), and the version that sent them. */
+  private vocabSent = { key: -1, version: -1 };
   /**
    * The stages the panel shows (null: all); the others are computed but not sent. Until it says,
    * what a new panel shows of this model (`shownFirst`: a deep model's layers collapsed).
@@ -56,7 +58,7 @@ export class StageSender {
     this.subscribed = on;
     this.sent.clear();
     this.sentNow = { version: -1, byData: new Map() };
-    this.vocabSent = -1;
+    this.vocabSent = { key: -1, version: -1 };
   }
 
   /** The panel shows these stages now, `cols` wide (a stage it holds pooled to another width goes again). */
@@ -81,6 +83,7 @@ export class StageSender {
   forget(version: number): void {
     for (const [id, s] of this.sent) if (s.version === version) this.sent.delete(id);
     if (this.sentNow.version === version) this.sentNow = { version: -1, byData: new Map() };
+    if (this.vocabSent.version === version) this.vocabSent = { key: -1, version: -1 };
   }
 
   /** The stages of the model about to be posted (what their columns are). */
@@ -88,11 +91,11 @@ export class StageSender {
     this.axes = new Map(plan.map((d) => [d.id, d.cols]));
   }
 
-  /** The summary as the subscriber is sent it: its words left out when it holds this layout's. */
-  wire(s: ModelSummary): SummaryMessage {
+  /** The summary as the subscriber is sent it in `version`'s model message: its words left out when it holds them. */
+  wire(s: ModelSummary, version: number): SummaryMessage {
     if (!this.subscribed) return s;
-    if (this.vocabSent === s.layoutKey) return { ...s, vocab: null };
-    this.vocabSent = s.layoutKey;
+    if (this.vocabSent.key === s.vocabKey) return { ...s, vocab: null };
+    this.vocabSent = { key: s.vocabKey, version };
     return s;
   }
 
@@ -103,7 +106,8 @@ export class StageSender {
       this.layout = { signature, vocab: m.vocab, key: this.layout.key + 1 };
       this.sent.clear(); // (a panel builds its cards anew for another layout: they hold nothing)
     }
-    const summary = summarize(m, plan, this.layout.key);
+    if (!sameStrings(m.vocab, this.words.vocab)) this.words = { vocab: m.vocab, key: this.words.key + 1 };
+    const summary = summarize(m, plan, this.layout.key, this.words.key);
     this.shownFirst = shownFirst(summary.stages, summary.layers.length);
     return summary;
   }
