@@ -126,6 +126,11 @@ export class DocSession {
     this.schedule();
   }
 
+  /** The version of the run under way, or null (tests look). */
+  get runningVersion(): number | null {
+    return this.running?.version ?? null;
+  }
+
   change(version: number, changes: readonly TextChange[], length: number, sentAt?: number): void {
     const now = Date.now();
     this.burst = now - this.lastChange < this.debounceMs() || this.running !== null;

@@ -145,8 +145,8 @@ describe('a newer change stops the run in flight', () => {
     await live.until((m) => m.type !== 'model' && versionOf(m) === streamed);
     const silent = live.version + 1;
     live.replace('"version": 1 ', '"version": 1  '); // (stops the streaming run: this one is held)
-    await new Promise((r) => setImmediate(r)); // (a slice of it computed)
-    await new Promise((r) => setImmediate(r));
+    while (live.session.runningVersion !== silent) await new Promise((r) => setImmediate(r)); // (its first slice computed)
+    await new Promise((r) => setImmediate(r)); // (and another)
     assert.equal(live.messages.filter((m) => versionOf(m) === silent).length, 0, 'the held run posted nothing yet');
     live.replace('"version": 1  ', '"version": 1'); // (stops the held one)
     await live.done(live.version);
