@@ -6,7 +6,7 @@
 // target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,open,keystroke,hosts] [--out FILE] [--profile]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -21,6 +21,8 @@
 //   open       a GPT-2-small-shaped checkpoint opened in a real VS Code: Quick Open → every stage drawn
 //   keystroke  a digit typed into W1 in a real VS Code (Playwright + Chromium) → the panel's new
 //              heatmaps drawn: d = 64, d = 512, and d = 512 handed to VS Code's JSON service
+//   typing     " basketball" typed into a GPT-2-small-shaped checkpoint's prompt at 120 ms per key in a
+//              real VS Code → the final text's render drawn
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -891,6 +893,25 @@ function keystroke(): void {
   }
 }
 
+// --- typing a prompt, in a real VS Code -------------------------------------------------------------------
+
+function promptTyping(): void {
+  console.log('\n# typing a prompt: " basketball" typed at 120 ms per key into a GPT-2-small-shaped checkpoint\'s prompt in a real VS Code (code-server + Chromium) → the final text\'s render drawn');
+  const r = runInVsCode<{ ms: number[]; median: number; min: number; max: number; toModelMs: number; echoMs: number; path: Record<string, number>; inBetweenAfterLastKey: number[]; drawnWhileTyping: number[] }>('promptTyping.js', 900, { 'files.autoSave': 'off' }, 'typing');
+  for (const l of r.stdout.split('\n')) if (/round \d|typing → final/.test(l)) console.log(`  ${l.trim()}`);
+  const t = r.figures;
+  if (!t) {
+    console.log(`  skipped: the VS Code run did not finish (${lastLines(r)})`);
+    return;
+  }
+  results.typing = t;
+  // (issue 27: "the prompt-typing case reaches its final state ≤ 300 ms after the last key on
+  // GPT-2-small"; absolute like keystroke → pixels: a wait a person feels. 1.42 s and more before
+  // a newer keystroke stopped the run in flight.)
+  target('typing a prompt on GPT-2-small in a real VS Code: the last key → the final text\'s render drawn', '≤ 300 ms', 'ms', stat(t.ms), stat(t.ms).median <= 300,
+    `${t.ms.length} rounds of " basketball" at 120 ms per key; medians: the word in the editor ${t.echoMs} ms, the final model message in the panel ${t.toModelMs} ms (${Object.entries(t.path).map(([k, v]) => `${k} ${v}`).join(', ')}); in-between renders drawn after the last key: ${t.inBetweenAfterLastKey.join(', ')}; renders drawn while typing: ${t.drawnWhileTyping.join(', ')}`);
+}
+
 // --- main -------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -920,6 +941,7 @@ async function main(): Promise<void> {
   await section('host', host);
   await section('open', openCheckpoint);
   await section('keystroke', keystroke);
+  await section('typing', promptTyping);
   await section('hosts', hosts);
   await section('parse', parse);
   await section('matmul', matmul);

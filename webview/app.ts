@@ -129,10 +129,10 @@ export class App {
         this.postWanted(); // (a new heatmap width: the stages across the vocabulary come pooled to it)
         return;
       case 'model': {
-        // (no vocab: the last summary's of this layout, which the worker sent once; should the
-        // host have dropped that one as stale, everything again)
+        // (no vocab: the last summary's words, of the same vocabKey, which the worker sent once;
+        // should the host have dropped that one as stale, everything again)
         const last = this.stream.render?.summary;
-        const vocab = msg.summary.vocab ?? (last?.layoutKey === msg.summary.layoutKey ? last.vocab : null);
+        const vocab = msg.summary.vocab ?? (last?.vocabKey === msg.summary.vocabKey ? last.vocab : null);
         if (vocab === null) {
           post({ type: 'resync' });
           return;

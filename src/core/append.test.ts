@@ -139,3 +139,28 @@ describe('engine: tokens appended to a causal input', () => {
     assert.ok(rows.length > 0 && rows.every((m) => m === 5), 'not causal: all rows');
   });
 });
+
+describe('engine: tokens appended while the run of the tokens before is stopped', () => {
+  for (const arch of ['gpt2', 'llama'] as const) {
+    it(`${arch}: every stage of the longer input equals the reference forward`, () => {
+      const r = rng(arch === 'gpt2' ? 17 : 19);
+      const [C, F, NH, KVH, V, L] = arch === 'gpt2' ? [8, 16, 2, 2, 11, 2] : [8, 12, 4, 2, 13, 3];
+      const ps = params(arch, r, C, F, NH, KVH, V, L);
+      const engine = new Engine(tsKernel);
+      let ids = [3, 1, 4];
+      engine.run({ spec: spec(arch, ids, C, F, NH, KVH, V, L), params: ps });
+      for (const stopAt of [1, 5, 12, 20, 1000]) {
+        // a token typed: its run stopped after `stopAt` stages by the next one
+        ids = [...ids, Math.floor(r() * V)];
+        const walk = engine.walk({ spec: spec(arch, ids, C, F, NH, KVH, V, L), params: ps });
+        for (let i = 0; i < stopAt && !walk.next().done;) i++;
+        walk.return([]);
+        ids = [...ids, Math.floor(r() * V)];
+        const model: Model = { spec: spec(arch, ids, C, F, NH, KVH, V, L), params: ps };
+        const got = engine.run(model);
+        const want = forward(model, tsKernel);
+        got.forEach((s, i) => assert.ok(Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength).equals(Buffer.from(want[i].data.buffer, want[i].data.byteOffset, want[i].data.byteLength)), `${s.id} bit for bit (stopped after ${stopAt})`));
+      }
+    });
+  }
+});

@@ -82,6 +82,47 @@ function sameBits(a: readonly Stage[], b: readonly Stage[], what: string): void 
   });
 }
 
+/** A random change of `model`: a param edited in place (its rows in `edits`), replaced, or removed, or the head's temperature; null if the one drawn cannot be removed. */
+function mutate(r: () => number, model: Model): { model: Model; edits: Map<string, Cols>; id: string } | null {
+  const ids = [...model.params.keys()];
+  const id = ids[Math.floor(r() * ids.length)];
+  const p = model.params.get(id)!;
+  const edits = new Map<string, Cols>();
+  const k = r();
+  if (k < 0.6) {
+    // in place, as a row typed over in the text: some rows (matrix) or elements (vector)
+    const rows = p.shape.length === 2 ? p.shape[0] : p.shape[0];
+    const cols = p.shape.length === 2 ? p.shape[1] : 1;
+    const changed = new Set<number>();
+    for (let e = 0; e < 1 + Math.floor(r() * 2); e++) {
+      const row = Math.floor(r() * rows);
+      changed.add(row);
+      for (let c = 0; c < cols; c++) if (r() < 0.5) p.data[row * cols + c] = Math.fround(r() * 4 - 2);
+    }
+    if (p.shape.length === 1) for (const j of changed) p.data[j] = Math.fround(r() * 4 - 2);
+    edits.set(id, changed);
+    // a param shared by two ids (a tied head) is edited under both
+    for (const [other, q] of model.params) if (q === p && other !== id) edits.set(other, changed);
+    return { model, edits, id };
+  }
+  if (k < 0.85) {
+    // a new object (an override changed, a file read again)
+    const params = new Map(model.params);
+    const data = p.data.slice();
+    data[Math.floor(r() * data.length)] = Math.fround(r() * 4 - 2);
+    const fresh = { ...p, data };
+    for (const [other, q] of model.params) if (q === p) params.set(other, fresh);
+    return { model: { spec: model.spec, params }, edits, id };
+  }
+  if (k < 0.95 && model.spec.head) {
+    return { model: { spec: { ...model.spec, head: { ...model.spec.head, temperature: model.spec.head.temperature === 1 ? 0.5 : 1 } }, params: model.params }, edits, id };
+  }
+  const params = new Map(model.params);
+  params.delete(id);
+  if (id === 'input' || id === 'embed' || id === 'head.W' || id === 'pos' || /ffn\.(W1|W2|Wg)$/.test(id) || (/attn\.W[kv]$/.test(id) && model.spec.layers.some((l) => l.attention && l.attention.KVH !== l.attention.NH))) return null;
+  return { model: { spec: model.spec, params }, edits, id };
+}
+
 const kernels: Array<[string, MatmulKernel]> = [['ts', tsKernel]];
 const wasm = createWasmKernel();
 if (wasm) kernels.push(['wasm', wasm]);
@@ -97,41 +138,10 @@ describe('Engine: incremental runs equal the reference forward', () => {
         const engine = new Engine(kernel);
         sameBits(engine.run(model), forward(model, kernel), `model ${m}, first run`);
         for (let step = 0; step < 12; step++) {
-          const ids = [...model.params.keys()];
-          const id = ids[Math.floor(r() * ids.length)];
-          const p = model.params.get(id)!;
-          const edits = new Map<string, Cols>();
-          const k = r();
-          if (k < 0.6) {
-            // in place, as a row typed over in the text: some rows (matrix) or elements (vector)
-            const rows = p.shape.length === 2 ? p.shape[0] : p.shape[0];
-            const cols = p.shape.length === 2 ? p.shape[1] : 1;
-            const changed = new Set<number>();
-            for (let e = 0; e < 1 + Math.floor(r() * 2); e++) {
-              const row = Math.floor(r() * rows);
-              changed.add(row);
-              for (let c = 0; c < cols; c++) if (r() < 0.5) p.data[row * cols + c] = Math.fround(r() * 4 - 2);
-            }
-            if (p.shape.length === 1) for (const j of changed) p.data[j] = Math.fround(r() * 4 - 2);
-            edits.set(id, changed);
-            // a param shared by two ids (a tied head) is edited under both
-            for (const [other, q] of model.params) if (q === p && other !== id) edits.set(other, changed);
-          } else if (k < 0.85) {
-            // a new object (an override changed, a file read again)
-            const params = new Map(model.params);
-            const data = p.data.slice();
-            data[Math.floor(r() * data.length)] = Math.fround(r() * 4 - 2);
-            const fresh = { ...p, data };
-            for (const [other, q] of model.params) if (q === p) params.set(other, fresh);
-            model = { spec: model.spec, params };
-          } else if (k < 0.95 && model.spec.head) {
-            model = { spec: { ...model.spec, head: { ...model.spec.head, temperature: model.spec.head.temperature === 1 ? 0.5 : 1 } }, params: model.params };
-          } else {
-            const params = new Map(model.params);
-            params.delete(id);
-            if (id === 'input' || id === 'embed' || id === 'head.W' || id === 'pos' || /ffn\.(W1|W2|Wg)$/.test(id) || (/attn\.W[kv]$/.test(id) && model.spec.layers.some((l) => l.attention && l.attention.KVH !== l.attention.NH))) continue;
-            model = { spec: model.spec, params };
-          }
+          const next = mutate(r, model);
+          if (!next) continue;
+          const { edits, id } = next;
+          model = next.model;
           const got = engine.run(model, edits);
           kept += got.filter((s) => s.kept).length;
           total += got.length;
@@ -141,4 +151,61 @@ describe('Engine: incremental runs equal the reference forward', () => {
       assert.ok(kept > total / 5, `only ${kept} of ${total} stages were kept: the incremental paths were barely exercised`);
     });
   }
+});
+
+// A walk stopped between two stages (a newer edit came): what it did not reach is forgotten, and
+// the next run, given only the edits made since, is again the reference forward, bit for bit.
+describe('Engine: a run stopped between two stages', () => {
+  for (const [kname, kernel] of kernels) {
+    it(`leaves the next run exact, whatever stage it stopped at (${kname})`, () => {
+      let stopped = 0;
+      let kept = 0;
+      for (let m = 0; m < 40; m++) {
+        const r = rng(5000 + m);
+        let model = randomModel(r);
+        const engine = new Engine(kernel);
+        engine.run(model);
+        for (let step = 0; step < 10; step++) {
+          const first = mutate(r, model);
+          if (!first) continue;
+          model = first.model;
+          // the run of the first edit, stopped after `at` stages (one or more, as a run is)
+          const emitted: string[] = [];
+          const walk = engine.walk(model, first.edits, (s) => emitted.push(s.id));
+          const plan = engine.planOf(model.spec).length;
+          const at = 1 + Math.floor(r() * plan);
+          for (let i = 0; i < at; i++) assert.equal(walk.next().done, false);
+          assert.equal(emitted.length, at, 'a stage is emitted as it is computed, and no further');
+          // stopped (return()), or left as it is for the next run to find
+          const returned = r() < 0.7;
+          if (returned) assert.equal(walk.return([]).done, true);
+          if (at < plan) stopped++;
+          // (a walk returned after its last stage is a whole run)
+          if (at < plan || !returned) assert.throws(() => engine.patched(model, { id: emitted[0], data: new Float32Array(0), firstRow: 0 }, emitted[0]), /run this model first/);
+          const second = mutate(r, model);
+          if (!second) continue;
+          model = second.model;
+          const got = engine.run(model, second.edits);
+          kept += got.filter((s) => s.kept).length;
+          sameBits(got, forward(model, kernel), `model ${m}, step ${step}: stopped after ${at} of ${plan} stages (${first.id}), then ${second.id}`);
+          assert.equal(engine.walking, false);
+        }
+      }
+      assert.ok(stopped > 100, `only ${stopped} runs were stopped before their end`);
+      assert.ok(kept > 0, 'the stages before the stop were kept by the next run');
+    });
+  }
+
+  it('a stopped walk cannot be resumed once another has begun', () => {
+    const r = rng(77);
+    const model = randomModel(r);
+    const engine = new Engine(tsKernel);
+    const a = engine.walk(model);
+    a.next();
+    const b = engine.walk(model);
+    b.next();
+    assert.throws(() => a.next(), /another run began/);
+    for (let x = b.next(); !x.done; x = b.next()) { /* (to its end) */ }
+    sameBits(engine.run(model), forward(model, tsKernel), 'after the two walks');
+  });
 });

@@ -35,6 +35,10 @@ export class Engine {
   private readonly computed = new Map<string, Computed>();
   /** By the Param object: a tied head and its embedding share one. */
   private readonly packs = new Map<Param, PackEntry>();
+  /** The stages the walk under way has computed (null: none under way). */
+  private unfinished: Set<string> | null = null;
+  /** The last walk was stopped before its end: not every stage of `model` is held. */
+  private partial = false;
 
   constructor(readonly kernel: MatmulKernel) {}
 
@@ -42,6 +46,8 @@ export class Engine {
     for (const e of this.packs.values()) this.kernel.release(e.packed);
     this.packs.clear();
     this.computed.clear();
+    this.unfinished = null;
+    this.partial = false;
     this.model = null;
     this.spec = null;
   }
@@ -53,50 +59,94 @@ export class Engine {
    * very ones of the last run.
    */
   run(model: Model, edits: ParamChanges = new Map(), emit?: StageSink): Stage[] {
+    const walk = this.walk(model, edits, emit);
+    for (;;) {
+      const r = walk.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * The same run a stage at a time: it yields after each stage, so that its caller can read newer
+   * edits between two stages and stop it there (`return()`). A walk stopped, or left unfinished
+   * when the next one begins, leaves the engine as of its model for the stages it computed, and
+   * forgets the stages it did not reach (they held an older model's numbers, and what changed
+   * since is known only against this one's): the next run computes those afresh. So the next run
+   * takes only the edits made after this one's (its own were applied when it began).
+   */
+  *walk(model: Model, edits: ParamChanges = new Map(), emit?: StageSink): Generator<string, Stage[], void> {
+    this.abandon();
     const T0 = this.appendedFrom(model, edits);
     const changes = this.paramChanges(model, edits);
     this.model = model;
     this.planOf(model.spec);
+    const plan = this.plan;
     const stageChanged = new Map<string, Cols>();
     const out = new Map<string, Float32Array>();
     const stages: Stage[] = [];
-    const ids = new Set<string>();
-    for (const def of this.plan) {
-      ids.add(def.id);
-      const key = keyOf(def);
-      const prev = this.computed.get(def.id);
-      const same = prev !== undefined && prev.key === key;
-      const untouched = same && def.inputs.every((i) => stageChanged.get(i) === null) && def.params.every((p) => (changes.get(p) ?? null) === null);
-      let data: Float32Array;
-      let changed: Cols;
-      let kept: Map<string, Float32Array>;
-      if (untouched) {
-        data = prev.data;
-        changed = null;
-        kept = prev.kept;
-      } else if (T0 > 0 && prev !== undefined && prev.op === def.op.name && def.op.append) {
-        // tokens appended: the first T0 rows are the last run's
-        kept = new Map();
-        data = this.append(model, def, T0, prev.data, out);
-        changed = 'all';
-      } else {
-        kept = new Map(same ? prev.kept : []);
-        const ctx = this.context(model, same ? prev.data : null, !same, kept, out, stageChanged, changes);
-        ({ data, changed } = def.op.run(ctx, def.args));
-        checkSize(`stage ${def.id}`, def.shape, data);
-        if (!same) changed = 'all';
+    const reached = new Set<string>();
+    this.unfinished = reached;
+    try {
+      for (const def of plan) {
+        if (this.unfinished !== reached) throw new Error('engine: another run began while this one was under way');
+        const s = this.stage(model, plan, def, T0, out, stageChanged, changes);
+        reached.add(def.id);
+        stages.push(s);
+        emit?.(s);
+        yield def.id;
       }
-      this.computed.set(def.id, { key, op: def.op.name, data, kept });
-      out.set(def.id, data);
-      stageChanged.set(def.id, changed);
-      const s: Stage = changed === null ? { id: def.id, shape: def.shape as number[], data, kept: true }
-        : changed !== 'all' && prev && prev.data !== data ? { id: def.id, shape: def.shape as number[], data, cols: changed, base: prev.data }
-          : { id: def.id, shape: def.shape as number[], data };
-      stages.push(s);
-      emit?.(s);
+    } finally {
+      // finished (every stage reached: the stages of an older plan are dropped) or stopped
+      if (this.unfinished === reached) this.abandon(reached.size < plan.length);
     }
-    for (const id of [...this.computed.keys()]) if (!ids.has(id)) this.computed.delete(id);
     return stages;
+  }
+
+  /** Whether a walk is under way (begun, neither finished nor stopped). */
+  get walking(): boolean {
+    return this.unfinished !== null;
+  }
+
+  /** A walk left unfinished: the stages it did not reach are forgotten (see walk()). */
+  private abandon(partial = true): void {
+    const reached = this.unfinished;
+    if (!reached) return;
+    this.unfinished = null;
+    for (const id of [...this.computed.keys()]) if (!reached.has(id)) this.computed.delete(id);
+    this.partial = partial;
+  }
+
+  /** One stage of a run: as the last run's if nothing it reads changed, else computed (in part if it can). */
+  private stage(model: Model, plan: readonly StageDef[], def: StageDef, T0: number, out: Map<string, Float32Array>, stageChanged: Map<string, Cols>, changes: Map<string, Cols>): Stage {
+    const key = keyOf(def);
+    const prev = this.computed.get(def.id);
+    const same = prev !== undefined && prev.key === key;
+    const untouched = same && def.inputs.every((i) => stageChanged.get(i) === null) && def.params.every((p) => (changes.get(p) ?? null) === null);
+    let data: Float32Array;
+    let changed: Cols;
+    let kept: Map<string, Float32Array>;
+    if (untouched) {
+      data = prev.data;
+      changed = null;
+      kept = prev.kept;
+    } else if (T0 > 0 && prev !== undefined && prev.op === def.op.name && def.op.append) {
+      // tokens appended: the first T0 rows are the last run's
+      kept = new Map();
+      data = this.append(model, plan, def, T0, prev.data, out);
+      changed = 'all';
+    } else {
+      kept = new Map(same ? prev.kept : []);
+      const ctx = this.context(model, same ? prev.data : null, !same, kept, out, stageChanged, changes);
+      ({ data, changed } = def.op.run(ctx, def.args));
+      checkSize(`stage ${def.id}`, def.shape, data);
+      if (!same) changed = 'all';
+    }
+    this.computed.set(def.id, { key, op: def.op.name, data, kept });
+    out.set(def.id, data);
+    stageChanged.set(def.id, changed);
+    return changed === null ? { id: def.id, shape: def.shape as number[], data, kept: true }
+      : changed !== 'all' && prev && prev.data !== data ? { id: def.id, shape: def.shape as number[], data, cols: changed, base: prev.data }
+        : { id: def.id, shape: def.shape as number[], data };
   }
 
   /** The model of the last run (what patched() works from). */
@@ -129,7 +179,7 @@ export class Engine {
    * row-wise stage: the logits a patching metric reads).
    */
   patched(model: Model, patch: { readonly id: string; readonly data: Float32Array; readonly firstRow: number }, want: string, lastRowOnly = false): Float32Array {
-    if (model !== this.model) throw new Error('patched(): run this model first');
+    if (model !== this.model || this.partial || this.unfinished) throw new Error('patched(): run this model first (to its end)');
     const plan = this.planOf(model.spec);
     const at = plan.findIndex((d) => d.id === patch.id);
     if (at < 0) throw new Error(`patched(): no stage ${patch.id}`);
@@ -146,7 +196,7 @@ export class Engine {
       const T0 = def.id === want && lastRowOnly && def.op.append === 'rows' ? Math.max(first, T - 1) : first;
       const base = this.computed.get(def.id)!.data;
       const data = T0 > 0 && def.op.append
-        ? this.append(model, def, T0, firstRows(def, base, T, T0), out)
+        ? this.append(model, plan, def, T0, firstRows(def, base, T, T0), out)
         : def.op.run(this.context(model, null, true, new Map(), out, new Map(), new Map()), def.args).data;
       out.set(def.id, data);
       dirty.add(def.id);
@@ -178,14 +228,14 @@ export class Engine {
   }
 
   /** A stage of T rows whose first T0 are `previous`'s (see StageOp.append). */
-  private append(model: Model, def: StageDef, T0: number, previous: Float32Array, out: Map<string, Float32Array>): Float32Array {
+  private append(model: Model, plan: readonly StageDef[], def: StageDef, T0: number, previous: Float32Array, out: Map<string, Float32Array>): Float32Array {
     const how = def.op.append!;
     const { T } = model.spec;
     const ctx = this.context(model, previous, true, new Map(), out, new Map(), new Map());
     if (how !== 'rows') return how(ctx, def.args, T0, previous);
     // row by row: the op on rows T0… of each [T, …] input, as if the input had T − T0 tokens
     const width = (id: string): number => {
-      const shape = this.plan.find((d) => d.id === id)!.shape;
+      const shape = plan.find((d) => d.id === id)!.shape;
       return shape.slice(1).reduce((x, y) => x * y, 1);
     };
     const rows: StageContext = { ...ctx, T: T - T0, previous: null, kept: () => null, keep: () => undefined, input: (id) => out.get(id)!.subarray(T0 * width(id)) };

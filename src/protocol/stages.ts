@@ -80,6 +80,8 @@ export interface ModelSummary {
    * or words): the panel keeps its cards while it stays the same.
    */
   readonly layoutKey: number;
+  /** Changes exactly when the words (`vocab`) do: a summary sent without them has those of the last one with this key. */
+  readonly vocabKey: number;
 }
 
 /** A problem as the panel lists it. */
@@ -101,7 +103,7 @@ export type HighlightTarget =
 
 /**
  * A ModelSummary on its way from the worker to the panel: `vocab` is null when it is the one of the
- * last summary sent to that panel with the same `layoutKey` (GPT-2's 50,257 words go once, not with
+ * last summary sent to that panel with the same `vocabKey` (GPT-2's 50,257 words go once, not with
  * every edit of its prompt: ~0.5 MB of strings cloned and serialized on the extension host's thread).
  */
 export type SummaryMessage = Omit<ModelSummary, 'vocab'> & { readonly vocab: readonly string[] | null };

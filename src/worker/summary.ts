@@ -15,7 +15,7 @@ export function layoutSignature(m: ModelFile, plan: readonly StageDef[]): string
   return JSON.stringify([plan.map((s) => [s.id, s.shape, s.title]), m.tokens]);
 }
 
-export function summarize(m: ModelFile, plan: readonly StageDef[], layoutKey: number): ModelSummary {
+export function summarize(m: ModelFile, plan: readonly StageDef[], layoutKey: number, vocabKey: number): ModelSummary {
   const { spec, params } = m.model;
   const e = spec.embedding;
   return {
@@ -44,5 +44,6 @@ export function summarize(m: ModelFile, plan: readonly StageDef[], layoutKey: nu
     params: m.paramCounts,
     stages: plan.map(stageView),
     layoutKey,
+    vocabKey,
   };
 }
