@@ -183,7 +183,7 @@ describe('safetensors', () => {
   it('a header length over 100,000,000 bytes (the crate\'s limit) in a file that large', async () => {
     const bytes = rawSafetensors('{}', 0);
     new DataView(bytes.buffer).setBigUint64(0, 100_000_001n, true);
-    const files = { size: async () => 200_000_000, read: async (_p: string, start = 0, end?: number) => bytes.slice(start, end), join: (f: string, n: string) => `${f}/${n}`, locate: async () => null };
+    const files = { size: async () => 200_000_000, read: async (_p: string, start = 0, end?: number) => bytes.slice(start, end), join: (f: string, n: string) => `${f}/${n}`, locate: async () => ({ kind: 'missing' as const }) };
     await assert.rejects(readHeader(files, '/m/model.safetensors', 'model.safetensors'), (e: unknown) =>
       e instanceof CheckpointError && e.message === 'model.safetensors is not a safetensors file (its header length is over 100,000,000 bytes, the most safetensors reads)');
   });
