@@ -53,21 +53,31 @@ export function wordNote(label: string): string | null {
   return `${label}: ${bytes.length === 1 ? 'a byte' : 'bytes'} of a character (UTF-8), not a character on its own`;
 }
 
-/** The bytes of a character the input has begun and not ended after token `label` (none: empty). */
-export function pendingBytes(label: string): number[] {
-  const m = marks(label);
-  if (m) {
-    const last = m.marks[m.marks.length - 1];
-    if (last.to >= last.of) return [];
-    return [...encoder.encode(lastChar(m.text))].slice(0, last.to);
-  }
-  // bytes at the end that no character took: the input ends inside one
-  const tail = /((?:<[89A-F][0-9A-F]>)+)$/.exec(label);
-  if (!tail) return [];
-  const b = [...tail[1].matchAll(HEX)].map((x) => parseInt(x[1], 16));
+/**
+ * After each of the input's tokens, the bytes of a character it has begun and not ended (none:
+ * empty): from a label `の 1/3`, or from bytes no character took (`<E3>` `<81>` at the input's end).
+ */
+export function pendingBytes(labels: readonly string[]): number[][] {
+  let stray: number[] = []; // the bytes no character took at the end of the tokens so far
+  return labels.map((label) => {
+    const m = marks(label);
+    if (m) {
+      stray = [];
+      const last = m.marks[m.marks.length - 1];
+      return last.to >= last.of ? [] : [...encoder.encode(lastChar(m.text))].slice(0, last.to);
+    }
+    const tail = /((?:<[89A-F][0-9A-F]>)+)$/.exec(label);
+    const bytes = tail ? [...tail[1].matchAll(HEX)].map((x) => parseInt(x[1], 16)) : [];
+    stray = tail && tail.index === 0 ? [...stray, ...bytes] : bytes; // (a label of bytes alone goes on from the one before)
+    return unfinished(stray);
+  });
+}
+
+/** The character begun at the end of `b` and not ended: its lead and the continuations after it. */
+function unfinished(b: readonly number[]): number[] {
   for (let i = Math.max(0, b.length - 3); i < b.length; i++) {
-    const n = b[i] >= 0xf0 ? 4 : b[i] >= 0xe0 ? 3 : b[i] >= 0xc2 ? 2 : 0;
-    if (n > b.length - i) return b.slice(i);
+    const n = b[i] >= 0xf5 ? 0 : b[i] >= 0xf0 ? 4 : b[i] >= 0xe0 ? 3 : b[i] >= 0xc2 ? 2 : 0;
+    if (n > b.length - i && b.slice(i + 1).every((c) => c >= 0x80 && c <= 0xbf)) return b.slice(i);
   }
   return [];
 }

@@ -44,7 +44,7 @@ export class LogitLensView {
       grid.append(h('div', { class: 'lens-col', title: note ? `token ${t}: ${note}` : `token ${t}` }, g.tokens[t]));
     }
     // a byte predicted after a character the input began shows the character it completes (…の)
-    const pending = g.tokens.map(pendingBytes);
+    const pending = pendingBytes(g.tokens);
     const word = (t: number, id: number): string => completedWord(pending[t], wordLabel(g.words, id)) ?? wordLabel(g.words, id);
     // top layer first, as the stream rises (nostalgebraist's figures)
     for (let l = g.L - 1; l >= 0; l--) {

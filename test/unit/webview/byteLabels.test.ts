@@ -18,10 +18,11 @@ describe('byte labels in the panel', () => {
     assert.equal(inputTokenNote('·😀 1-3/4'), 'bytes 1–3 of the 4 of a character the tokens beside it hold the rest of');
     assert.equal(inputTokenNote('<E3>'), 'byte E3: part of a character the input does not complete');
     // the bytes of an unfinished character after each token
-    assert.deepEqual(labels.map(pendingBytes), [[], [0xe3], [0xe3, 0x81], [], [0xe3], [0xe3, 0x81]]);
-    assert.deepEqual(pendingBytes('·😀 1-3/4'), [0xf0, 0x9f, 0x98]);
-    assert.deepEqual(pendingBytes('·<F0><9F>'), [0xf0, 0x9f]);
-    assert.deepEqual(pendingBytes('<81>'), [], 'a stray continuation begins nothing');
+    assert.deepEqual(pendingBytes(labels), [[], [0xe3], [0xe3, 0x81], [], [0xe3], [0xe3, 0x81]]);
+    assert.deepEqual(pendingBytes(['·😀 1-3/4']), [[0xf0, 0x9f, 0x98]]);
+    assert.deepEqual(pendingBytes(['·<F0><9F>', '<98>']), [[0xf0, 0x9f], [0xf0, 0x9f, 0x98]]);
+    assert.deepEqual(pendingBytes(['<E3>', 'A<81>']), [[0xe3], []], 'ASCII between: the character was given up');
+    assert.deepEqual(pendingBytes(['<81>']), [[]], 'a stray continuation begins nothing');
   });
 
   it('a predicted byte completes the character the input began, or is said to be a byte', () => {
