@@ -18,6 +18,7 @@ import { itemAt, type CheckpointRequest, type UnitRef, type WeightOverride } fro
 import type { ModelFile } from '../model/read';
 import type { Problem, ProblemCode } from '../model/problems';
 import type { ParamCounts } from '../protocol/stages';
+import { sequenceLabels } from '../tokenizer/byteRuns';
 
 /** What the tokenizer gives resolve (src/tokenizer): ids of a prompt, and a label per id. */
 export interface PromptTokenizer {
@@ -132,7 +133,7 @@ export class CheckpointResolver {
 
     const model: Model = { spec, params };
     const vocab = this.vocab(tok, V);
-    const tokens = req.tokens ?? ids.map((id) => vocab[id]);
+    const tokens = req.tokens ?? sequenceLabels(ids, tok, vocab); // (a character split over tokens shown whole in each)
     const first = spec.layers.find((l) => l.ffn)?.ffn;
     const attn = spec.layers.find((l) => l.attention)?.attention;
     const file: ModelFile = {

@@ -6,6 +6,7 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describeValue } from '../util/quote';
 import { TokenizerError } from './tokenizerError';
+import { BYTE_OF, tokenBytes } from './tokenBytes';
 import { checkTokenizerConfig, checkTokenizerJson, type CheckedTokenizer, type FilePattern } from './tokenizerJson';
 
 export { TokenizerError } from './tokenizerError';
@@ -25,6 +26,8 @@ export interface TextTokenizer {
 export interface LoadedTokenizer extends TextTokenizer {
   /** The token of an id as the vocabulary spells it (`Ġthe`), undefined outside it. */
   token(id: number): string | undefined;
+  /** The bytes a token stands for, as the decoder joins them (`<0xE3>` → E3); null outside the vocabulary. */
+  bytes(id: number): Uint8Array | null;
   readonly byteLevel: boolean;
   readonly patterns: readonly FilePattern[];
 }
@@ -88,6 +91,7 @@ export function loadTokenizer(json: string, configJson?: string, file = 'tokeniz
       return l;
     },
     token,
+    bytes: (id) => tokenBytes(token(id), byteLevel),
     vocabSize,
     byteLevel,
     patterns,
@@ -129,25 +133,6 @@ function where(e: unknown, patterns: readonly FilePattern[]): string {
   }
   return '';
 }
-
-/** GPT-2's byte-to-unicode table, reversed: the char code of each byte's printable stand-in → the byte (-1: none). */
-const BYTE_OF = ((): Int16Array => {
-  const bs: number[] = [];
-  for (let b = 33; b <= 126; b++) bs.push(b);
-  for (let b = 161; b <= 172; b++) bs.push(b);
-  for (let b = 174; b <= 255; b++) bs.push(b);
-  const cs = [...bs];
-  let n = 0;
-  for (let b = 0; b < 256; b++) {
-    if (!bs.includes(b)) {
-      bs.push(b);
-      cs.push(256 + n++);
-    }
-  }
-  const table = new Int16Array(256 + n).fill(-1);
-  bs.forEach((b, i) => (table[cs[i]] = b));
-  return table;
-})();
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const hexByte = (b: number): string => `<${b.toString(16).toUpperCase().padStart(2, '0')}>`;

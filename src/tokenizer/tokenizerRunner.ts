@@ -15,6 +15,7 @@ import { backtrackingPatterns } from './backtracking';
 import type { FromTokenizerThread, SpawnTokenizerThread, ToTokenizerThread, TokenizerThread } from './threadProtocol';
 import { firstLine, loadTokenizer, TokenizerError, visible, type LoadedTokenizer } from './tokenizer';
 import { checkTokenizerJson, type FilePattern } from './tokenizerJson';
+import { tokenBytes } from './tokenBytes';
 
 export interface Encoded {
   readonly ids: readonly number[];
@@ -26,6 +27,8 @@ export interface BudgetedTokenizer {
   /** 1 + the largest id it knows. */
   readonly vocabSize: number;
   label(id: number): string;
+  /** The bytes a token stands for, as the decoder joins them (`<0xE3>` → E3); null outside the vocabulary. */
+  bytes(id: number): Uint8Array | null;
   /** null when the text's ids (or why there are none) are known; else a promise that settles when they are. */
   encodeAhead(text: string): Promise<void> | null;
   /** The ids encodeAhead found (throws a TokenizerError with its failure, or when it was not asked for). */
@@ -278,6 +281,7 @@ export class TokenizerRunner {
         }
         return l;
       },
+      bytes: (id) => tokenBytes(token(id), byteLevel),
       encodeAhead: (text) => {
         const k = known.get(text);
         if (k) {

@@ -5,6 +5,7 @@ import type { LensResult } from '../../src/protocol/lenses';
 import { h } from '../dom';
 import { colorAt, cssRGB } from '../heatmap';
 import { tooltip } from '../views/tooltip';
+import { completedWord, inputTokenNote, pendingBytes, wordNote } from './byteLabels';
 import { legend, pct, wordLabel, type LensContext } from './lensContext';
 
 type Grid = Extract<LensResult, { kind: 'logitLens' }>;
@@ -38,7 +39,13 @@ export class LogitLensView {
     // spread a few tokens over the whole width)
     grid.style.gridTemplateColumns = `auto repeat(${T}, minmax(3.2em, max-content))`;
     grid.append(h('div', { class: 'lens-corner' }, 'layer \\ token'));
-    for (let t = 0; t < T; t++) grid.append(h('div', { class: 'lens-col', title: `token ${t}` }, g.tokens[t]));
+    for (let t = 0; t < T; t++) {
+      const note = inputTokenNote(g.tokens[t]);
+      grid.append(h('div', { class: 'lens-col', title: note ? `token ${t}: ${note}` : `token ${t}` }, g.tokens[t]));
+    }
+    // a byte predicted after a character the input began shows the character it completes (…の)
+    const pending = pendingBytes(g.tokens);
+    const word = (t: number, id: number): string => completedWord(pending[t], wordLabel(g.words, id)) ?? wordLabel(g.words, id);
     // top layer first, as the stream rises (nostalgebraist's figures)
     for (let l = g.L - 1; l >= 0; l--) {
       grid.append(h('div', { class: 'lens-row' }, String(l)));
@@ -47,13 +54,14 @@ export class LogitLensView {
         const [id, p] = c.top[0];
         const shade = g.target === null ? p : c.target!.p;
         const [r, gg, b] = colorAt('viridis', shade, this.ctx.backdrop());
-        const cell = h('div', { class: 'lens-cell', role: 'gridcell', tabindex: -1, 'data-layer': l, 'data-token': t, 'data-p': shade.toFixed(4), 'data-top': String(id) }, wordLabel(g.words, id));
+        const cell = h('div', { class: 'lens-cell', role: 'gridcell', tabindex: -1, 'data-layer': l, 'data-token': t, 'data-p': shade.toFixed(4), 'data-top': String(id) }, word(t, id));
         cell.style.background = cssRGB([r, gg, b]);
         cell.style.color = 0.299 * r + 0.587 * gg + 0.114 * b > 140 ? '#000' : '#fff';
         const lines = [
           `layer ${l}, after token ${t} "${g.tokens[t]}"`,
-          ...c.top.map(([w, q], i) => `${i + 1}. ${wordLabel(g.words, w)}  ${pct(q)}`),
-          ...(c.target ? [`${wordLabel(g.words, g.target!)}: ${pct(c.target.p)} (rank ${c.target.rank + 1})`] : []),
+          ...c.top.map(([w, q], i) => `${i + 1}. ${word(t, w)}  ${pct(q)}`),
+          ...(c.target ? [`${word(t, g.target!)}: ${pct(c.target.p)} (rank ${c.target.rank + 1})`] : []),
+          ...byteLines(wordLabel(g.words, id), word(t, id)),
           'click: open this layer',
         ];
         cell.addEventListener('mousemove', (e) => tooltip.show(lines, e.clientX, e.clientY));
@@ -68,4 +76,11 @@ export class LogitLensView {
       legend(g.target === null ? 'probability of the word shown' : `probability of ${wordLabel(g.words, g.target)}`, 'viridis', [0, 1], this.ctx.backdrop()),
     );
   }
+}
+
+/** The hover's word on a top word that is a byte: the character it completes, or that it is a byte. */
+function byteLines(label: string, shown: string): string[] {
+  if (shown !== label) return [`${label} completes the character the input began: ${shown.slice(1)}`];
+  const note = wordNote(label);
+  return note ? [note] : [];
 }
