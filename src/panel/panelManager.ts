@@ -3,6 +3,7 @@
 // panel follows the active editor to another model file that has no panel of its own.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
+import type { ReadProgress } from '../compute/hostFiles';
 import { readSettings } from '../config';
 import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE } from '../editor/diskModels';
 import type { ModelDocuments } from '../editor/modelDocuments';
@@ -62,6 +63,11 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
       if (uri.scheme !== 'file') return;
       for (const p of this.panels) if (p.document && p.uri.toString() === uri.toString()) p.rebind(this.disk.open(uri, false));
     }));
+  }
+
+  /** A large read of the host's went on (the web worker host): the panels waiting for it say how far. */
+  readProgress(p: ReadProgress): void {
+    for (const panel of this.panels) panel.readProgress(p);
   }
 
   all(): Panel[] {
