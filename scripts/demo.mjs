@@ -7,7 +7,10 @@
 //   panel beside. The samples are a copy (.vscode-test/demo-samples/), so edits never touch the
 //   repository's. Runs until Ctrl+C, then stops the server.
 //
-//   npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--fresh] [--no-build] [--no-setup]
+//   npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--fresh] [--web] [--no-build] [--no-setup]
+//   --web: the extension runs in the web worker extension host (as on vscode.dev: in the browser,
+//   its compute worker a Web Worker, files through the host's workspace.fs) instead of the Node
+//   one. That host has no environment: open a model file and run "FFN Lens: Visualize FFN".
 //   --fresh: copy the samples again (the copies keep every edit you save across runs until then;
 //   auto save is off, see demoSettings.mjs)
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -19,7 +22,7 @@ setTag('demo');
 setSignalExitCode(0);   // Ctrl+C is how a demo ends
 const { flags } = parseArgs(process.argv.slice(2), ['port', 'host', 'folder', 'open']);
 if (flags.help || flags.h) {
-  console.log('usage: npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--fresh] [--no-build] [--no-setup]');
+  console.log('usage: npm run demo [-- --port N] [--host ADDR] [--folder DIR] [--open FILE] [--fresh] [--web] [--no-build] [--no-setup]');
   process.exit(0);
 }
 const SAMPLES = join(REPO, 'samples');
@@ -67,14 +70,17 @@ async function main() {
     workspace: folder, port, host,
     extDir: REPO, extLink: true,            // installed as ffn-lens.ffn-lens-<version> -> this repo
     env: open ? { FFN_LENS_OPEN: open } : {},
-    settings: demoSettings(),
+    settings: demoSettings({ web: Boolean(flags.web) }),
     logTo: join(RESULTS, 'demo', 'code-server.log'),
   });
   const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${shownHost}:${port}/?folder=${/^[\w./-]+$/.test(folder) ? folder : encodeURIComponent(folder)}`;
   const line = '='.repeat(Math.min(100, url.length + 4));
   console.log(`\n${line}\n  FFN Lens demo (VS Code 1.100.3 in the browser) is ready in ${seconds(Date.now() - t0)}:\n\n  ${url}\n\n` +
-    `  folder: ${folder}\n  opens:  ${open ?? '(no model file found)'}\n` +
+    `  folder: ${folder}\n` +
+    (flags.web
+      ? `  host:   the web worker extension host (--web): open ${open ? open.slice(folder.length + 1) : 'a model file'} and run "FFN Lens: Visualize FFN"\n`
+      : `  opens:  ${open ?? '(no model file found)'}\n`) +
     (host === '0.0.0.0' ? '  WARNING: listening on all interfaces with no password.\n' : '') +
     `  Press Ctrl+C to stop.\n${line}\n`);
 

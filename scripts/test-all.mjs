@@ -29,11 +29,12 @@ const STEPS = [
   { name: 'setup', cmd: 'bash', args: [join('scripts', 'vscode', 'setup.sh')], timeoutMs: 30 * MIN },
   { name: 'integration', cmd: node, args: [join('scripts', 'run-integration.mjs'), '--no-setup'], timeoutMs: 10 * MIN, needs: ['build', 'setup'], tests: true },
   { name: 'e2e', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup'], timeoutMs: 25 * MIN, needs: ['build', 'setup'], tests: true },
-  { name: 'e2e-web', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup', '--settings', join('test', 'e2e-web', 'settings.json'), '--files', 'out/test/e2e-web/**/*.test.js'], timeoutMs: 10 * MIN, needs: ['build', 'setup'], tests: true },
+  { name: 'e2e-web', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup', '--settings', join('test', 'e2e-web', 'settings.json'), '--files', 'out/test/e2e-web/**/*.test.js'], timeoutMs: 20 * MIN, needs: ['build', 'setup'], tests: true },
+  // (the web steps: largeCheckpoint.test.ts reads 498 MB three times, ~7 minutes on 2 busy cores)
   // (last: packaging builds dist/ again, minified, as the .vsix ships it)
   { name: 'package', cmd: npm, args: ['run', '--silent', 'package'], timeoutMs: 5 * MIN, needs: ['build'] },
   { name: 'vsix-node', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup', '--no-build', '--vsix', 'ffn-lens.vsix', '--files', 'out/test/e2e/smoke.test.js'], timeoutMs: 10 * MIN, needs: ['package', 'setup'], tests: true },
-  { name: 'vsix-web', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup', '--no-build', '--vsix', 'ffn-lens.vsix', '--settings', join('test', 'e2e-web', 'settings.json'), '--files', 'out/test/e2e-web/**/*.test.js'], timeoutMs: 10 * MIN, needs: ['package', 'setup'], tests: true },
+  { name: 'vsix-web', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup', '--no-build', '--vsix', 'ffn-lens.vsix', '--settings', join('test', 'e2e-web', 'settings.json'), '--files', 'out/test/e2e-web/**/*.test.js'], timeoutMs: 20 * MIN, needs: ['package', 'setup'], tests: true },
 ];
 
 /** Mocha's closing counts in a step's output (the last ones printed). */

@@ -2,15 +2,17 @@
 // the compute worker is a Web Worker (dist/web/worker.js) that reads files through this host's
 // vscode.workspace.fs; no disk, no environment. Everything else is src/ffnLens.ts.
 import * as vscode from 'vscode';
-import { workspaceHostFiles } from './compute/hostFiles';
+import { WorkspaceHostFiles } from './compute/hostFiles';
 import { webWorkerPort } from './compute/webWorkerPort';
 import { activateWith, type FfnLensApi } from './ffnLens';
 
 export function activate(context: vscode.ExtensionContext): FfnLensApi {
+  const hostFiles = new WorkspaceHostFiles();
+  context.subscriptions.push(hostFiles);
   return activateWith(context, {
     kind: 'web',
     startWorker: (ctx) => () => webWorkerPort(vscode.Uri.joinPath(ctx.extensionUri, 'dist', 'web', 'worker.js').toString(true)),
-    hostFiles: workspaceHostFiles,
+    hostFiles,
     local: null,
     env: () => undefined,
   });

@@ -69,6 +69,7 @@ export class FfnLens extends Disposable {
     const disk = this._register(new DiskModels(this.client));
     this._register(new ModelDiagnostics(this.client, this.documents, disk));
     this.panels = this._register(new PanelManager(this.client, this.documents, disk, context.extensionUri));
+    if (platform.hostFiles) this._register(platform.hostFiles.onDidProgress((p) => this.panels.readProgress(p)));
     this._register(new ModelHoverProvider(this.client, this.documents));
     this._register(new ModelCodeLensProvider(this.client, this.documents));
     this._register(new ModelCodeActionProvider(this.client, this.documents));

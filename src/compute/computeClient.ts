@@ -40,7 +40,12 @@ export class ComputeClient extends Disposable {
     this.worker = w;
     w.onMessage((msg: FromWorker) => timed(`worker message ${msg.type}`, () => {
       if (msg.type === 'fs') {
-        void this.files?.answer(msg).then(({ reply, transfer }) => this.worker === w && w.postMessage(reply, transfer));
+        // (a large file comes in parts: each goes to the worker that asked, while it lives)
+        void this.files?.answer(msg, (reply, transfer) => {
+          if (this.worker !== w) return false;
+          w.postMessage(reply, transfer);
+          return true;
+        });
       } else if (msg.type === 'reply') {
         this.pending.get(msg.id)?.(msg.result);
         this.pending.delete(msg.id);

@@ -15,6 +15,8 @@ import { Disposable } from '../util/dispose';
 import { panelHtml } from './html';
 import type { FromWebview, ProblemInfo, ToWebview } from '../protocol/panel';
 import { rangeOf, type PanelSource } from './source';
+import type { ReadProgress } from '../compute/hostFiles';
+import { loadingNotice, readIsFor, type ReadShown } from './loadingNotice';
 import type { LensKind, LensResult } from '../protocol/lenses';
 import { parseUnit } from '../model/checkpointRequest';
 import { unitActions } from '../editor/unitActions';
@@ -40,6 +42,9 @@ export class Panel extends Disposable {
   private webviewReady = false;
   /** The worker said it is reading a checkpoint: the notice goes when the model comes. */
   private loading = false;
+  /** The checkpoint it reads (as the model file names it), and how far the host's read of it is. */
+  private loadingWhat = '';
+  private readShown: ReadShown | null = null;
   readonly stats: PanelStats = { posted: { model: 0, stage: 0, problems: 0, done: 0 }, droppedStale: 0, lastRenderedVersion: -1, lastPostedVersion: -1 };
 
   private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
@@ -137,6 +142,13 @@ export class Panel extends Disposable {
     if (this.compare) this.client.send({ type: 'compare', doc: this.src.key, baseline: this.compare });
   }
 
+  /** The host read on (the web worker host): said while this panel waits for the checkpoint it is in. */
+  readProgress(p: ReadProgress): void {
+    if (!this.loading || !readIsFor(p.path, this.loadingWhat, this.src.uri.path)) return;
+    this.readShown = p.ended ? null : p;
+    this.post({ type: 'notice', text: loadingNotice(this.loadingWhat, this.readShown) });
+  }
+
   /** A line at the top of the panel (the file is read from disk, or could not be read). */
   showNotice(text: string): void {
     this.notice = text;
@@ -171,6 +183,7 @@ export class Panel extends Disposable {
       }
       if (this.loading) {
         this.loading = false;
+        this.readShown = null;
         this.post({ type: 'notice', text: this.notice ?? '' }); // (the checkpoint is in)
       }
       if (m.summary) {
@@ -211,7 +224,8 @@ export class Panel extends Disposable {
       this.post({ type: 'compare', version: m.version, label: m.label, error: m.error, incomparable: m.incomparable, top: m.top });
     } else if (m.type === 'loading') {
       this.loading = true;
-      this.post({ type: 'notice', text: `Reading the checkpoint ${m.what} (in the background; the numbers come when it is in)…` });
+      this.loadingWhat = m.what;
+      this.post({ type: 'notice', text: loadingNotice(m.what, this.readShown) });
     }
   }
 

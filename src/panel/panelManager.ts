@@ -3,6 +3,7 @@
 // panel follows the active editor to another model file that has no panel of its own.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
+import type { ReadProgress } from '../compute/hostFiles';
 import { readSettings } from '../config';
 import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE } from '../editor/diskModels';
 import type { ModelDocuments } from '../editor/modelDocuments';
@@ -10,6 +11,7 @@ import { Disposable } from '../util/dispose';
 import { unitActions } from '../editor/unitActions';
 import { Panel, PANEL_VIEW_TYPE } from './panel';
 import { documentSource, rangeOf, type PanelSource } from './source';
+import { restoreCandidates } from './restoreUri';
 
 interface SavedState {
   readonly uri?: string;
@@ -64,6 +66,11 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     }));
   }
 
+  /** A large read of the host's went on (the web worker host): the panels waiting for it say how far. */
+  readProgress(p: ReadProgress): void {
+    for (const panel of this.panels) panel.readProgress(p);
+  }
+
   all(): Panel[] {
     return [...this.panels];
   }
@@ -103,7 +110,7 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: SavedState | undefined): Promise<void> {
     try {
       if (!state?.uri) throw new Error('no document recorded');
-      const uri = vscode.Uri.parse(state.uri);
+      const uri = await this.findSaved(vscode.Uri.parse(state.uri));
       if ((await fileSize(uri)) > EXTENSION_FILE_LIMIT) {
         const p = this.attach(panel, this.disk.open(uri));
         p.showNotice(LARGE_FILE_NOTICE);
@@ -116,6 +123,20 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
       // (no script, no style: the strictest policy there is)
       panel.webview.html = `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none';"></head><body><p>FFN Lens could not restore this panel: its model file is gone. Close it and run "FFN Lens: Visualize FFN" again.</p></body></html>`;
     }
+  }
+
+  /** The saved file as this host names it (it may have been saved by the other host): the first of the candidates there is. */
+  private async findSaved(saved: vscode.Uri): Promise<vscode.Uri> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri);
+    for (const c of restoreCandidates(saved, folders)) {
+      const uri = c === saved ? saved : saved.with({ scheme: c.scheme, authority: c.authority, path: c.path });
+      try {
+        if ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.File) return uri;
+      } catch {
+        // (not there, or no file system for that scheme here: the next)
+      }
+    }
+    return saved;
   }
 
   private attach(panel: vscode.WebviewPanel, src: PanelSource): Panel {

@@ -79,9 +79,12 @@ export type ToWorker =
   | { readonly type: 'compare'; readonly doc: string; readonly baseline: CompareSpec | null }
   /**
    * The host's answer to a worker's `fs` request: a size (null: no such file), bytes, where a name
-   * is (src/checkpoint/files.ts's Located), or an error.
+   * is (src/checkpoint/files.ts's Located), or an error. A read sent in parts (`fsData`) ends with
+   * an fsReply that has its size and no bytes.
    */
   | { readonly type: 'fsReply'; readonly id: number; readonly size?: number | null; readonly bytes?: ArrayBuffer; readonly located?: FsLocated; readonly error?: string }
+  /** A part of a large file being read (bytes [at, at + bytes.byteLength) of `total`), in order, transferred. */
+  | { readonly type: 'fsData'; readonly id: number; readonly at: number; readonly total: number; readonly bytes: ArrayBuffer }
   /** Stop a long query (patching) early: its reply comes at once. */
   | { readonly type: 'cancel'; readonly id: number };
 

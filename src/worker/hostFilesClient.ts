@@ -1,43 +1,67 @@
 // The checkpoint loader's files in a Web Worker: asked of the extension host (src/compute/
-// hostFiles.ts), which reads them with vscode.workspace.fs. A file comes whole (workspace.fs has
-// no ranged read) and is kept while the loader reads its tensors (their views share its buffer),
-// then let go: what the params keep of it is all that stays. Where a name really is (`locate`) the
-// host answers too.
+// hostFiles.ts), which reads them with what it has (workspace.fs has no ranged read): a file comes
+// whole, a large one in parts as it is read (arrivingFile.ts), once per open of a checkpoint. The
+// ranges the loader reads are views of it, answered as soon as they are in; the file is let go
+// KEEP_MS after it is complete and no longer read: what the params keep of it is all that stays.
 import { CheckpointError } from '../checkpoint/errors';
 import type { CheckpointFiles } from '../checkpoint/files';
 import type { FromWorker, ToWorker } from '../protocol/worker';
+import { ArrivingFile } from './arrivingFile';
 
-/** How long a file read stays cached for the next ranged read of it. */
-const KEEP_MS = 10_000;
+/** How long a file read stays held after its last ranged read (never while it is still coming). */
+export const KEEP_MS = 10_000;
 
-export function hostFilesClient(post: (msg: FromWorker) => void): { files: CheckpointFiles; reply(msg: Extract<ToWorker, { type: 'fsReply' }>): void; readWhole(path: string): Promise<Uint8Array> } {
+type FsReply = Extract<ToWorker, { type: 'fsReply' }>;
+type FsData = Extract<ToWorker, { type: 'fsData' }>;
+
+export interface HostFilesClient {
+  readonly files: CheckpointFiles;
+  /** The host's answers: a size, a whole file, a part, the end of a file in parts, an error. */
+  reply(msg: FsReply | FsData): void;
+  /** A whole file, not held (a model file read from disk). */
+  readWhole(path: string): Promise<Uint8Array>;
+}
+
+export function hostFilesClient(post: (msg: FromWorker) => void, keepMs = KEEP_MS): HostFilesClient {
   let next = 1;
-  const pending = new Map<number, (m: Extract<ToWorker, { type: 'fsReply' }>) => void>();
-  const cache = new Map<string, { bytes: Promise<Uint8Array>; timer: ReturnType<typeof setTimeout> | null }>();
-  const ask = (op: 'size' | 'read' | 'locate', path: string, name = ''): Promise<Extract<ToWorker, { type: 'fsReply' }>> => new Promise((res) => {
+  const sizes = new Map<number, (m: FsReply) => void>();
+  const reads = new Map<number, { file: ArrivingFile; path: string }>();
+  const held = new Map<string, { file: ArrivingFile; timer: ReturnType<typeof setTimeout> | null }>();
+  const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+  const ask = (op: 'size' | 'read' | 'locate', path: string, file?: ArrivingFile, name = ''): Promise<FsReply> => new Promise((res) => {
     const id = next++;
-    pending.set(id, res);
+    if (file) reads.set(id, { file, path });
+    else sizes.set(id, res);
     post(op === 'locate' ? { type: 'fs', id, op, path, name } : { type: 'fs', id, op, path });
   });
-  const whole = (path: string): Promise<Uint8Array> => {
-    let c = cache.get(path);
-    if (!c) {
-      const bytes = ask('read', path).then((r) => {
-        if (!r.bytes) {
-          cache.delete(path);
-          throw new CheckpointError(r.error === 'FileNotFound' ? `${path} is missing` : `${path} cannot be read (${r.error ?? 'unknown error'})`, { file: path });
-        }
-        return new Uint8Array(r.bytes);
-      });
-      c = { bytes, timer: null };
-      cache.set(path, c);
-    }
-    if (c.timer) clearTimeout(c.timer);
-    const entry = c;
+  const readFile = (path: string): ArrivingFile => {
+    const file = new ArrivingFile(nameOf(path));
+    void ask('read', path, file);
+    return file;
+  };
+  // (the timer starts when the file is complete: a read of 498 MB takes longer than KEEP_MS)
+  const keep = (path: string, entry: { file: ArrivingFile; timer: ReturnType<typeof setTimeout> | null }): void => {
+    if (entry.timer) clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
-      if (cache.get(path) === entry) cache.delete(path);
-    }, KEEP_MS);
-    return c.bytes;
+      if (held.get(path) === entry) held.delete(path);
+    }, keepMs);
+  };
+  const whole = async (path: string, start: number, end?: number): Promise<Uint8Array> => {
+    let entry = held.get(path);
+    if (!entry) {
+      entry = { file: readFile(path), timer: null };
+      held.set(path, entry);
+    }
+    const e = entry;
+    try {
+      return await e.file.range(start, end);
+    } catch (err) {
+      if (held.get(path) === e) held.delete(path); // (a failed read is tried again next time)
+      throw err;
+    } finally {
+      if (e.file.settled && held.get(path) === e) keep(path, e);
+    }
   };
   return {
     files: {
@@ -45,26 +69,47 @@ export function hostFilesClient(post: (msg: FromWorker) => void): { files: Check
         const r = await ask('size', path);
         return r.size ?? null;
       },
-      async read(path, start = 0, end) {
-        const b = await whole(path);
-        const stop = end ?? b.length;
-        if (stop > b.length) throw new CheckpointError(`${path.split('/').pop()} ended at byte ${b.length}, before ${stop}`, { file: path });
-        return b.subarray(start, stop);
-      },
+      read: (path, start = 0, end) => whole(path, start, end),
       join: (folder, name) => `${folder.replace(/\/+$/, '')}/${name}`,
       // (the host stats each part of the way: workspace.fs says a path is a link, not where it leads)
       async locate(root, name) {
-        return (await ask('locate', root, name)).located ?? { kind: 'missing' };
+        return (await ask('locate', root, undefined, name)).located ?? { kind: 'missing' };
       },
     },
     reply(msg) {
-      pending.get(msg.id)?.(msg);
-      pending.delete(msg.id);
+      const read = reads.get(msg.id);
+      if (msg.type === 'fsData') {
+        read?.file.part(msg.at, msg.total, new Uint8Array(msg.bytes));
+        return;
+      }
+      if (!read) {
+        sizes.get(msg.id)?.(msg);
+        sizes.delete(msg.id);
+        return;
+      }
+      reads.delete(msg.id);
+      if (msg.bytes) read.file.whole(new Uint8Array(msg.bytes));
+      else if (msg.error !== undefined) read.file.fail(readError(read.path, msg.error));
+      else read.file.end();
     },
     async readWhole(path) {
-      const r = await ask('read', path);
-      if (!r.bytes) throw Object.assign(new Error(r.error ?? 'cannot read'), { code: r.error });
-      return new Uint8Array(r.bytes);
+      const file = readFile(path);
+      try {
+        return await file.range(0);
+      } catch (e) {
+        // (the caller tells a missing file by its code, and says which file)
+        const code = (e as { code?: string }).code;
+        throw Object.assign(new Error(code ?? (e instanceof Error ? e.message : String(e))), { code });
+      }
     },
   };
+}
+
+/** The host's error code (a FileSystemError's, 'Cancelled', or its message) in our words. */
+function readError(path: string, code: string): Error {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const message = code === 'FileNotFound' ? `${path} is missing`
+    : code === 'Cancelled' ? `reading ${name} was cancelled (edit the file, or close and open its panel, to read it again)`
+      : `${path} cannot be read (${code || 'unknown error'})`;
+  return Object.assign(new CheckpointError(message, { file: path }), { code });
 }

@@ -16,7 +16,7 @@ const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => scope.postMess
 const host = hostFilesClient(post);
 let handler: ((m: ToWorker) => void) | null = null;
 scope.addEventListener('message', (e) => {
-  if (e.data.type === 'fsReply') host.reply(e.data);
+  if (e.data.type === 'fsReply' || e.data.type === 'fsData') host.reply(e.data);
   else handler?.(e.data);
 });
 
