@@ -4,6 +4,7 @@
 // (which ran the process out of memory) nor a buffer of that size.
 
 import type { ArchConfig } from './config';
+import { describeValue } from '../util/quote';
 import { CheckpointError } from './errors';
 import { embeddingTensor, layerStem, modelPrefix, storedName } from './tensorNames';
 
@@ -49,13 +50,13 @@ export function checkSizes(arch: ArchConfig, tensors: ReadonlyMap<string, Held>)
   const embed = shapeOf(embeddingTensor(arch.modelType));
   if (embed && embed.shape.length === 2) {
     const [V, C] = embed.shape;
-    const is = `${embed.stored} is [${embed.shape.join(', ')}]`;
+    const is = `${embed.stored} is ${describeValue(embed.shape)}`;
     if (C !== arch.C) fail(`${keys.C} ${count(arch.C)}, but the tensors hold ${count(C)} (${is})`);
     if (V !== arch.V) fail(`${keys.V} ${count(arch.V)}, but the tensors hold ${count(V)} words (${is})`);
   }
   const pos = arch.modelType === 'gpt2' ? shapeOf('wpe.weight') : null;
   if (pos && pos.shape.length === 2 && pos.shape[0] !== arch.maxPositions) {
-    fail(`n_positions ${count(arch.maxPositions)}, but the tensors hold ${count(pos.shape[0])} positions (${pos.stored} is [${pos.shape.join(', ')}])`);
+    fail(`n_positions ${count(arch.maxPositions)}, but the tensors hold ${count(pos.shape[0])} positions (${pos.stored} is ${describeValue(pos.shape)})`);
   }
   // (files that agree with config.json can still be absurd: a header of 100 MB names a million tiny tensors)
   if (arch.L > MAX_LAYERS) fail(`${keys.L} ${count(arch.L)}; FFN Lens computes and draws at most ${count(MAX_LAYERS)} layers (the deepest models have ~130)`);

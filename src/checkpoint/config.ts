@@ -92,7 +92,8 @@ export function parseConfig(text: string, shown = 'config.json'): ArchConfig {
     const NH = int('n_head');
     if (C % NH) fail(`n_embd ${C} must be a multiple of n_head ${NH}`);
     const actName = c.activation_function ?? 'gelu_new';
-    const activation = typeof actName === 'string' ? GPT2_ACTIVATIONS[actName] : undefined;
+    // (own names only: "__proto__" or "toString" are no activation)
+    const activation = typeof actName === 'string' && Object.hasOwn(GPT2_ACTIVATIONS, actName) ? GPT2_ACTIVATIONS[actName] : undefined;
     if (!activation) fail(`activation_function ${describeValue(actName)} is not supported; FFN Lens computes ${Object.keys(GPT2_ACTIVATIONS).join(', ')}`);
     if (!bool('scale_attn_weights', true)) fail('"scale_attn_weights": false is not supported (FFN Lens divides attention scores by √head_size, as GPT-2 does)');
     if (bool('scale_attn_by_inverse_layer_idx', false)) fail('"scale_attn_by_inverse_layer_idx": true is not supported (FFN Lens divides attention scores by √head_size only)');

@@ -7,7 +7,8 @@
 import { outputsInputs, panelsLength, type Param, type Params } from '../core/params';
 import type { ModelSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
-import { CheckpointError } from './errors';
+import { describeValue } from '../util/quote';
+import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
 import { readSplitColumns, readTensor } from './safetensors';
@@ -140,7 +141,7 @@ function locateTensor(tensors: ReadonlyMap<string, TensorLocation>, prefix: stri
   if (stored === null) throw new CheckpointError(`the checkpoint has no tensor ${prefix}${t.name} (nor ${t.name}), expected ${want}`, { tensor: t.name });
   const { file, info } = tensors.get(stored)!;
   if (info.shape.length !== t.shape.length || info.shape.some((d, i) => d !== t.shape[i])) {
-    throw new CheckpointError(`${stored} is [${info.shape.join(', ')}], expected ${want}`, { file: file.shown, tensor: stored });
+    throw new CheckpointError(`${stored} is ${describeValue(info.shape)}, expected ${want}`, { file: file.shown, tensor: stored });
   }
   return { file, info, stored };
 }
@@ -155,7 +156,7 @@ async function readConfig(files: CheckpointFiles, folder: string, hfCache: boole
   const configPath = await checkedFile(files, checkpointRoot(folder, hfCache), 'config.json', (why) => `config.json in ${folder} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'config.json' });
   const size = configPath === null ? null : await files.size(configPath);
   if (configPath === null || size === null) {
-    throw new CheckpointError(`no config.json in ${folder} (is it the folder of a Hugging Face model?)`, { file: 'config.json' });
+    throw new CheckpointError(`no config.json in ${named(folder)} (is it the folder of a Hugging Face model?)`, { file: 'config.json' });
   }
   if (size > MAX_CONFIG_BYTES) {
     throw new CheckpointError(`config.json is ${formatBytes(size)}; a model's config.json is a few KB (FFN Lens reads up to ${formatBytes(MAX_CONFIG_BYTES)})`, { file: 'config.json' });

@@ -58,7 +58,7 @@ describe('safetensors header', () => {
 
   it('each bad tensor entry names the file and the tensor, and never says undefined', async () => {
     const cases: Array<[object, number, string]> = [
-      [{ w: { dtype: 'F128', shape: [1], data_offsets: [0, 16] } }, 16, 'tensor w has the dtype "F128", which safetensors does not define (it defines BOOL, F4, F6_E2M3, F6_E3M2, U8, I8, F8_E5M2, F8_E4M3, F8_E8M0, F8_E4M3FNUZ, F8_E5M2FNUZ, I16, U16, F16, BF16, I32, U32, F32, C64, F64, I64, U64)'],
+      [{ w: { dtype: 'F128', shape: [1], data_offsets: [0, 16] } }, 16, 'tensor w has the dtype "F128", which safetensors does not define (it defines 22: F64, F32, F16, BF16, I64 … BOOL)'],
       [{ w: { shape: [1], data_offsets: [0, 4] } }, 4, 'tensor w has no "dtype"'],
       [{ w: { dtype: 'F32', data_offsets: [0, 4] } }, 4, 'tensor w has no "shape"'],
       [{ w: { dtype: 'F32', shape: [1] } }, 4, 'tensor w has no "data_offsets"'],

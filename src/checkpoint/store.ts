@@ -74,15 +74,16 @@ export class CheckpointStore {
       await this.inWorkspace(folder, 'the checkpoint folder');
       // (Hugging Face's cache layout leads out of the folder, into its repository's blobs/: not in Restricted Mode)
       const checkpoint = await loadCheckpoint(this.files, folder, this.holder, { hfCache: this.workspace === null });
-      const gpt2 = checkpoint.arch.modelType === 'gpt2';
       return {
         checkpoint,
         params: checkpoint.params,
         modelType: checkpoint.arch.modelType,
         bos: checkpoint.arch.bos,
         // (learned positions end there; dynamic RoPE changes every angle past them)
-        maxPositions: gpt2 || checkpoint.arch.dynamicRope ? checkpoint.arch.maxPositions : null,
-        trainedPositions: gpt2 || checkpoint.arch.dynamicRope ? null : checkpoint.arch.maxPositions,
+        // (the input is bounded by the positions the model has, RoPE or not: issue 26's bound; a
+        // RoPE model computes any position, but past these the model never saw one)
+        maxPositions: checkpoint.arch.maxPositions,
+        trainedPositions: null,
         dtypes: checkpoint.dtypes,
         paramCount: checkpoint.paramCount,
         specFor: (o) => archSpec(checkpoint.arch, o),

@@ -102,8 +102,9 @@ function parse(text: string, what: string): Record<string, unknown> {
   let v: unknown;
   try {
     v = JSON.parse(text);
-  } catch (e) {
-    throw new TokenizerError(`${what} is not JSON (${firstLine(e)})`);
+  } catch {
+    // (not the engine's detail: it quotes the file's first characters, and the file may be any file)
+    throw new TokenizerError(`${what} is not JSON`);
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new TokenizerError(`${what} is not a JSON object`);
   return v as Record<string, unknown>;
