@@ -39,7 +39,8 @@ const DETAIL_AFTER_OUR_WORDS = /(is not JSON \(|cannot be read: )(Unexpected tok
 
 export function rawPhrase(message: string, strict = false): string | null {
   // (the reader's own words for a NaN the file holds: "is NaN, which is not a number JSON allows")
-  let m = message.replace(/is NaN, which is not a number JSON allows/g, '');
+  // ("found NaN": the reader naming the value the file holds where another kind belongs)
+  let m = message.replace(/is NaN, which is not a number JSON allows/g, '').replace(/found NaN$/, '');
   if (!strict) m = m.replace(DETAIL_AFTER_OUR_WORDS, '$1');
   for (const [re, what] of RAW) if (re.test(m)) return what;
   return null;

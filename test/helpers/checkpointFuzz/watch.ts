@@ -146,10 +146,13 @@ export function inZones(real: string, zones: readonly Zone[]): boolean {
  */
 export function caseZones(modelFile: string, checkpointKey: unknown, tokenizerKey: unknown): Zone[] {
   const base = path.dirname(path.resolve(modelFile));
-  const zones: Zone[] = [{ path: landing(modelFile), folder: false }];
+  // (the model file's own folder, and the folder of each file its keys name, may be looked at
+  // themselves (a realpath or stat of that folder, to find the file in it), not what else they hold)
+  const zones: Zone[] = [{ path: landing(modelFile), folder: false }, { path: landing(base), folder: false }];
   let lexical: string | null = null;
   if (typeof checkpointKey === 'string') {
     lexical = path.resolve(base, checkpointKey);
+    zones.push({ path: landing(path.dirname(lexical)), folder: false });
     const folder = landing(lexical);
     zones.push({ path: folder, folder: true });
     if (path.basename(path.dirname(folder)) === 'snapshots') zones.push({ path: path.join(path.dirname(path.dirname(folder)), 'blobs'), folder: true });
@@ -157,6 +160,7 @@ export function caseZones(modelFile: string, checkpointKey: unknown, tokenizerKe
   // (a tokenizer the key names inside the checkpoint folder is the folder's: its links may not lead out)
   if (typeof tokenizerKey === 'string') {
     const t = path.resolve(base, tokenizerKey);
+    zones.push({ path: landing(path.dirname(t)), folder: false });
     if (!lexical || !(t + path.sep).startsWith(lexical + path.sep)) {
       zones.push({ path: landing(t), folder: false });
       zones.push({ path: landing(path.join(path.dirname(t), 'tokenizer_config.json')), folder: false });
