@@ -75,6 +75,9 @@ describe('the editor in the web worker extension host: diagnostics, quick fixes,
     await fix.waitFor({ timeout: 60_000 });
     await wb.screenshot('web-editor-quick-fix');
     // (the menu's first row has the keyboard focus; a click is caught by the menu's pointer guard)
+    await until('the fix focused in the menu', async () => /\bfocused\b/.test((await fix.getAttribute('class')) ?? ''), {
+      describe: async () => `the menu: ${JSON.stringify(await wb.page.locator('.action-widget .monaco-list-row').allInnerTexts())}`,
+    });
     await wb.page.keyboard.press('Enter');
     await fix.waitFor({ state: 'hidden', timeout: 30_000 });
     await until('the key renamed in the editor', async () => /"activation": "relu"/.test(await editorText()));
