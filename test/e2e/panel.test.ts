@@ -3,6 +3,8 @@
 // heatmap against the colormap, edit b2[0] and see that cell change, hover a cell and read its
 // value, and take screenshots in the light and the dark theme.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { colorAt, lut, valueToIndex } from '../../webview/heatmap/colormaps';
 import { edit } from './lib/editor';
 import { until } from './lib/until';
@@ -62,10 +64,13 @@ describe('Visualize FFN in a real VS Code (identity example)', function () {
 
   it('editing b2[0] in the editor changes that cell\'s color, live', async () => {
     const before = pixelAt(await downPixels(), 0, 0);
-    // Select the 0.2 of b2 = [-0.2, 0.1, 0.3] (line 11) and type 0.5: b2[0] becomes -0.5
-    const b2 = '    "b2": [-0.2, 0.1, 0.3]';
-    const edited = await edit(wb, { file: FILE, line: 11, col: b2.indexOf('0.2') + 1, select: 3, text: '0.5', panel: await wb.webview(TITLE) });
-    assert.equal(edited.line, '    "b2": [-0.5, 0.1, 0.3]');
+    // Select the 0.2 of b2 = [-0.2, 0.1, 0.3] and type 0.5: b2[0] becomes -0.5
+    // (the window's folder holds the sample of that name: its line of b2)
+    const lines = readFileSync(join(__dirname, '..', '..', '..', 'samples', FILE), 'utf8').split('\n');
+    const line = lines.findIndex((l) => /^\s*"b2": \[-0\.2, 0\.1, 0\.3\]/.test(l)) + 1;
+    assert.ok(line > 0, 'the sample has b2 = [-0.2, 0.1, 0.3]');
+    const edited = await edit(wb, { file: FILE, line, col: lines[line - 1].indexOf('0.2') + 1, select: 3, text: '0.5', panel: await wb.webview(TITLE) });
+    assert.equal(edited.line, lines[line - 1].replace('-0.2', '-0.5'));
     // down[:, 0] = act[:, 0] + b2[0] = [1.1, 0.1] - 0.5 = [0.6, -0.4]; the range stays ±1.6
     const after = await until('the cell to change color', async () => {
       const px = pixelAt(await downPixels(), 0, 0);
