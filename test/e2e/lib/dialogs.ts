@@ -20,8 +20,8 @@ export async function chooseMenuItem(wb: Workbench, label: string, timeoutMs = W
 
 /**
  * In a file dialog (the quick input): waits until it has the keyboard and its value is one `ok`
- * accepts (the dialog fills in its folder, then the name, a moment apart), or, with `fill`, puts that
- * path there once the dialog has filled in its own; then Enter, and waits for the dialog to close.
+ * accepts (the dialog fills in its folder, then the name, a moment apart), or, with `fill`, until it
+ * holds that path (put there once the dialog lists its folder); then Enter, and waits for it to close.
  * Returns the value accepted.
  */
 export async function acceptFileDialog(wb: Workbench, ok: (value: string) => boolean, opts: { fill?: string; timeoutMs?: number } = {}): Promise<string> {
@@ -31,10 +31,16 @@ export async function acceptFileDialog(wb: Workbench, ok: (value: string) => boo
     const d = (globalThis as any).document;
     const w = d.querySelector('.quick-input-widget');
     const i = w?.querySelector('input.input');
-    return { open: !!w && w.style.display !== 'none' && w.offsetParent !== null, focused: !!i && d.activeElement === i, value: (i?.value ?? '') as string };
+    return {
+      open: !!w && w.style.display !== 'none' && w.offsetParent !== null,
+      focused: !!i && d.activeElement === i,
+      value: (i?.value ?? '') as string,
+      rows: w ? w.querySelectorAll('.quick-input-list .monaco-list-row').length as number : 0,
+    };
   });
   const timeoutMs = opts.timeoutMs ?? WAIT_MS;
   const fill = opts.fill;
+  let filled = false;
   const value = await until('the file dialog with the keyboard and its path', async () => {
     const s = await state();
     if (!s.open || !s.value) return null;
@@ -43,10 +49,15 @@ export async function acceptFileDialog(wb: Workbench, ok: (value: string) => boo
       return null;
     }
     if (fill === undefined) return ok(s.value) ? s.value : null;
-    // (the dialog writes its folder in once it has read it: the path goes in after that)
-    if (!/\/$/.test(s.value) && s.value !== fill && !ok(s.value)) return null;
-    if (s.value !== fill) await input.fill(fill);
-    return (await state()).value === fill ? fill : null;
+    if (s.value === fill) return fill;
+    // (the dialog writes its folder in once it has read it, and was seen writing it again in front
+    // of a path put there before: the path goes in once the folder is listed or the name proposed,
+    // and again if changed)
+    if (filled || (s.rows > 0 && /\/$/.test(s.value)) || ok(s.value)) {
+      await input.fill(fill);
+      filled = true;
+    }
+    return null;
   }, { timeoutMs, describe: async () => `the dialog: ${JSON.stringify(await state())}` });
   await page.keyboard.press('Enter');
   await until('the file dialog to close', async () => {
