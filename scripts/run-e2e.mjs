@@ -24,7 +24,8 @@ if (flags.help || flags.h) {
   console.log('usage: node scripts/run-e2e.mjs [--grep REGEX] [--no-build] [--no-setup] [--port N] [--timeout SECONDS] [--settings FILE.json] [--headed] [-- mocha args]');
   process.exit(0);
 }
-const timeoutMs = Number(flags.timeout ?? process.env.FFN_E2E_TIMEOUT ?? 900) * 1000;
+// (a guard against a hung run, not a speed limit: the whole suite takes ~10 min alone, 25-30 on a loaded machine)
+const timeoutMs = Number(flags.timeout ?? process.env.FFN_E2E_TIMEOUT ?? 3600) * 1000;
 const OUT = join(RESULTS, 'e2e');
 const MOCHA = join(REPO, 'node_modules', 'mocha', 'bin', 'mocha.js');
 

@@ -6,6 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { edit, focusEditor, goToLine } from '../e2e/lib/editor';
+import { until } from '../e2e/lib/until';
 import { Workbench } from '../e2e/lib/workbench';
 
 const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
@@ -38,15 +40,12 @@ describe('the editor in the web worker extension host: diagnostics, quick fixes,
   });
 
   const problems = (): Promise<string[]> => wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
-  async function waitForProblems(ok: (rows: string[]) => boolean, what: string, ms = 30_000): Promise<string[]> {
-    const deadline = Date.now() + ms;
+  async function waitForProblems(ok: (rows: string[]) => boolean, what: string, ms = 60_000): Promise<string[]> {
     let rows: string[] = [];
-    while (Date.now() < deadline) {
+    return until(what, async () => {
       rows = (await problems()).map((r) => r.replace(/\s+/g, ' ').trim());
-      if (ok(rows)) return rows;
-      await wb.page.waitForTimeout(200);
-    }
-    assert.fail(`${what}; the Problems view lists: ${JSON.stringify(rows)}`);
+      return ok(rows) && rows;
+    }, { timeoutMs: ms, everyMs: 200, describe: () => `the Problems view lists: ${JSON.stringify(rows)}` });
   }
   const editorText = async (): Promise<string> => (await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
 
@@ -67,30 +66,25 @@ describe('the editor in the web worker extension host: diagnostics, quick fixes,
   });
 
   it('a quick fix from the light bulb (Ctrl+.): Rename to "activation", and the warning goes', async () => {
-    await wb.tab('typo.ffn.json').click();
     const lines = TYPO.split('\n');
     const keyLine = lines.findIndex((l) => l.includes('"activaton"'));
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${keyLine + 1}:${lines[keyLine].indexOf('"activaton"') + 3}`);
-    await wb.page.keyboard.press('Enter');
+    await focusEditor(wb, 'typo.ffn.json');
+    await goToLine(wb, keyLine + 1, lines[keyLine].indexOf('"activaton"') + 3);
     await wb.page.keyboard.press('Control+.');
     const fix = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Rename to "activation"' }).first();
-    await fix.waitFor({ timeout: 15_000 });
+    await fix.waitFor({ timeout: 60_000 });
     await wb.screenshot('web-editor-quick-fix');
     // (the menu's first row has the keyboard focus; a click is caught by the menu's pointer guard)
+    await until('the fix focused in the menu', async () => /\bfocused\b/.test((await fix.getAttribute('class')) ?? ''), {
+      describe: async () => `the menu: ${JSON.stringify(await wb.page.locator('.action-widget .monaco-list-row').allInnerTexts())}`,
+    });
     await wb.page.keyboard.press('Enter');
-    await fix.waitFor({ state: 'hidden', timeout: 5_000 });
-    const deadline = Date.now() + 10_000;
-    while (!/"activation": "relu"/.test(await editorText()) && Date.now() < deadline) await wb.page.waitForTimeout(100);
-    assert.match(await editorText(), /"activation": "relu"/);
+    await fix.waitFor({ state: 'hidden', timeout: 30_000 });
+    await until('the key renamed in the editor', async () => /"activation": "relu"/.test(await editorText()));
     await waitForProblems((r) => !r.some((x) => /activaton/.test(x)) && r.some((x) => /must be a number/.test(x)), 'the warning gone, the error still there');
     // and typing the number back clears the error
     const xLine = lines.findIndex((l) => l.includes('"x"'));
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${xLine + 1}:${lines[xLine].indexOf('"x"') + 1}`);
-    await wb.page.keyboard.press('Enter');
-    for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Shift+ArrowRight');
-    await wb.page.keyboard.type('1');
+    await edit(wb, { file: 'typo.ffn.json', line: xLine + 1, col: lines[xLine].indexOf('"x"') + 1, select: 3, text: '1' });
     await waitForProblems((r) => r.length === 0 || r.every((x) => !/typo\.ffn\.json|must be a number|activaton/.test(x)), 'no problems left');
     await wb.page.keyboard.press('Control+Shift+M');
   });
@@ -102,15 +96,11 @@ describe('the editor in the web worker extension host: diagnostics, quick fixes,
     // (the editor draws the lenses of the lines in view only: go to each)
     const seen = new Set<string>();
     for (const [key, want] of [['"Wq"', /Wq · query/], ['"W1"', /W1 · up-projection/]] as const) {
-      await wb.page.keyboard.press('Control+G');
-      await wb.page.keyboard.type(`${mj.findIndex((l) => l.includes(key)) + 1}`);
-      await wb.page.keyboard.press('Enter');
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline) {
+      await goToLine(wb, mj.findIndex((l) => l.includes(key)) + 1);
+      await until(`the lens ${want}`, async () => {
         for (const t of await lenses.allInnerTexts()) if (t.trim()) seen.add(t.trim());
-        if ([...seen].some((t) => want.test(t))) break;
-        await wb.page.waitForTimeout(200);
-      }
+        return [...seen].some((t) => want.test(t));
+      }, { everyMs: 200, describe: () => `seen: ${JSON.stringify([...seen])}` });
     }
     const all = [...seen].join(' | ');
     assert.match(all, /W1 · up-projection · \[4 × 8\] · 32 params · 2 dead neurons/);

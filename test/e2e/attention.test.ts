@@ -3,6 +3,8 @@
 // show the same head; the all-heads grid names its tokens; the "Visualize layer 0 FFN" lens
 // opens the panel at that FFN.
 import * as assert from 'node:assert/strict';
+import { focusEditor, goToLine } from './lib/editor';
+import { until } from './lib/until';
 import { Workbench } from './lib/workbench';
 
 const FILE = 'encoder-block.ffn.json';
@@ -64,8 +66,12 @@ describe('Attention heads and lenses in a real VS Code (encoder block, 4 heads)'
     await tip.waitFor({ state: 'visible' });
     assert.match(await tip.innerText(), /head 1[\s\S]*query "I" \(row 0\) → key "\." \(column 5\)[\s\S]*masked/);
     // a redraw (the panel resized) keeps the focus, and the cursor, on that map
+    const width = (): Promise<number> => head1.evaluate((c: unknown) => (c as { ownerDocument: { defaultView: { innerWidth: number } } }).ownerDocument.defaultView.innerWidth);
+    const before = await width();
     await wb.page.setViewportSize({ width: 1500, height: 1000 });
-    await wb.page.waitForTimeout(500);
+    await until('the panel narrower', async () => (await width()) < before);
+    // (then the redraw the resize asks for: two frames of the panel)
+    await head1.evaluate(() => new Promise<void>((r) => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => r()))));
     assert.equal(await head1.evaluate((c: unknown) => (c as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === c), true, 'head 1 keeps the focus');
     await head1.press('ArrowDown');
     assert.match(await tip.innerText(), /query "love" \(row 1\) → key "\." \(column 5\)/);
@@ -77,24 +83,27 @@ describe('Attention heads and lenses in a real VS Code (encoder block, 4 heads)'
     const view = await wb.webview(TITLE);
     await view.locator('body').evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
     // go to the "ffn" line, where the lens is
-    await wb.page.locator('.editor-group-container .view-lines').first().click();
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type('128');
-    await wb.page.keyboard.press('Enter');
+    await focusEditor(wb, FILE);
+    await goToLine(wb, 128);
     const lens = wb.page.locator('.codelens-decoration a', { hasText: /Visualize layer 0 FFN/ }).first();
-    await lens.waitFor({ timeout: 15_000 });
-    // as a person reads a lens before clicking it: VS Code asks for the lenses again after the
-    // editor moves, and a lens clicked during that exchange is one it has just let go
-    await wb.page.waitForTimeout(1500);
-    await lens.click();
     const up = view.locator(card('layers.0.ffn.up'));
     const inView = async (): Promise<boolean> => up.evaluate((el: { getBoundingClientRect(): { top: number } }) => {
       const top = el.getBoundingClientRect().top;
       const header = (globalThis as unknown as { document: { querySelector(s: string): { offsetHeight: number } } }).document.querySelector('.panel-header').offsetHeight;
       return top >= header - 1 && top < header + 200;
     });
-    const deadline = Date.now() + 10_000;
-    while (!(await inView()) && Date.now() < deadline) await wb.page.waitForTimeout(100);
+    // VS Code asks for the lenses again after the editor moves, and a lens clicked during that
+    // exchange is one it has just let go: clicked again (as a person would) until the panel moves
+    assert.equal(await inView(), false, 'the card is below, before the click');
+    let clicked = 0;
+    await until('the panel at the layer 0 FFN after a click on the lens', async () => {
+      if (await inView()) return true;
+      if (clicked === 0 || Date.now() - clicked > 3_000) {
+        await lens.click({ timeout: 15_000 });
+        clicked = Date.now();
+      }
+      return false;
+    });
     assert.ok(await inView(), 'the up-projection card sits just below the panel header');
     await wb.screenshot('attention-lens-ffn');
   });

@@ -4,6 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { edit } from './lib/editor';
+import { until } from './lib/until';
 import { Workbench } from './lib/workbench';
 
 const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
@@ -29,16 +31,12 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
   });
 
   async function prediction(match: RegExp): Promise<string> {
-    const view = await wb.webview(TITLE);
-    const caption = view.locator('.probs-chart .chart-caption');
-    const deadline = Date.now() + 30_000;
+    const caption = (await wb.webview(TITLE)).locator('.probs-chart .chart-caption');
     let text = '';
-    while (Date.now() < deadline) {
+    return until(`the prediction to match ${match}`, async () => {
       text = await caption.innerText().catch(() => '');
-      if (match.test(text)) return text;
-      await wb.page.waitForTimeout(100);
-    }
-    assert.fail(`the prediction should match ${match}, it reads: ${text}`);
+      return match.test(text) && text;
+    }, { describe: () => `it reads: ${text}` });
   }
 
   it('opens and predicts "#432" (",") after "Once upon a time", 96.9 %, as ffn-lens stages computes', async () => {
@@ -53,12 +51,10 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
     const frame = await wb.webviewFrame(TITLE);
     const map = view.locator('.stream-map .hm-canvas');
     await map.waitFor();
-    const deadline = Date.now() + 20_000;
-    let px = await wb.readCanvas(frame, '.stream-map .hm-canvas');
-    while (Date.now() < deadline && px.data.filter((_, i) => i % 4 === 3 && px.data[i] > 0).length < px.width * px.height * 0.9) {
-      await wb.page.waitForTimeout(200);
-      px = await wb.readCanvas(frame, '.stream-map .hm-canvas');
-    }
+    const px = await until('the stream map painted', async () => {
+      const p = await wb.readCanvas(frame, '.stream-map .hm-canvas');
+      return p.data.filter((_, i) => i % 4 === 3 && p.data[i] > 0).length >= p.width * p.height * 0.9 && p;
+    });
     // one pixel per cell: 5 tokens wide, 5 layers tall (before the CSS scaling), every cell painted
     assert.deepEqual([px.width, px.height], [5, 5]);
     const colors = new Set<string>();
@@ -70,29 +66,23 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
     // click the map's row of layer 3 (the middle of its cell band)
     const box = (await map.boundingBox())!;
     await map.click({ position: { x: box.width / 2, y: (3.5 / 5) * box.height } });
-    await wb.page.waitForFunction(() => true);
-    const until = Date.now() + 10_000;
-    while (Date.now() < until && !(await layer3.evaluate((el: any) => el.open))) await wb.page.waitForTimeout(100);
+    await until('layer 3 open', () => layer3.evaluate((el: any) => el.open === true));
     assert.equal(await layer3.evaluate((el: any) => el.open), true, 'layer 3 opened');
     // its FFN activation card gets its numbers (sent when the panel asked for them)
     const act = view.locator('[data-stage-id="layers.3.ffn.act"] canvas').first();
     await act.waitFor();
-    let a = await wb.readCanvas(frame, '[data-stage-id="layers.3.ffn.act"] canvas');
-    const until2 = Date.now() + 10_000;
-    while (Date.now() < until2 && !a.data.some((v, i) => i % 4 === 3 && v > 0)) {
-      await wb.page.waitForTimeout(200);
-      a = await wb.readCanvas(frame, '[data-stage-id="layers.3.ffn.act"] canvas');
-    }
+    const a = await until('the layer\'s activation drawn', async () => {
+      const p = await wb.readCanvas(frame, '[data-stage-id="layers.3.ffn.act"] canvas');
+      return p.data.some((v, i) => i % 4 === 3 && v > 0) && p;
+    });
     assert.ok(a.data.some((v, i) => i % 4 === 3 && v > 0), 'the layer\'s activation is drawn');
     // the layer's heading is brought to the top (not its last card, which its stages push down as
     // they arrive), and the layer picker says which layer it is
     let top = Number.NaN;
-    const until3 = Date.now() + 5_000;
-    while (Date.now() < until3) {
+    await until('layer 3\'s heading at the top', async () => {
       top = await layer3.evaluate((el: any) => el.getBoundingClientRect().top - ((globalThis as any).document.querySelector('.panel-header')?.getBoundingClientRect().bottom ?? 0));
-      if (Math.abs(top) < 40) break;
-      await wb.page.waitForTimeout(200);
-    }
+      return Math.abs(top) < 40;
+    }, { describe: () => `it is at ${top} px` });
     assert.ok(Math.abs(top) < 40, `layer 3's heading at the top of the view, below the panel's header: ${top} px`);
     assert.equal(await view.locator('.layer-select').evaluate((el: any) => el.value), '3', 'the layer picker follows the map');
     await wb.screenshot('checkpoint-stories260K-stream-map');
@@ -101,11 +91,7 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
   it('follows an edit of token_ids: after appending 432 (",") it predicts 383, as llama2.c continues', async () => {
     const line = TEXT.split('\n').findIndex((l) => l.includes('"token_ids"')) + 1;
     const col = TEXT.split('\n')[line - 1].indexOf('378') + 4;
-    await wb.page.locator('.editor-group-container .view-lines').first().click();
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:${col}`);
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.type(', 432');
+    await edit(wb, { file: FILE, line, col, text: ', 432', panel: await wb.webview(TITLE) });
     // (greedy decoding from BOS goes on 432 383: llama2.c's continuation)
     const caption = await prediction(/predicts "#383"/);
     assert.match(caption, /After "#432"/);
@@ -115,17 +101,12 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
   it('"lens": true → false: the panel is built anew without the lens stages, and every card it shows is drawn again', async () => {
     const line = TEXT.split('\n').findIndex((l) => /"lens": true/.test(l)) + 1;
     const col = TEXT.split('\n')[line - 1].indexOf('true') + 1;
-    await wb.page.locator('.editor-group-container .view-lines').first().click();
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:${col}`);
-    await wb.page.keyboard.press('Enter');
-    for (let i = 0; i < 4; i++) await wb.page.keyboard.press('Shift+ArrowRight');
-    await wb.page.keyboard.type('false');
     const view = await wb.webview(TITLE);
-    await view.locator('section.card[data-stage-id="layers.0.lens.logits"]').waitFor({ state: 'detached', timeout: 30_000 });
+    await edit(wb, { file: FILE, line, col, select: 4, text: 'false', panel: view });
+    await view.locator('section.card[data-stage-id="layers.0.lens.logits"]').waitFor({ state: 'detached', timeout: 60_000 });
     // (the stages the edit did not change came as "kept" to cards built anew: they waited forever)
     for (const id of ['input', 'layers.0.out', 'layers.4.out', 'head.probs']) {
-      await view.locator(`section.card[data-stage-id="${id}"][data-state="drawn"]`).waitFor({ state: 'attached', timeout: 30_000 });
+      await view.locator(`section.card[data-stage-id="${id}"][data-state="drawn"]`).waitFor({ state: 'attached', timeout: 60_000 });
     }
     await prediction(/predicts "#383"/);
     await wb.screenshot('checkpoint-stories260K-lens-off');
@@ -133,16 +114,13 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
 
   it('a long input (400 tokens): while the render comes the header says how far it is, then nothing', async () => {
     const line = TEXT.split('\n').findIndex((l) => l.includes('"token_ids"')) + 1;
-    await wb.page.locator('.editor-group-container .view-lines').first().click();
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:1`);
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.press('Shift+End');
+    // (the line as the edit before left it: ", 432" appended to its ids)
+    const old = TEXT.split('\n')[line - 1].replace('378', '378, 432');
     const ids = Array.from({ length: 400 }, (_, i) => [1, 403, 407, 261, 378, 432][i % 6]);
-    await wb.page.keyboard.insertText(`  "token_ids": [${ids.join(', ')}],`);
     const view = await wb.webview(TITLE);
     const progress = view.locator('.render-progress');
-    await progress.waitFor({ state: 'visible', timeout: 30_000 });
+    await edit(wb, { file: FILE, line, col: 1, select: old.length, text: `  "token_ids": [${ids.join(', ')}],`, insert: true });
+    await progress.waitFor({ state: 'visible', timeout: 60_000 });
     const said = await progress.innerText();
     assert.match(said, /^(computing…|\d+ of \d+ stages…)$/);
     await wb.screenshot('checkpoint-stories260K-long-input-progress');

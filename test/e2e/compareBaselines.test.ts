@@ -6,6 +6,9 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { acceptFileDialog } from './lib/dialogs';
+import { edit } from './lib/editor';
+import { until as waitUntil } from './lib/until';
 import { e2eEnv, Workbench } from './lib/workbench';
 
 const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
@@ -44,15 +47,7 @@ describe('compare with HEAD and with another file; an attribution click writes "
     if (this.currentTest?.state === 'failed') await wb.screenshot(`compare-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
   });
 
-  async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await f().catch(() => null);
-      if (v) return v;
-      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-      await wb.page.waitForTimeout(150);
-    }
-  }
+  const until = <T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> => waitUntil(what, f, { timeoutMs: ms, everyMs: 150 });
 
   async function uniform(sel: string): Promise<boolean> {
     const px = await wb.readCanvas(await wb.webviewFrame(TITLE), sel);
@@ -67,13 +62,9 @@ describe('compare with HEAD and with another file; an attribution click writes "
   }
 
   it('with the file as committed (HEAD): an ablate typed since shows as differences after it, none in the input', async () => {
-    await wb.visualize(FILE, TITLE);
-    await wb.tab(FILE).click();
+    const panel = await wb.visualize(FILE, TITLE);
     const line = TEXT.split('\n').findIndex((l) => l.includes('"ablate"')) + 1;
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:14`);
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.insertText('"layers.2.ffn.neuron.7", "layers.4.attn.head.1"');
+    await edit(wb, { file: FILE, line, col: 14, text: '"layers.2.ffn.neuron.7", "layers.4.attn.head.1"', insert: true, panel });
     await compareWith('head');
     const view = await wb.webview(TITLE);
     await until('the HEAD note', async () => /as committed \(HEAD\)/.test(await view.locator('.compare-note').innerText()));
@@ -83,24 +74,14 @@ describe('compare with HEAD and with another file; an attribution click writes "
     // the prediction's bars, edited and baseline side by side, each word named
     await view.locator('.probs-chart').scrollIntoViewIfNeeded();
     await until('the bars taller for two per word', async () => (await view.locator('.probs-chart .chart-box').evaluate((el: any) => el.getBoundingClientRect().height)) > 300);
-    await wb.page.waitForTimeout(300);
     await wb.screenshot('compare-head-prediction');
   });
 
   /** Compare with another model file of the workspace folder, picked in the open dialog. */
   async function compareWithFile(name: string): Promise<void> {
     await compareWith('file');
-    const input = wb.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    // (the dialog fills in the folder once it has read it: the path is typed after that, again if reset)
-    const path = join(wb.folder, name);
-    await until('the dialog at the workspace folder', async () => (await input.inputValue()).endsWith('/'));
-    await until('the path typed', async () => {
-      await input.fill(path);
-      await wb.page.waitForTimeout(300);
-      return (await input.inputValue()) === path;
-    });
-    await wb.page.keyboard.press('Enter');
+    // (the dialog fills in the folder once it has read it: the path is put there after that)
+    await acceptFileDialog(wb, (v) => v === join(wb.folder, name), { fill: join(wb.folder, name) });
   }
 
   it('with another model file, picked in the open dialog', async () => {

@@ -4,9 +4,11 @@
 // residual-stream map), follows an edit of the prompt (one token more), and an "ablate" entry
 // typed by hand changes the prediction.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { acceptFileDialog, chooseMenuItem, npyComplete, writtenFile } from './lib/dialogs';
+import { edit, renderedVersion } from './lib/editor';
 import { writeGpt2SmallCheckpoint } from './lib/gpt2Checkpoint';
+import { until } from './lib/until';
 import { Workbench } from './lib/workbench';
 
 const FILE = 'gpt2-small.ffn.json';
@@ -34,18 +36,17 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     if (this.currentTest?.state === 'failed') await wb.screenshot(`gpt2-checkpoint-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
   });
 
-  async function caption(match: RegExp, ms = 90_000): Promise<string> {
-    const view = await wb.webview(TITLE, { timeoutMs: ms });
-    const c = view.locator('.probs-chart .chart-caption');
-    const deadline = Date.now() + ms;
+  async function caption(match: RegExp, ms = 120_000): Promise<string> {
+    const c = (await wb.webview(TITLE, { timeoutMs: ms })).locator('.probs-chart .chart-caption');
     let text = '';
-    while (Date.now() < deadline) {
+    return until(`the prediction to match ${match}`, async () => {
       text = await c.innerText().catch(() => '');
-      if (match.test(text)) return text;
-      await wb.page.waitForTimeout(200);
-    }
-    assert.fail(`the prediction should match ${match}, it reads: ${text}`);
+      return match.test(text) && text;
+    }, { timeoutMs: ms, everyMs: 200, describe: () => `it reads: ${text}` });
   }
+
+  /** The document's text at its latest edit (each test's edit appends to it). */
+  let doc = TEXT;
 
   let first = '';
 
@@ -65,11 +66,8 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     const lines = TEXT.split('\n');
     const line = lines.findIndex((l) => l.includes('"prompt"')) + 1;
     const col = lines[line - 1].indexOf(' of"') + 4;
-    await wb.page.locator('.editor-group-container .view-lines').first().click();
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:${col}`);
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.type(' basketball');
+    await edit(wb, { file: FILE, line, col, text: ' basketball', panel: await wb.webview(TITLE), timeoutMs: 120_000 });
+    doc = doc.replace(' of"', ' of basketball"');
     await caption(/After "·basketball"/);
   });
 
@@ -78,24 +76,19 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     const frame = await wb.webviewFrame(TITLE);
     // (random weights: every word near 1/50,257; the chart's label lists the top 12 with two digits each)
     const logits = async (): Promise<string> => (await frame.locator('.probs-chart canvas').first().getAttribute('aria-label')) ?? '';
-    const version = async (): Promise<number> => frame.evaluate(() => Number((globalThis as unknown as { document: { body: { dataset: Record<string, string> } } }).document.body.dataset.renderedVersion ?? -1));
     const before = await logits();
-    const v0 = await version();
-    const lines = TEXT.split('\n');
+    const lines = doc.split('\n');
     const line = lines.findIndex((l) => l.includes('"checkpoint"')) + 1;
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:${lines[line - 1].length + 1}`);
-    await wb.page.keyboard.press('Enter');
-    // (inserted as a paste is: the editor's auto-closing of brackets, which depends on the typing's
-    // timing, does not come into it)
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.insertText('"ablate": ["layers.11.attn.head.0", "layers.11.attn.head.1", "layers.11.attn.head.2", "layers.11.attn.head.3"],');
-    const deadline = Date.now() + 60_000;
-    let after = before;
-    while (Date.now() < deadline && (after === before || (await version()) <= v0)) {
-      await wb.page.waitForTimeout(300);
-      after = await logits();
-    }
+    // (typed at the end of the "checkpoint" line, inserted as a paste is: the editor's auto-closing
+    // of brackets, which depends on the typing's timing, does not come into it)
+    const ablate = ' "ablate": ["layers.11.attn.head.0", "layers.11.attn.head.1", "layers.11.attn.head.2", "layers.11.attn.head.3"],';
+    const { version } = await edit(wb, { file: FILE, line, text: ablate, insert: true, panel: await wb.webview(TITLE), timeoutMs: 120_000 });
+    lines[line - 1] += ablate;
+    doc = lines.join('\n');
+    const after = await until(`the prediction of version ${version} drawn`, async () => {
+      const a = await logits();
+      return a !== before && (await renderedVersion(frame)) >= version && a;
+    }, { timeoutMs: 120_000, everyMs: 300 });
     assert.notEqual(after, before, 'the top words\' probabilities changed');
     await wb.screenshot('gpt2-checkpoint-ablate');
   });
@@ -103,25 +96,18 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
   it('the lenses at GPT-2-small scale: the logit lens grid (12 layers × 7 tokens) ends in the prediction, the attribution adds up, patching a corrupted prompt recovers at the changed token', async () => {
     const view = await wb.webview(TITLE);
     const frame = await wb.webviewFrame(TITLE);
-    // a corrupted prompt of as many tokens, typed in as a user would
-    const text = readFileSync(join(wb.folder, FILE), 'utf8');
-    const lines = text.split('\n');
+    // a corrupted prompt of as many tokens, typed in as a user would (at the end of the "checkpoint" line)
+    const lines = doc.split('\n');
     const line = lines.findIndex((l) => l.includes('"checkpoint"')) + 1;
-    await wb.tab(FILE).click();
-    // (the keyboard in the editor's text, not on its tab: Ctrl+G then goes to the line)
-    await wb.page.locator('.editor-group-container .view-lines').first().click();
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:${lines[line - 1].length + 1}`);
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.insertText('"corrupted_prompt": "Michael Jordan plays the sport of football",');
+    const corrupted = ' "corrupted_prompt": "Michael Jordan plays the sport of football",';
+    await edit(wb, { file: FILE, line, text: corrupted, insert: true, panel: view, timeoutMs: 120_000 });
+    lines[line - 1] += corrupted;
+    doc = lines.join('\n');
     const section = view.locator('vscode-collapsible[data-section="lenses"]');
     await section.evaluate((el: any) => { el.open = true; el.dispatchEvent(new CustomEvent('vsc-collapsible-toggle', { detail: { open: true } })); });
     await view.locator('vscode-tab-header[data-lens="logitLens"]').click();
     const cells = view.locator('.lens-cell');
-    const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline && (await cells.count()) !== 84) await wb.page.waitForTimeout(300);
-    assert.equal(await cells.count(), 84, '12 layers × 7 tokens');
+    await until('12 layers × 7 tokens in the lens grid', async () => (await cells.count()) === 84, { timeoutMs: 120_000, everyMs: 300 });
     const top = await view.locator('.lens-cell[data-layer="11"][data-token="6"]').innerText();
     const cap = await caption(/After "·basketball"/);
     assert.ok(cap.includes(`predicts "${top}"`), `the last layer's lens (${top}) is the prediction: ${cap}`);
@@ -138,8 +124,7 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
 
     await view.locator('vscode-tab-header[data-lens="patch"]').click();
     await view.locator('.lens-patch .patch-resid').click();
-    const until = Date.now() + 120_000;
-    while (Date.now() < until && (await view.locator('.lens-patch .lens-headline').count()) === 0) await wb.page.waitForTimeout(300);
+    await until('the patching result', async () => (await view.locator('.lens-patch .lens-headline').count()) > 0, { timeoutMs: 180_000, everyMs: 300 });
     const px = await wb.readCanvas(frame, '.lens-patch .hm canvas');
     assert.deepEqual([px.width, px.height], [7, 12]);
     const at = (l: number, t: number): string => px.data.slice((l * 7 + t) * 4, (l * 7 + t) * 4 + 3).join();
@@ -169,17 +154,9 @@ describe('a GPT-2-small-shaped checkpoint in a real VS Code', function () {
     // the export: the whole stage, [7, 50257]; its last row's softmax is the prediction's caption
     const path = join(wb.folder, 'gpt2-small.head.logits.npy');
     await card.click({ button: 'right', position: { x: 40, y: 10 } });
-    const item = wb.page.locator('.context-view .action-menu-item', { hasText: 'Export Stage as .npy' }).first();
-    await item.waitFor({ timeout: 10_000 });
-    await item.hover();
-    await wb.page.keyboard.press('Enter');
-    const input = wb.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    for (let i = 0; i < 50 && !(await input.inputValue()).endsWith('.npy'); i++) await wb.page.waitForTimeout(100);
-    await input.fill(path);
-    await wb.page.keyboard.press('Enter');
-    for (let i = 0; i < 300 && !(existsSync(path) && readFileSync(path).length > 7 * 50257 * 4); i++) await wb.page.waitForTimeout(100);
-    const npy = readFileSync(path);
+    await chooseMenuItem(wb, 'Export Stage as .npy');
+    await acceptFileDialog(wb, (v) => v.endsWith('.npy'), { fill: path });
+    const npy = await writtenFile(path, npyComplete, 120_000);
     const hl = npy[8] + 256 * npy[9];
     assert.match(npy.subarray(10, 10 + hl).toString('latin1'), /'shape': \(7, 50257\)/);
     const logits = new Float32Array(npy.buffer.slice(npy.byteOffset + 10 + hl, npy.byteOffset + npy.length));

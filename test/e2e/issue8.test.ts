@@ -6,6 +6,7 @@
 //   theme light; the ends keep their hues.
 import * as assert from 'node:assert/strict';
 import { CENTER_INDEX, lut, type Backdrop } from '../../webview/heatmap/colormaps';
+import { until } from './lib/until';
 import { pixelAt, Workbench } from './lib/workbench';
 
 const MISSPELLED = 'misspelled.ffn.json';
@@ -68,12 +69,8 @@ describe('issue 8 in a real VS Code: weights not used, the heading of a followed
     // the link goes to the key in the editor
     await banner.locator('a.problem-link').first().click();
     const status = wb.page.locator('.statusbar-item[id="status.editor.selection"]');
-    const deadline = Date.now() + 10_000;
     let where = '';
-    while (Date.now() < deadline && !/Ln 8, Col 7\b/.test(where)) {
-      where = await status.innerText().catch(() => '');
-      await wb.page.waitForTimeout(100);
-    }
+    await until('the cursor at 8:7', async () => /Ln 8, Col 7\b/.test(where = await status.innerText().catch(() => '')), { describe: () => `the status bar: ${where}` });
     assert.match(where, /Ln 8, Col 7\b/);
   });
 
@@ -83,12 +80,8 @@ describe('issue 8 in a real VS Code: weights not used, the heading of a followed
     await wb.openFile(BROKEN);
     const view = await wb.webview(`FFN Lens: ${BROKEN}`);
     const name = view.locator('.model-name');
-    const deadline = Date.now() + 15_000;
     let shown = '';
-    while (Date.now() < deadline && shown !== BROKEN) {
-      shown = (await name.innerText().catch(() => '')).trim();
-      await wb.page.waitForTimeout(100);
-    }
+    await until(`the heading to name ${BROKEN}`, async () => (shown = (await name.innerText().catch(() => '')).trim()) === BROKEN, { describe: () => `it names ${shown}` });
     assert.equal(shown, BROKEN, 'the heading names the file now shown, not "Misspelled attention"');
     await view.locator('.banner .banner-error').waitFor();
     assert.match(await view.locator('.banner .banner-error').innerText(), /The file does not read as a model \(1 problem\)\.[\s\S]*line 4, column \d+/);
@@ -107,12 +100,10 @@ describe('issue 8 in a real VS Code: weights not used, the heading of a followed
     near(await zero(), centre('light'), 'zero in the light theme');
     near(await low(), [...lut('coolwarm', 'light').subarray(0, 3)], '-2 in the light theme');
     await wb.setColorTheme('dark');
-    const deadline = Date.now() + 10_000;
-    let px = await zero();
-    while (Date.now() < deadline && Math.abs(px[0] - centre('dark')[0]) > 1) {
-      await wb.page.waitForTimeout(100);
-      px = await zero();
-    }
+    let px = await until('the zero redrawn dark', async () => {
+      const p = await zero();
+      return Math.abs(p[0] - centre('dark')[0]) <= 1 && p;
+    }, { describe: async () => `it is rgb(${await zero()})` });
     near(px, centre('dark'), 'zero in the dark theme');
     assert.ok(px[0] < 60 && px[1] < 60 && px[2] < 60, `a dark zero: rgb(${px})`);
     const lo = await low();
@@ -125,12 +116,10 @@ describe('issue 8 in a real VS Code: weights not used, the heading of a followed
     console.log(`      screenshot: ${await wb.screenshot('issue8-dark-zero')}`);
     await wb.setColorTheme('light');
     await (await wb.webview(TITLE)).locator('body.vscode-light').waitFor();
-    const deadline2 = Date.now() + 10_000;
-    px = await zero();
-    while (Date.now() < deadline2 && Math.abs(px[0] - centre('light')[0]) > 1) {
-      await wb.page.waitForTimeout(100);
-      px = await zero();
-    }
+    px = await until('the zero redrawn light', async () => {
+      const p = await zero();
+      return Math.abs(p[0] - centre('light')[0]) <= 1 && p;
+    }, { describe: async () => `it is rgb(${await zero()})` });
     near(px, centre('light'), 'zero in the light theme again');
   });
 });

@@ -5,7 +5,7 @@
 // with its progress and draws the share recovered (read from the canvas' pixels), and the lenses
 // follow an edit of the model file.
 import * as assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeFiles } from '../../src/checkpoint/nodeFiles';
 import { CheckpointResolver } from '../../src/checkpoint/resolve';
@@ -16,6 +16,9 @@ import { readModel } from '../../src/model/read';
 import { runOf } from '../../src/lenses/cache';
 import { directLogitAttribution } from '../../src/lenses/dla';
 import { logitLensGrid } from '../../src/lenses/logitLens';
+import { acceptFileDialog, chooseMenuItem, npyComplete, pngComplete, writtenFile } from './lib/dialogs';
+import { edit, renderedVersion, savedText } from './lib/editor';
+import { until as waitUntil } from './lib/until';
 import { Workbench } from './lib/workbench';
 
 const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
@@ -56,15 +59,10 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     if (this.currentTest?.state === 'failed') await wb.screenshot(`lenses-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
   });
 
-  async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await f().catch(() => null);
-      if (v) return v;
-      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-      await wb.page.waitForTimeout(150);
-    }
-  }
+  const until = <T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> => waitUntil(what, f, { timeoutMs: ms, everyMs: 150 });
+
+  /** The document's text at its latest edit, and the version the panel drew for it. */
+  let doc = { text: TEXT, version: -1 };
 
   async function tab(name: string): Promise<void> {
     const view = await wb.webview(TITLE);
@@ -169,17 +167,11 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     const before = await cell.getAttribute('data-top');
     const text2 = TEXT.replace('[1, 403, 407, 261, 378, 432, 285]', '[1, 403, 407, 261, 378, 432, 300]');
     const want = await expected(text2);
-    await wb.tab(FILE).click();
     const lines = TEXT.split('\n');
     const line = lines.findIndex((l) => l.includes('"token_ids"')) + 1;
     const col = lines[line - 1].indexOf('285') + 1;
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:${col}`);
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.press('Shift+ArrowRight');
-    await wb.page.keyboard.press('Shift+ArrowRight');
-    await wb.page.keyboard.press('Shift+ArrowRight');
-    await wb.page.keyboard.insertText('300');
+    const { version } = await edit(wb, { file: FILE, line, col, select: 3, text: '300', insert: true, panel: view });
+    doc = { text: text2, version };
     const got = await until('the lens after the edit', async () => {
       const v = await cell.getAttribute('data-top');
       return v !== null && Number(v) === want.lens.cells[4][6].top[0][0] ? v : null;
@@ -188,51 +180,46 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     await wb.screenshot('lenses-after-edit');
   });
 
-  async function exportVia(menuItem: string, file: string, from: () => Promise<void>): Promise<Buffer> {
+  async function exportVia(menuItem: string, file: string, from: () => Promise<void>, complete: (b: Buffer) => boolean): Promise<Buffer> {
     const path = join(wb.folder, file);
     await from();
-    if (menuItem) {
-      const item = wb.page.locator('.context-view .action-menu-item', { hasText: menuItem }).first();
-      await item.waitFor({ timeout: 10_000 });
-      // (the workbench's menu acts on the key or on a full press and release over the item)
-      await item.hover();
-      await wb.page.keyboard.press('Enter');
-    }
+    if (menuItem) await chooseMenuItem(wb, menuItem);
     // the save dialog (code-server's simple dialog: a path in the quick input), the default accepted
-    const input = wb.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await until('the default name', async () => (await input.inputValue()).endsWith(file));
-    await wb.page.keyboard.press('Enter');
-    await until(`${file} written`, async () => existsSync(path) && readFileSync(path).length > 0);
-    return readFileSync(path);
+    await acceptFileDialog(wb, (v) => v.endsWith(`/${file}`));
+    return writtenFile(path, complete);
   }
 
   it('export: a stage as .npy (numbers as computed here), its heatmap as PNG, the panel as an HTML report', async () => {
     const view = await wb.webview(TITLE);
-    const want = await expected(TEXT.replace('[1, 403, 407, 261, 378, 432, 285]', '[1, 403, 407, 261, 378, 432, 300]'));
-    void want;
+    // The export is of the document's latest version, which the panel drew: compared with that
+    // version's text, read from the file once the editor has saved it (the web workbench's
+    // auto-save, a second after the last key: read before it, the file is one edit behind).
+    assert.ok(doc.version >= 0, 'the edit before this test made a version');
+    const text = await savedText(wb, FILE, doc.text);
+    assert.equal(await renderedVersion(view), doc.version, `the panel shows version ${doc.version}, the edited one`);
     const card = view.locator('section.card[data-stage-id="head.logits"]');
     await card.scrollIntoViewIfNeeded();
-    const npy = await exportVia('Export Stage as .npy', 'lenses.head.logits.npy', () => card.click({ button: 'right', position: { x: 40, y: 10 } }));
+    const npy = await exportVia('Export Stage as .npy', 'lenses.head.logits.npy', () => card.click({ button: 'right', position: { x: 40, y: 10 } }), npyComplete);
     assert.deepEqual([...npy.subarray(0, 6)], [0x93, 78, 85, 77, 80, 89]);
     const hl = npy[8] + 256 * npy[9];
     assert.match(npy.subarray(10, 10 + hl).toString('latin1'), /'shape': \(7, 512\)/);
     const path = join(SAMPLES, 'x.ffn.json');
-    const r = await resolveReadNow(readModel(readFileSync(join(wb.folder, FILE), 'utf8'), path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
+    const r = await resolveReadNow(readModel(text, path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
     const logits = forward(r.model!.model, tsKernel).find((s) => s.id === 'head.logits')!.data;
     const got = new Float32Array(npy.buffer.slice(npy.byteOffset + 10 + hl, npy.byteOffset + npy.length));
     let maxDiff = 0;
     for (let i = 0; i < logits.length; i++) maxDiff = Math.max(maxDiff, Math.abs(got[i] - logits[i]));
-    assert.ok(maxDiff < 1e-4, `the .npy holds the logits (max |diff| ${maxDiff})`);
+    assert.ok(maxDiff < 1e-4, `the .npy holds the logits of document version ${doc.version} (max |diff| ${maxDiff})`);
+    assert.equal(await renderedVersion(view), doc.version, 'no edit during the export');
 
-    const png = await exportVia('Export Heatmap as PNG', 'lenses.head.logits.png', () => card.click({ button: 'right', position: { x: 40, y: 10 } }));
+    const png = await exportVia('Export Heatmap as PNG', 'lenses.head.logits.png', () => card.click({ button: 'right', position: { x: 40, y: 10 } }), pngComplete);
     assert.deepEqual([...png.subarray(1, 4)], [80, 78, 71]);
     const width = png.readUInt32BE(16);
     const height = png.readUInt32BE(20);
     assert.ok(width >= 420 && height > 130, `${width} × ${height}`);
 
     await view.locator('.panel-header').first().click();
-    const html = (await exportVia('', 'lenses.report.html', () => wb.runCommand('FFN Lens: Export Panel as HTML Report…'))).toString('utf8');
+    const html = (await exportVia('', 'lenses.report.html', () => wb.runCommand('FFN Lens: Export Panel as HTML Report…'), (b) => /<\/html>\s*$/.test(b.toString('utf8')))).toString('utf8');
     assert.match(html, /<!DOCTYPE html>/);
     assert.match(html, /stories260K lenses/);
     assert.ok((html.match(/<img [^>]*src="data:image\/png;base64,/g) ?? []).length >= 10, 'the heatmaps as images');
@@ -265,14 +252,13 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
       return px.width > 0;
     };
     await until('zero differences', async () => (await uniform('section.card[data-stage-id="head.logits"] .hm-canvas')) && (await uniform('section.card[data-stage-id="input"] .hm-canvas')));
-    await wb.tab(FILE).click();
-    const lines = readFileSync(join(wb.folder, FILE), 'utf8').split('\n');
+    // (typed at the end of the "checkpoint" line: one line changes, which the edit checks)
+    const lines = doc.text.split('\n');
     const line = lines.findIndex((l) => l.includes('"checkpoint"')) + 1;
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:${lines[line - 1].length + 1}`);
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.insertText('"ablate": ["layers.3.ffn.neuron.126", "layers.4.ffn.neuron.109"],');
+    const ablate = ' "ablate": ["layers.3.ffn.neuron.126", "layers.4.ffn.neuron.109"],';
+    const { version } = await edit(wb, { file: FILE, line, text: ablate, insert: true, panel: view });
+    lines[line - 1] += ablate;
+    doc = { text: lines.join('\n'), version };
     await until('the logits differ', async () => !(await uniform('section.card[data-stage-id="head.logits"] .hm-canvas')));
     assert.ok(await uniform('section.card[data-stage-id="input"] .hm-canvas'), 'the input is the same in both');
     const caption = await view.locator('.probs-chart .chart-caption').innerText();
@@ -314,12 +300,14 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     await view.locator('.lens-tokens .unit-index').evaluate((el: any) => { el.value = '5'; el.dispatchEvent(new Event('change')); });
     const toks = view.locator('.colored-token');
     await until('7 coloured tokens', async () => (await toks.count()) === 7 && /layer 2/.test(await view.locator('.lens-tokens h4').innerText()));
+    // (the text of the version the panel shows, as saved: the input of the edit before, with "ablate")
+    assert.equal(await renderedVersion(view), doc.version, `the panel shows version ${doc.version}`);
     const path = join(SAMPLES, 'x.ffn.json');
-    const r = await resolveReadNow(readModel(readFileSync(join(wb.folder, FILE), 'utf8'), path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
+    const r = await resolveReadNow(readModel(await savedText(wb, FILE, doc.text), path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
     const act = forward(r.model!.model, tsKernel).find((s) => s.id === 'layers.2.ffn.act')!;
     for (let t = 0; t < 7; t++) {
       const v = Number(await toks.nth(t).getAttribute('data-value'));
-      assert.ok(Math.abs(v - act.data[t * act.shape[1] + 5]) < 1e-5, `token ${t}: ${v} vs ${act.data[t * act.shape[1] + 5]}`);
+      assert.ok(Math.abs(v - act.data[t * act.shape[1] + 5]) < 1e-5, `version ${doc.version}, token ${t}: ${v} vs ${act.data[t * act.shape[1] + 5]}`);
     }
     await wb.screenshot('lenses-tokens');
   });

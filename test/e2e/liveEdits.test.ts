@@ -6,6 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { edit, pressInEditor } from './lib/editor';
+import { until } from './lib/until';
 import { Workbench } from './lib/workbench';
 
 const FILE = 'michael-jordan.ffn.json';
@@ -27,29 +29,20 @@ describe('live edits of the Michael Jordan sample in a real VS Code', function (
 
   /** The prediction chart's caption, once it names `percent`. */
   async function prediction(percent: string): Promise<string> {
-    const view = await wb.webview(TITLE);
-    const caption = view.locator('.probs-chart .chart-caption');
-    const deadline = Date.now() + 15_000;
+    const caption = (await wb.webview(TITLE)).locator('.probs-chart .chart-caption');
     let text = '';
-    while (Date.now() < deadline) {
+    return until(`the prediction to read ${percent}`, async () => {
       text = await caption.innerText().catch(() => '');
-      if (text.includes(`(${percent})`)) return text;
-      await wb.page.waitForTimeout(100);
-    }
-    assert.fail(`the prediction should read ${percent}, it reads: ${text}`);
+      return text.includes(`(${percent})`) && text;
+    }, { describe: () => `it reads: ${text}` });
   }
 
-  /** Selects the `nth` number `find` of line `line` (1-based) with Go to Line and the keyboard, then types `by`. */
+  /** Selects the number `find` of line `line` (1-based) with Go to Line and the keyboard, then types `by`. */
   async function retype(line: number, find: RegExp, by: string): Promise<void> {
     const text = LINES[line - 1];
     const m = find.exec(text);
     assert.ok(m, `line ${line}: ${text}`);
-    await wb.page.locator('.editor-group-container .view-lines').first().click();
-    await wb.page.keyboard.press('Control+G');
-    await wb.page.keyboard.type(`${line}:${m.index + 1}`);
-    await wb.page.keyboard.press('Enter');
-    for (let i = 0; i < m[0].length; i++) await wb.page.keyboard.press('Shift+ArrowRight');
-    await wb.page.keyboard.type(by);
+    await edit(wb, { file: FILE, line, col: m.index + 1, select: m[0].length, text: by, panel: await wb.webview(TITLE) });
   }
 
   it('opens with basketball at 92.8 %', async () => {
@@ -62,7 +55,7 @@ describe('live edits of the Michael Jordan sample in a real VS Code', function (
     await retype(115, /(?<=\[\s+0,\s+0,\s+)2/, '0');
     await prediction('19.2%');
     await wb.screenshot('live-edits-w1');
-    await wb.page.keyboard.press('Control+Z');
+    await pressInEditor(wb, 'Control+Z', { file: FILE, line: 115, expect: LINES[114], panel: await wb.webview(TITLE) });
     await prediction('92.8%');
   });
 

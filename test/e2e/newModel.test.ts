@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { until } from './lib/until';
 import { Workbench } from './lib/workbench';
 
 describe('New Model File… at GPT-2-small size: the panel reads it from disk', function () {
@@ -42,10 +43,7 @@ describe('New Model File… at GPT-2-small size: the panel reads it from disk', 
     // (the panel of the test before follows the new file: its facts change when the checkpoint is drawn)
     const view = await wb.webview('FFN Lens', { timeoutMs: 180_000 });
     let facts = '';
-    for (let i = 0; i < 360 && !/12 layers/.test(facts); i++) {
-      await wb.page.waitForTimeout(500);
-      facts = await view.locator('.facts').innerText().catch(() => '');
-    }
+    await until('the panel to draw 12 layers', async () => /12 layers/.test(facts = await view.locator('.facts').innerText().catch(() => '')), { timeoutMs: 180_000, everyMs: 500, describe: () => `its facts: ${facts}` });
     assert.ok(existsSync(join(wb.folder, 'gpt2-small-random', 'tokenizer.json')), 'tokenizer.json beside config.json');
     assert.match(facts, /6 tokens · d_model 768 · d_ff 3072 · 12 heads · 12 layers/);
     const rows = await view.locator('section.card[data-stage-id="input"] .hm-row-label').allInnerTexts();

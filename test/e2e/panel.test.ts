@@ -3,7 +3,11 @@
 // heatmap against the colormap, edit b2[0] and see that cell change, hover a cell and read its
 // value, and take screenshots in the light and the dark theme.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { colorAt, lut, valueToIndex } from '../../webview/heatmap/colormaps';
+import { edit } from './lib/editor';
+import { until } from './lib/until';
 import { pixelAt, Workbench, type Pixels } from './lib/workbench';
 
 const FILE = 'identity-weights.ffn.json';
@@ -60,25 +64,18 @@ describe('Visualize FFN in a real VS Code (identity example)', function () {
 
   it('editing b2[0] in the editor changes that cell\'s color, live', async () => {
     const before = pixelAt(await downPixels(), 0, 0);
-    // Double-click the 0.2 of b2 = [-0.2, 0.1, 0.3] and type 0.5: b2[0] becomes -0.5
-    // (the editor renders spaces as no-break spaces: match the line loosely)
-    const line = wb.page.locator('.editor-group-container .view-line', { hasText: /"b2":\s*\[-0\.2,\s*0\.1,\s*0\.3\]/ }).first();
-    await line.scrollIntoViewIfNeeded();
-    await line.click();
-    // Home lands on the first non-blank: `"b2": [` is 7 characters, then select the 4 of -0.2
-    await wb.page.keyboard.press('Home');
-    for (let i = 0; i < 7; i++) await wb.page.keyboard.press('ArrowRight');
-    for (let i = 0; i < 4; i++) await wb.page.keyboard.press('Shift+ArrowRight');
-    await wb.page.keyboard.type('-0.5');
-    await wb.page.locator('.editor-group-container .view-line', { hasText: /"b2":\s*\[-0\.5,\s*0\.1,\s*0\.3\]/ }).first().waitFor();
+    // Select the 0.2 of b2 = [-0.2, 0.1, 0.3] and type 0.5: b2[0] becomes -0.5
+    // (the window's folder holds the sample of that name: its line of b2)
+    const lines = readFileSync(join(__dirname, '..', '..', '..', 'samples', FILE), 'utf8').split('\n');
+    const line = lines.findIndex((l) => /^\s*"b2": \[-0\.2, 0\.1, 0\.3\]/.test(l)) + 1;
+    assert.ok(line > 0, 'the sample has b2 = [-0.2, 0.1, 0.3]');
+    const edited = await edit(wb, { file: FILE, line, col: lines[line - 1].indexOf('0.2') + 1, select: 3, text: '0.5', panel: await wb.webview(TITLE) });
+    assert.equal(edited.line, lines[line - 1].replace('-0.2', '-0.5'));
     // down[:, 0] = act[:, 0] + b2[0] = [1.1, 0.1] - 0.5 = [0.6, -0.4]; the range stays ±1.6
-    let after = before;
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      after = pixelAt(await downPixels(), 0, 0);
-      if (after.join() !== before.join()) break;
-      await wb.page.waitForTimeout(100);
-    }
+    const after = await until('the cell to change color', async () => {
+      const px = pixelAt(await downPixels(), 0, 0);
+      return px.join() !== before.join() && px;
+    });
     assert.notDeepEqual(after, before, 'the cell changed color');
     near(after, expected(0.6, 1.5999999), 'cell (0, 0) = 0.6 now');
     near(pixelAt(await downPixels(), 0, 1), expected(-0.4, 1.5999999), 'cell (1, 0) = -0.4 now');
@@ -135,12 +132,8 @@ describe('Visualize FFN in a real VS Code (identity example)', function () {
     // Enter: output dimension 2's weights, W2's row 2 (line 41 of the sample), are selected
     await canvas.press('Enter');
     const status = wb.page.locator('[id="status.editor.selection"]');
-    const deadline = Date.now() + 10_000;
     let where = '';
-    while (Date.now() < deadline && !/Ln 41,/.test(where)) {
-      where = await status.innerText().catch(() => '');
-      await wb.page.waitForTimeout(100);
-    }
+    await until('the cursor on line 41', async () => /Ln 41,/.test(where = await status.innerText().catch(() => '')), { describe: () => `the status bar: ${where}` });
     assert.match(where, /Ln 41, Col \d+ \(\d+ selected\)/, 'W2[2] is selected in the editor');
   });
 
@@ -149,16 +142,22 @@ describe('Visualize FFN in a real VS Code (identity example)', function () {
     const bg = (b: unknown): string => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b).backgroundColor;
     const bgLight = await view.locator('body').evaluate(bg);
     await wb.setColorTheme('dark');
-    await wb.page.waitForTimeout(800);
-    const bgDark = await view.locator('body').evaluate(bg);
+    const bgDark = await until('the panel\'s background to change', async () => {
+      const b = await view.locator('body').evaluate(bg);
+      return b !== bgLight && b;
+    });
     assert.notEqual(bgDark, bgLight, 'the panel background follows the theme');
     const lum = (css: string): number => css.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0);
     assert.ok(lum(bgDark) < lum(bgLight), `dark ${bgDark} is darker than light ${bgLight}`);
     console.log(`      screenshots: ${await wb.screenshot('panel-dark')}`);
     // a diverging map's centre follows the theme, dark on dark, and its ends grow lighter there
     // keeping their hues (issue 8; test/e2e/issue8.test.ts reads the zero): the dark table's top
-    const hot = pixelAt(await downPixels(), 2, 0);
-    near(hot, colorAt('coolwarm', 1, 'dark'), 'the hottest cell in the dark theme');
+    const want = colorAt('coolwarm', 1, 'dark');
+    const hot = await until('the hottest cell redrawn in the dark table', async () => {
+      const px = pixelAt(await downPixels(), 2, 0);
+      return px.slice(0, 3).every((v, c) => Math.abs(v - want[c]) <= 1) && px;
+    }, { describe: async () => `it is rgb(${pixelAt(await downPixels(), 2, 0).slice(0, 3)})` });
+    near(hot, want, 'the hottest cell in the dark theme');
     assert.ok(hot[0] > hot[1] + 100 && hot[0] > hot[2] + 100, `still red: rgb(${hot.slice(0, 3)})`);
   });
 });

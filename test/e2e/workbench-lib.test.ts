@@ -3,7 +3,11 @@
 // webview by panel title among several (Markdown previews), reading canvas pixels inside a webview,
 // and switching the color theme (palette and settings.json).
 import * as assert from 'node:assert/strict';
+import { edit, goToLine, lineText, pressInEditor, savedText, typeText } from './lib/editor';
 import { Workbench, pixelAt, themeSetting } from './lib/workbench';
+
+const TYPING = 'typing-probe.txt';
+const TYPING_TEXT = 'first line\n  second: 285, 7\nthird line\n';
 
 describe('e2e helper library (test/e2e/lib/workbench.ts)', function () {
   this.timeout(120_000);
@@ -18,6 +22,7 @@ describe('e2e helper library (test/e2e/lib/workbench.ts)', function () {
         'hover-probe.json': '{\n  "alpha": 1\n  "beta": 2\n}\n',
         'first.md': '# First\n\nalpha paragraph\n',
         'second.md': '# Second\n\nbeta paragraph\n',
+        [TYPING]: TYPING_TEXT,
       },
     });
   });
@@ -34,6 +39,25 @@ describe('e2e helper library (test/e2e/lib/workbench.ts)', function () {
     const text = await wb!.hover('"beta"', { expect: /Expected comma/ });
     assert.match(text, /Expected comma/);
     await wb!.page.keyboard.press('Escape');
+    await wb!.closeAllEditors();
+  });
+
+  it('edit(): go to a line, select, type, each step checked; the text read back; savedText() once auto-saved', async () => {
+    await wb!.openFile(TYPING);
+    await goToLine(wb!, 3, 4);
+    assert.equal(await lineText(wb!.page, 2), '  second: 285, 7');
+    const done = await edit(wb!, { file: TYPING, line: 2, col: 11, select: 3, text: '300' });
+    assert.equal(done.line, '  second: 300, 7');
+    assert.equal(await lineText(wb!.page, 2), '  second: 300, 7');
+    // at the end of a line when no column is given
+    assert.equal((await edit(wb!, { line: 1, text: ' (edited)', insert: true })).line, 'first line (edited)');
+    const text = 'first line (edited)\n  second: 300, 7\nthird line\n';
+    assert.equal(await savedText(wb!, TYPING, text), text);
+    // and they fail when what was typed is not what they expect
+    await assert.rejects(typeText(wb!, 'x', { line: 1, expect: 'first line (edited)', timeoutMs: 3_000 }), /line 1 to read "first line \(edited\)"/);
+    await assert.rejects(savedText(wb!, TYPING, text, 3_000), /saved with the text typed/);
+    await pressInEditor(wb!, 'Control+Z', { line: 1, expect: 'first line (edited)' });
+    await savedText(wb!, TYPING, text);
     await wb!.closeAllEditors();
   });
 

@@ -16,6 +16,8 @@ import { chromium, type BrowserContext, type Frame, type FrameLocator, type Loca
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { acceptFileDialog } from './dialogs';
+import { until } from './until';
 
 // ---------------------------------------------------------------------------------------------------
 // Environment from the runner
@@ -256,7 +258,7 @@ export interface OpenOptions {
   /** Wait until the explorer shows this file (default: any row). */
   waitForFile?: string;
   viewport?: { width: number; height: number };
-  /** Default timeout of every Playwright action (default 30 s). */
+  /** Default timeout of every Playwright action (default 60 s: a loaded machine is slow). */
   timeoutMs?: number;
 }
 
@@ -305,7 +307,7 @@ export class Workbench {
       throw e;
     }
     const wb = new Workbench(browser, env, opts.name ?? 'workbench', folder!, fresh);
-    wb.page.setDefaultTimeout(opts.timeoutMs ?? 30_000);
+    wb.page.setDefaultTimeout(opts.timeoutMs ?? 60_000);
     try {
       const ext = opts.extensionPath === null ? undefined : (opts.extensionPath ?? env.extensionPath);
       if (ext) await enableDevPayload(wb.page);
@@ -354,9 +356,9 @@ export class Workbench {
       await this.page.keyboard.press('Control+P');
       await this.quickInput.waitFor({ state: 'visible' });
       await this.quickInput.fill(name);
-      await this.quickRows(base).first().waitFor({ timeout: opts.timeoutMs ?? 15_000 });
+      await this.quickRows(base).first().waitFor({ timeout: opts.timeoutMs ?? 60_000 });
       await this.page.keyboard.press('Enter');
-      await this.tab(base).waitFor({ timeout: opts.timeoutMs ?? 15_000 });
+      await this.tab(base).waitFor({ timeout: opts.timeoutMs ?? 60_000 });
       await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().waitFor();
     });
   }
@@ -366,7 +368,7 @@ export class Workbench {
     await step(`run "${title}" from the command palette`, async () => {
       // The palette lists the commands known when it opens: one opened while the window is still
       // loading its extensions lacks theirs for good. So: open it again until the command is there.
-      const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+      const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
       const row = this.quickRows(exactly(title)).first();
       for (;;) {
         await this.focusWorkbench();
@@ -396,7 +398,7 @@ export class Workbench {
    * Move the quick input's keyboard focus to the row labelled exactly `label`, then press Enter.
    * (Clicking is unreliable: the palette re-sorts its rows while "similar commands" arrive.)
    */
-  private async acceptQuickRow(label: string, timeoutMs = 10_000): Promise<void> {
+  private async acceptQuickRow(label: string, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const state = await this.page.evaluate(() => {
@@ -421,25 +423,17 @@ export class Workbench {
   }
 
   /**
+   * Accepts the file name a save dialog proposes, once it is `name` (code-server's own dialog fills
+   * it in a moment after the folder) and the dialog has the keyboard; returns the value it held.
+   */
+  async acceptProposedName(name: RegExp): Promise<string> {
+    return step(`accept a file name matching ${String(name)}`, () => acceptFileDialog(this, (v) => name.test(v)));
+  }
+
+  /**
    * Pick an entry of the quick pick a command opened (e.g. the theme picker). With `filter`, type it
    * first (re-typed until the entry shows: a picker that is still being set up may reset its text).
    */
-  /**
-   * Accepts the file name a save dialog proposes, once it is `name` (code-server's own dialog fills
-   * it in a moment after the folder); returns the value it held.
-   */
-  async acceptProposedName(name: RegExp): Promise<string> {
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    let value = '';
-    for (let i = 0; i < 40 && !name.test(value); i++) {
-      await this.page.waitForTimeout(100);
-      value = await input.inputValue();
-    }
-    if (name.test(value)) await this.page.keyboard.press('Enter');
-    return value;
-  }
-
   async pickQuickItem(label: string | RegExp, opts: { filter?: string; timeoutMs?: number } = {}): Promise<void> {
     await step(`pick "${label}" in the quick pick`, async () => {
       const row = this.quickRows(typeof label === 'string' ? exactly(label) : label).first();
@@ -481,7 +475,7 @@ export class Workbench {
    * the panel titled `panelTitle` has drawn a render. Returns the panel's frame.
    */
   async visualize(file: string, panelTitle: string, opts: { timeoutMs?: number } = {}): Promise<FrameLocator> {
-    const timeout = opts.timeoutMs ?? 30_000;
+    const timeout = opts.timeoutMs ?? 60_000;
     await this.openFile(file);
     await this.runCommand('FFN Lens: Visualize FFN');
     const view = await this.webview(panelTitle, { timeoutMs: timeout });
@@ -682,16 +676,15 @@ export class Workbench {
     }
     await step(`wait for theme ${label}`, async () => {
       if (known) {
-        await this.page.waitForFunction((cls: string) => (globalThis as any).document.querySelector('.monaco-workbench')?.classList.contains(cls), known.cls, { timeout: 10_000 });
+        await this.page.waitForFunction((cls: string) => (globalThis as any).document.querySelector('.monaco-workbench')?.classList.contains(cls), known.cls, { timeout: 60_000 });
       }
       await this.quickInput.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
       // VS Code saves the choice into the user settings.json: let that write land before anyone
-      // else (updateUserSettings) touches the file.
+      // else (updateUserSettings) touches the file. (The web workbench's default theme, Light
+      // Modern, is saved as no setting at all.)
       const file = this.env.userSettingsPath;
-      if (known && file) {
-        const deadline = Date.now() + 5_000;
-        while (Date.now() < deadline && !(existsSync(file) && readFileSync(file, 'utf8').includes(`"${known.id}"`))) await this.page.waitForTimeout(100);
-      }
+      const saved = (text: string): boolean => text.includes(`"${known!.id}"`) || (known!.id === THEMES.light.id && !text.includes('"workbench.colorTheme"'));
+      if (known && file) await until(`${known.id} saved in ${file}`, () => existsSync(file) && saved(readFileSync(file, 'utf8')));
     });
   }
 
