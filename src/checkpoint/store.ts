@@ -4,7 +4,7 @@
 // promise the first time, and asks again when it settles. A failure is kept, as a message, for a
 // moment, then tried again on a later read (the folder may have been downloaded meanwhile).
 
-import { CheckpointError } from './errors';
+import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot, pathUnder } from './inside';
 import { archSpec, loadCheckpoint, type Checkpoint, type WeightHolder } from './load';
@@ -98,7 +98,7 @@ export class CheckpointStore {
       const path = await this.tokenizerPath(src);
       if (path === null || (await this.files.size(path)) === null) {
         if (src.kind === 'folder') return null;
-        throw new Error(`no such file: ${src.path}`);
+        throw new Error(`no such file: ${named(src.path)}`);
       }
       // its tokenizer_config.json beside it, in its folder as a checkpoint's files are
       const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
