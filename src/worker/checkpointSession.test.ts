@@ -256,7 +256,7 @@ describe('a checkpoint document in the worker', () => {
     const n = await bad.next((x) => x.type === 'model' && x.version === 4 && x.problems.length > 0);
     assert.ok(n.type === 'model');
     assert.deepEqual(n.problems.map((p) => p.path), ['token_ids']);
-    assert.match(n.problems[0].message, /^the input has 5,000 tokens; a run of this llama model over them needs 8\.9 GB for its stages, available [\d.]+ [MG]B/);
+    assert.equal(n.problems[0].message, 'the input has 5000 tokens; this llama model has positions for 512');
 
     good.replace('407]', '407, 432]');
     await good.check(2, new Map());
