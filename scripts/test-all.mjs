@@ -28,7 +28,7 @@ const STEPS = [
   { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'], timeoutMs: 5 * MIN },
   { name: 'unit', cmd: npm, args: ['run', '--silent', 'test:unit'], timeoutMs: 20 * MIN, needs: ['build'], tests: true },
   { name: 'setup', cmd: 'bash', args: [join('scripts', 'vscode', 'setup.sh')], timeoutMs: 30 * MIN },
-  { name: 'integration', cmd: node, args: [join('scripts', 'run-integration.mjs'), '--no-setup'], timeoutMs: 10 * MIN, needs: ['build', 'setup'], tests: true },
+  { name: 'integration', cmd: node, args: [join('scripts', 'run-integration.mjs'), '--no-setup'], timeoutMs: 15 * MIN, needs: ['build', 'setup'], tests: true },
   { name: 'e2e', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup'], timeoutMs: 60 * MIN, needs: ['build', 'setup'], tests: true },
   // (largeCheckpoint.test.ts reads 498 MB three times, ~7 minutes on 2 busy cores: in e2e-web only)
   { name: 'e2e-web', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup', '--settings', join('test', 'e2e-web', 'settings.json'), '--files', 'out/test/e2e-web/**/*.test.js'], timeoutMs: 30 * MIN, needs: ['build', 'setup'], tests: true },
