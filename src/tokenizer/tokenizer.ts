@@ -56,7 +56,6 @@ export function loadTokenizer(json: string, configJson?: string, file = 'tokeniz
   const { byteLevel, patterns } = checked;
   const vocab = (tok.model?.vocab ?? []) as unknown[];
   const vocabSize = vocab.length; // indexed by id, added tokens included
-  const labels = new Map<number, string>();
   const token = (id: number): string | undefined => {
     const raw = Number.isInteger(id) && id >= 0 ? vocab[id] : undefined;
     return typeof raw === 'string' ? raw : undefined;
@@ -81,15 +80,7 @@ export function loadTokenizer(json: string, configJson?: string, file = 'tokeniz
         throw new TokenizerError(`the ids cannot be decoded: ${firstLine(err)}`);
       }
     },
-    label(id) {
-      let l = labels.get(id);
-      if (l === undefined) {
-        const raw = token(id);
-        l = raw === undefined ? `#${id}` : visible(raw, byteLevel);
-        labels.set(id, l);
-      }
-      return l;
-    },
+    label: labelsOf(token, byteLevel),
     token,
     bytes: (id) => tokenBytes(token(id), byteLevel),
     vocabSize,
@@ -211,4 +202,18 @@ function show(c: string, at: number, text: string): string {
   // a zero-width joiner inside an emoji sequence shows as the sequence
   if (code === 0x200d && SHOWS.test(text[at - 1] ?? '') && SHOWS.test(text[at + 1] ?? '')) return c;
   return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+/** A label per id, made once each (`#id` outside the vocabulary): the in-process and the threaded tokenizer's. */
+export function labelsOf(token: (id: number) => string | undefined, byteLevel: boolean): (id: number) => string {
+  const labels = new Map<number, string>();
+  return (id) => {
+    let l = labels.get(id);
+    if (l === undefined) {
+      const raw = token(id);
+      l = raw === undefined ? `#${id}` : visible(raw, byteLevel);
+      labels.set(id, l);
+    }
+    return l;
+  };
 }

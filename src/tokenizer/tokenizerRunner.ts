@@ -13,7 +13,7 @@
 import { quote } from '../util/quote';
 import { backtrackingPatterns } from './backtracking';
 import type { FromTokenizerThread, SpawnTokenizerThread, ToTokenizerThread, TokenizerThread } from './threadProtocol';
-import { firstLine, loadTokenizer, TokenizerError, visible, type LoadedTokenizer } from './tokenizer';
+import { firstLine, labelsOf, loadTokenizer, TokenizerError, type LoadedTokenizer } from './tokenizer';
 import { checkTokenizerJson, type FilePattern } from './tokenizerJson';
 import { tokenBytes } from './tokenBytes';
 
@@ -261,7 +261,6 @@ export class TokenizerRunner {
   private budgeted(entry: Entry, vocabSize: number, token: (id: number) => string | undefined, byteLevel: boolean): BudgetedTokenizer {
     type Known = { readonly ids: Encoded } | { readonly failed: string } | { readonly done: Promise<void> };
     const known = new Map<string, Known>();
-    const labels = new Map<number, string>();
     const keep = (text: string, k: Known): void => {
       known.delete(text);
       known.set(text, k);
@@ -272,15 +271,7 @@ export class TokenizerRunner {
     };
     return {
       vocabSize,
-      label: (id) => {
-        let l = labels.get(id);
-        if (l === undefined) {
-          const raw = token(id);
-          l = raw === undefined ? `#${id}` : visible(raw, byteLevel);
-          labels.set(id, l);
-        }
-        return l;
-      },
+      label: labelsOf(token, byteLevel),
       bytes: (id) => tokenBytes(token(id), byteLevel),
       encodeAhead: (text) => {
         const k = known.get(text);
