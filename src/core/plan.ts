@@ -32,7 +32,7 @@ import { residualOp } from './residual';
 import { rmsnormOp } from './rmsnorm';
 import { probsOp } from './softmax';
 import { epsOf, type ModelSpec } from './spec';
-import { stageId } from './stageId';
+import { stageId } from './ids';
 
 interface Text {
   readonly title: string;

@@ -13,7 +13,7 @@
 // activation times its column of W2 (without b2); an MLP layer's, its whole output (with b2).
 
 import { epsOf } from '../core/spec';
-import { stageId } from '../core/stageId';
+import { stageId } from '../core/ids';
 import { LensError, top2, type Run } from './cache';
 import { backProject, dot, weightAt } from './weights';
 

@@ -7,7 +7,7 @@
 // A score's positions: none qualifying gives 0. On a random sequence repeated twice
 // (inductionSequence) every t of the second half qualifies, once.
 
-import { stageId } from '../core/stageId';
+import { stageId } from '../core/ids';
 import { LensError, tokenIds, type Run } from './cache';
 import { rng } from '../util/rng';
 

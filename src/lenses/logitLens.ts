@@ -3,7 +3,7 @@
 // final norm of `layers.i.out`), its top words, and the probability and rank of a chosen target.
 // The last layer's row is the model's own prediction (its lens logits equal head.logits).
 
-import { stageId } from '../core/stageId';
+import { stageId } from '../core/ids';
 import { LensError, type Run } from './cache';
 
 export interface LensCell {

@@ -10,7 +10,7 @@
 
 import type { Engine } from '../core/engine';
 import type { Model } from '../core/model';
-import { stageId } from '../core/stageId';
+import { stageId } from '../core/ids';
 import { LensError, top2, tokenIds } from './cache';
 import { weightAt } from './weights';
 

@@ -11,7 +11,7 @@ import { logitLensGrid, softmaxTop } from '../lenses/logitLens';
 import { activationPatching, type PatchProgress, type Patching } from '../lenses/patching';
 import type { ModelFile } from '../model/read';
 import type { LensRequest, LensResult, WordP } from '../protocol/lenses';
-import { stageId } from '../core/stageId';
+import { stageId } from '../core/ids';
 
 /** Above this many tokens the heads' patterns are not sent for the hover (T² per head). */
 const MAX_PATTERN_T = 64;

@@ -1,7 +1,7 @@
 // Warnings only the computed stages can give: NaN or ∞ produced, every neuron of an FFN dead,
 // an attention row with nothing to see.
 import { activationLabel } from '../core/activation';
-import { parseStageId } from '../core/stageId';
+import { parseStageId } from '../core/ids';
 import type { PathSegment } from '../model/problems';
 import { layerPath, nodeAt } from '../model/tree';
 import { quote } from '../util/quote';

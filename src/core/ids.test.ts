@@ -1,0 +1,34 @@
+import { strict as assert } from 'node:assert';
+import { normOf, paramId, parseParamId, parseStageId, parseUnitId, STAGE, stageId, unitId, unitStage } from './ids';
+import { LAYER_PARAMS, layerParam, shapeOf } from './paramTable';
+
+describe('ids: the one vocabulary', () => {
+  it('builds and takes apart stage ids', () => {
+    assert.equal(stageId(3, STAGE.act), 'layers.3.ffn.act');
+    assert.equal(stageId(-1, STAGE.probs), 'head.probs');
+    assert.deepEqual(parseStageId('layers.12.attn.weights'), { layer: 12, kind: 'attn.weights' });
+    assert.deepEqual(parseStageId('ln_f'), { layer: -1, kind: 'ln_f' });
+    assert.deepEqual(parseStageId('layers.x.out'), { layer: -1, kind: 'layers.x.out' });
+    assert.deepEqual(parseStageId('layers.1234567890.out'), { layer: -1, kind: 'layers.1234567890.out' });
+  });
+  it('builds and takes apart param ids', () => {
+    assert.equal(paramId(0, 'ffn.W1'), 'layers.0.ffn.W1');
+    assert.deepEqual(parseParamId('layers.2.ln1.gamma'), { layer: 2, kind: 'ln1.gamma' });
+    assert.equal(normOf('layers.2.ln1.gamma'), 'layers.2.ln1');
+    assert.equal(normOf('head.W'), null);
+  });
+  it('builds and takes apart unit ids', () => {
+    assert.equal(unitId('neuron', 3, 17), 'layers.3.ffn.neuron.17');
+    assert.equal(unitId('head', 0, 2), 'layers.0.attn.head.2');
+    assert.deepEqual(parseUnitId('layers.3.ffn.neuron.17'), { kind: 'neuron', layer: 3, index: 17 });
+    assert.deepEqual(parseUnitId('layers.0.attn.head.2'), { kind: 'head', layer: 0, index: 2 });
+    for (const bad of ['layers.0.attn.head.', 'layers.0.attn.head.2x', 'layers..ffn.neuron.1', 'ffn.neuron.1', `layers.0.ffn.neuron.${'9'.repeat(10)}`]) assert.equal(parseUnitId(bad), null, bad);
+    assert.equal(unitStage('neuron', 1), 'layers.1.ffn.act');
+  });
+  it('names each layer param once, with its shape', () => {
+    const kinds = LAYER_PARAMS.map((r) => r.kind);
+    assert.equal(new Set(kinds).size, kinds.length);
+    assert.deepEqual(shapeOf(layerParam('attn.Wk')!, { C: 8, F: 32, Q: 8, KV: 4, HS: 2, NH: 4 }), [4, 8]);
+    assert.equal(layerParam('ffn.b1')!.of, 'ffn.W1');
+  });
+});
