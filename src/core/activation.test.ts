@@ -2,7 +2,12 @@
 // of the whole stage, for every activation, with and without unit scales, and the whole stage
 // equals f applied element by element (SiLU and GELU-tanh take e^ in one vector pass there).
 import * as assert from 'node:assert/strict';
-import { ACTIVATIONS, activationColumns, activationFn, isGated } from './activation';
+import { ACTIVATIONS, activationColumns, activationFn, activationForward, isGated } from './activation';
+import { gelu } from './gelu';
+import { geluTanh } from './geluTanh';
+import { relu } from './relu';
+import { silu } from './silu';
+import { close, f32 } from '../../test/helpers/handChecked';
 
 const T = 5;
 const F = 37;
@@ -54,4 +59,34 @@ describe('activationColumns', () => {
       }
     });
   }
+});
+
+describe('activations', () => {
+  it('GELU at 0, ±3, -10 (x·Φ(x))', () => {
+    assert.equal(gelu(0), 0);
+    assert.ok(Math.abs(gelu(3) - 2.99595030590511) < 1e-14);
+    assert.ok(Math.abs(gelu(-3) / -0.004049694094890287 - 1) < 1e-13, `gelu(-3) = ${gelu(-3)}`);
+    // far left: tiny but not zero, and negative (erfc form, no cancellation)
+    assert.ok(Math.abs(gelu(-10) / -7.619853024160593e-23 - 1) < 1e-12, `gelu(-10) = ${gelu(-10)}`);
+  });
+  it('GELU tanh approximation, SiLU, ReLU at hand-checked points (e^x in float32: to ~1e-7)', () => {
+    assert.ok(Math.abs(geluTanh(1) / 0.8411919906082768 - 1) < 2e-7, `geluTanh(1) = ${geluTanh(1)}`);
+    assert.ok(Math.abs(silu(1) / 0.7310585786300049 - 1) < 2e-7, `silu(1) = ${silu(1)}`);
+    assert.ok(Object.is(geluTanh(-200), -0));
+    assert.equal(silu(0), 0);
+    assert.equal(relu(-2), 0);
+    assert.equal(relu(2.5), 2.5);
+  });
+  it('gated: act = f(gate) ⊙ up', () => {
+    const out = new Float32Array(3);
+    activationForward(out, f32([2, 3, 4]), f32([-1, 0, 1]), 'reglu', 3);
+    close(out, [0, 0, 4]);
+    activationForward(out, f32([2, 3, 4]), f32([-1, 0, 1]), 'swiglu', 3);
+    close(out, [2 * silu(-1), 0, 4 * silu(1)]);
+  });
+  it('linear leaves values as they are', () => {
+    const out = new Float32Array(3);
+    activationForward(out, f32([-2, 0, 5]), null, 'linear', 3);
+    close(out, [-2, 0, 5]);
+  });
 });

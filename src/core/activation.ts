@@ -2,6 +2,7 @@
 //   plain:  act = f(up)
 //   gated:  act = f(gate) ⊙ up   (swiglu: f = SiLU, geglu: f = GELU, reglu: f = ReLU)
 
+import { isGated, type Activation } from './activationKinds';
 import { gelu } from './gelu';
 import type { StageOp } from './graph';
 import { unionCols, type Cols } from './params';
@@ -10,22 +11,8 @@ import { geluTanh, geluTanhExpArg } from './geluTanh';
 import { relu } from './relu';
 import { silu, siluExpArg } from './silu';
 
-export type Activation = 'relu' | 'gelu' | 'gelu_tanh' | 'silu' | 'linear' | 'swiglu' | 'geglu' | 'reglu';
-
-export const ACTIVATIONS: readonly Activation[] = ['relu', 'gelu', 'gelu_tanh', 'silu', 'linear', 'swiglu', 'geglu', 'reglu'];
-
-const LABELS: Record<Activation, string> = {
-  relu: 'ReLU', gelu: 'GELU', gelu_tanh: 'GELU (tanh)', silu: 'SiLU', linear: 'linear', swiglu: 'SwiGLU', geglu: 'GeGLU', reglu: 'ReGLU',
-};
-
-/** How the panel and hovers name an activation. */
-export function activationLabel(a: string): string {
-  return LABELS[a as Activation] ?? a;
-}
-
-export function isGated(a: Activation): boolean {
-  return a === 'swiglu' || a === 'geglu' || a === 'reglu';
-}
+// (the names live below the functions, so the spec can name an activation without importing them)
+export { ACTIVATIONS, activationLabel, isGated, type Activation } from './activationKinds';
 
 const identity = (x: number): number => x;
 

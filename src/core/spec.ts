@@ -8,7 +8,7 @@
 //   HS  = head size           V   = vocab                   L  = layers
 //   OC  = output channels of a linear layer
 
-import type { Activation } from './activation';
+import type { Activation } from './activationKinds';
 
 export type Norm = 'none' | 'pre' | 'post';
 export type NormKind = 'layernorm' | 'rmsnorm';

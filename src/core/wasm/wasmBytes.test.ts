@@ -1,8 +1,9 @@
 // The WebAssembly encoder and the generated kernel module.
 import * as assert from 'node:assert/strict';
-import { fusedProbeBytes, matmulModuleBytes, simdProbeBytes } from '../../../src/core/wasm/matmulModule';
-import { wasmApi } from '../../../src/core/wasm/wasmApi';
-import { encodeModule, FuncBuilder, I32, sleb, uleb } from '../../../src/core/wasm/wasmBytes';
+import { matmulModuleBytes } from './matmulModule';
+import { fusedProbeBytes, simdProbeBytes } from './wasmFeatures';
+import { wasmApi } from './wasmApi';
+import { encodeModule, FuncBuilder, I32, sleb, uleb } from './wasmBytes';
 
 describe('wasm encoder (src/core/wasm/wasmBytes)', () => {
   it('encodes LEB128', () => {

@@ -1,10 +1,10 @@
 // The fast TypeScript kernel against the naive reference: bit-identical (same float64 sums in
 // the same order), for awkward shapes and both layouts.
 import * as assert from 'node:assert/strict';
-import { tsKernel } from '../../../src/core/kernel';
-import { matmul, matmulPackedColumns, packB } from '../../../src/core/matmul';
-import { matmulNaive, type BLayout } from '../../../src/core/matmulNaive';
-import { rng } from '../../helpers/random';
+import { tsKernel } from './kernel';
+import { matmul, matmulPackedColumns, packB } from './matmul';
+import { matmulNaive, type BLayout } from './matmulNaive';
+import { rng } from '../util/rng';
 
 describe('matmul (TypeScript kernel) vs matmulNaive', () => {
   const shapes = [[1, 1, 1], [1, 3, 5], [2, 7, 3], [3, 5, 4], [4, 4, 4], [5, 9, 6], [7, 16, 13], [8, 64, 256], [33, 17, 31]];

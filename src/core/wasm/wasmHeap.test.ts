@@ -1,7 +1,7 @@
 // The allocator of the wasm kernel's memory: first fit, coalescing, growth only when needed.
 import * as assert from 'node:assert/strict';
-import { WASM_PAGE_BYTES, wasmApi } from '../../../src/core/wasm/wasmApi';
-import { BLOCK_ALIGN, WasmHeap } from '../../../src/core/wasm/wasmHeap';
+import { WASM_PAGE_BYTES, wasmApi } from './wasmApi';
+import { BLOCK_ALIGN, WasmHeap } from './wasmHeap';
 
 function heap(pages = 1): WasmHeap {
   const api = wasmApi();

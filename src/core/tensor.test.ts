@@ -1,6 +1,6 @@
 // The size invariant every stage is checked against, and the shape form messages use.
 import * as assert from 'node:assert/strict';
-import { checkSize, formatShape, sizeOf } from '../../../src/core/tensor';
+import { checkSize, formatShape, sizeOf } from './tensor';
 
 describe('tensor shapes', () => {
   it('sizeOf multiplies the dimensions; a scalar shape holds one number', () => {
