@@ -286,13 +286,13 @@ function libraryText(e: unknown): string {
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
-/** A param in out_in terms: rows = outputs (null for a vector), cols = inputs. */
 /** A bias or a norm's shift (a checkpoint may have none): by the param table, and the final norm's β. */
 function isBias(kind: string): boolean {
   const role = kind === PARAM.lnFBeta ? 'shift' : layerParam(kind)?.role;
   return role === 'bias' || role === 'shift';
 }
 
+/** A param in out_in terms: rows = outputs (null for a vector), cols = inputs. */
 function geometry(p: Param): { rows: number | null; cols: number } {
   if (p.shape.length === 1) return { rows: null, cols: p.shape[0] };
   const [rows, cols] = outputsInputs(p);
