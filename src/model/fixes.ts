@@ -1,5 +1,6 @@
 // Quick fixes, where the fix is unambiguous: the edits as offsets into the text, computed where
 // the parsed tree is (the worker). Nothing is rewritten beyond the few characters each fix needs.
+import { PARAM, paramId } from '../core/ids';
 import { elementRanges, sourceSlice, type JsonNode, type ObjectNode, type PropertyNode, type Source } from './jsonc';
 import type { Problem } from './problems';
 import type { ModelFile } from './read';
@@ -143,7 +144,7 @@ function missingBiasFixes(text: Source, root: JsonNode | null, model: ModelFile,
     const f = spec.layers[layer]?.ffn;
     if (!f) return [];
     wanted.push(['b1', 'W1', f.F], ['b2', 'W2', spec.C]);
-    if (params.has(`layers.${layer}.ffn.Wg`)) wanted.push(['bg', 'Wg', f.F]);
+    if (params.has(paramId(layer, PARAM.Wg))) wanted.push(['bg', 'Wg', f.F]);
   } else if (kind === 'attention') {
     if (!spec.layers[layer]?.attention) return [];
     for (const k of ['q', 'k', 'v', 'o']) wanted.push([`b${k}`, `W${k}`, spec.C]);
