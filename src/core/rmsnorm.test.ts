@@ -56,7 +56,7 @@ describe('rmsnormForward, one-plus (gemma: x̂ · (1 + w))', () => {
       // and not the plain norm with w as its gain
       const wrong = new Float32Array(T * C);
       rmsnormForward(wrong, x, w, 1e-6, T, C);
-      assert.ok(Math.abs(wrong[0] - got[0]) > 0.1);
+      assert.ok(Math.abs(wrong[1] - got[1]) > 0.1, `${wrong[1]} vs ${got[1]}`);
     });
   }
   it('absent, the plain form as before (gain w)', () => {
