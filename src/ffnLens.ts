@@ -9,7 +9,7 @@ import { newModelFile } from './commands/newModel';
 import { openSample, pickSample, SAMPLES } from './commands/samples';
 import { ComputeClient } from './compute/computeClient';
 import { onDidChangeRestriction, restrictedFolders } from './compute/restricted';
-import { readSettings } from './config';
+import { readSettings } from './host/config';
 import { ModelCodeActionProvider } from './editor/codeActions';
 import { ModelCodeLensProvider } from './editor/codeLens';
 import { ModelCompletionProvider } from './editor/completion';
@@ -24,8 +24,8 @@ import { activeTabUri, DiskModels, EXTENSION_FILE_LIMIT, fileSize } from './edit
 import { ModelHoverProvider } from './editor/hover';
 import { ModelStatusBar } from './editor/statusBar';
 import { looksLikeModelDocument, ModelDocuments } from './editor/modelDocuments';
-import { busy, resetBusy, type BusyStats } from './util/busy';
-import { Disposable } from './util/dispose';
+import { busy, resetBusy, type BusyStats } from './host/busy';
+import { Disposable } from './host/dispose';
 import { PanelManager } from './panel/panelManager';
 
 /** Handed to the integration tests (the return value of activate). */

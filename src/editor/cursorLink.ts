@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { PanelManager } from '../panel/panelManager';
-import { timed } from '../util/busy';
-import { Disposable } from '../util/dispose';
+import { timed } from '../host/busy';
+import { Disposable } from '../host/dispose';
 import type { ModelDocuments } from './modelDocuments';
 
 const THROTTLE_MS = 80;

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { WorkerProblem } from '../protocol/worker';
 import { rangeOf } from '../panel/source';
-import { Disposable } from '../util/dispose';
+import { Disposable } from '../host/dispose';
 import type { DiskModels } from './diskModels';
 import type { ModelDocuments } from './modelDocuments';
 

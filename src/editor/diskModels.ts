@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { PanelSource } from '../panel/source';
-import { Disposable } from '../util/dispose';
+import { Disposable } from '../host/dispose';
 import { Settle } from './settle';
 
 /** VS Code does not synchronize documents above this size with extensions. */

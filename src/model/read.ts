@@ -17,8 +17,8 @@ import {
 import type { ParamCounts } from './params';
 import type { CheckpointFacts } from '../checkpoint/resolve';
 import { pathAt } from './pathAt';
-import { quote } from '../util/quote';
-import { formatFloat32 } from '../util/float32';
+import { quote } from '../shared/quote';
+import { formatFloat32 } from '../shared/float32';
 import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
 
 export interface ModelDims {

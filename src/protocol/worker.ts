@@ -151,7 +151,7 @@ export type FromWorker =
    * pieces of at most STAGE_PIECE floats, sized for the webview: the host forwards them as they are.
    * `pooled` (a stage across a vocabulary wider than the panel draws, shape [rows, V]): the numbers
    * are [rows][pooled] values, each the one of largest |v| of its block of words (the panel's own
-   * pooling rule: src/util/pool.ts), then [rows][pooled] word ids of those values.
+   * pooling rule: src/shared/pool.ts), then [rows][pooled] word ids of those values.
    */
   | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number; readonly pooled?: number }
   /** The prediction of the stage head.probs just posted: its top words of every token (the panel's chart). */

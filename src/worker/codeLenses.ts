@@ -4,7 +4,7 @@ import type { Lens } from '../protocol/worker';
 import type { PathSegment } from '../model/problems';
 import { matrixMeaning, type MatrixParam } from '../model/roles';
 import { layerPath, nodeAt } from '../model/tree';
-import { formatCount, plural } from '../util/numberFormat';
+import { formatCount, plural } from '../shared/numberFormat';
 import { canDie, deadNeurons, type Computed } from './computed';
 
 const LENS_MATRICES: MatrixParam[] = ['Wq', 'Wk', 'Wv', 'Wo', 'W1', 'Wg', 'W2'];
