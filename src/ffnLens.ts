@@ -18,7 +18,7 @@ import { exportFromPanel } from './commands/exports';
 import type { Panel } from './panel/panel';
 import { gitAvailable, type BaselineKind } from './editor/baselines';
 import { openCheckpoint } from './commands/openCheckpoint';
-import { CursorLink } from './editor/cursorLink';
+import { CursorLink } from './panel/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
 import { activeTabUri, DiskModels, EXTENSION_FILE_LIMIT, fileSize } from './editor/diskModels';
 import { ModelHoverProvider } from './editor/hover';

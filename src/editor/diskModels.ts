@@ -3,7 +3,7 @@
 // write is complete (settle.ts): a save of 83 MB takes a while, and a half-written file is never read.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { PanelSource } from '../panel/source';
+import type { PanelSource } from './panelSource';
 import { Disposable } from '../host/dispose';
 import { Settle } from './settle';
 

@@ -14,7 +14,7 @@ import { timed } from '../host/busy';
 import { Disposable } from '../host/dispose';
 import { panelHtml } from './html';
 import type { FromWebview, ProblemInfo, ToWebview } from '../protocol/panel';
-import { rangeOf, type PanelSource } from './source';
+import { rangeOf, type PanelSource } from '../editor/panelSource';
 import type { ReadProgress } from '../compute/hostFiles';
 import { loadingNotice, readIsFor, type ReadShown } from './loadingNotice';
 import type { LensKind, LensResult } from '../protocol/lenses';

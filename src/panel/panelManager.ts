@@ -10,7 +10,7 @@ import type { ModelDocuments } from '../editor/modelDocuments';
 import { Disposable } from '../host/dispose';
 import { unitActions } from '../editor/unitActions';
 import { Panel, PANEL_VIEW_TYPE } from './panel';
-import { documentSource, rangeOf, type PanelSource } from './source';
+import { documentSource, rangeOf, type PanelSource } from '../editor/panelSource';
 import { restoreCandidates } from './restoreUri';
 
 interface SavedState {

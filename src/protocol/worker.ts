@@ -2,9 +2,7 @@
 // the forward pass never block the editor). Documents are named by their URI string; every
 // result carries the document version it was computed from.
 
-import type { Fix } from '../model/fixes';
-import type { CompletionItemData } from '../model/completion';
-import type { FixHint } from '../model/problems';
+import type { CompletionItemData, Fix, FixHint } from './edits';
 import type { HighlightTarget, ProblemInfo, SummaryMessage } from './panel';
 import type { TopWords } from './stages';
 import type { LensRequest, LensResult } from './lenses';
