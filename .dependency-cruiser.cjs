@@ -71,6 +71,13 @@ module.exports = {
   forbidden: [
     ...layerRules,
     {
+      name: 'layer-known',
+      comment: 'every folder of src/ has a row in the table (and in LAYERS above): a new folder is placed there first',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: `^src/${alt(Object.keys(LAYERS))}/` },
+      to: {},
+    },
+    {
       name: 'entries-on-top',
       comment: 'src/*.ts (the two entries and what both run) import anything in src/ but are imported by no folder',
       severity: 'error',
