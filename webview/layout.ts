@@ -4,7 +4,7 @@
 // open state kept in the view state. Nothing here knows one op from another: a card per stage.
 import { isDeep as isDeepModel } from '../src/core/shownFirst';
 import type { ModelSummary, StageView } from '../src/protocol/stages';
-import { plural } from '../src/util/numberFormat';
+import { plural } from '../src/shared/numberFormat';
 import { h } from './dom';
 import type { Overview } from './overview';
 import type { ViewState } from './viewState';

@@ -3,7 +3,7 @@
 // chunks (a 500 MB file is never one buffer), with seeded weights as a freshly initialised model
 // has them (normal, σ 0.02; norms' gains 1, biases 0), and a model file beside them.
 
-import { rng } from '../util/rng';
+import { rng } from '../core/rng';
 import { layerTensorPrefix, modelPrefix } from './tensorNames';
 
 /** A tensor as it goes into the file: name, shape, how to fill it. */

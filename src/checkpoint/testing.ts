@@ -1,7 +1,7 @@
 // Test helpers of the checkpoint loader (imported by tests only): a safetensors writer, exact
 // float16/bfloat16 encoders, tiny GPT-2 and Llama/Qwen2 checkpoints, and a folder of them in memory.
 
-import { rng } from '../util/rng';
+import { rng } from '../core/rng';
 import type { CheckpointFiles } from './files';
 import { memoryFiles } from './memoryFiles';
 import { layerTensorPrefix } from './tensorNames';

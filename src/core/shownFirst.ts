@@ -3,7 +3,7 @@
 // (each layer's `out`). The worker sends only those to a panel that has not said (opening GPT-2-small
 // posted 190 pieces, 6.5 MB, where the panel draws 35); the panel (webview/layout.ts) lays itself
 // out by the same rule and asks for a layer's stages as it opens it.
-import type { StageView } from '../protocol/stages';
+import type { StageView } from './stageView';
 
 export function isDeep(layers: number): boolean {
   return layers > 2;

@@ -9,7 +9,7 @@
 
 import { STAGE, stageId } from '../core/ids';
 import { LensError, tokenIds, type Run } from './cache';
-import { rng } from '../util/rng';
+import { rng } from '../core/rng';
 
 export interface HeadScores {
   /** [layer][head]; a layer without attention has an empty row. */

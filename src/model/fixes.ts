@@ -6,23 +6,10 @@ import type { Problem } from './problems';
 import type { ModelFile } from './read';
 import { pathAt } from './pathAt';
 import { child, layerPath, nodeAt } from './tree';
+import type { Fix, TextEdit } from '../protocol/edits';
 
 /** How much text one look around an offset reads (the document may be tens of megabytes). */
 const WINDOW = 4096;
-
-export interface TextEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
-
-export interface Fix {
-  readonly title: string;
-  readonly edits: readonly TextEdit[];
-  /** The problem it fixes (its code and start), if it fixes one. */
-  readonly fixes?: { readonly code: string; readonly start: number };
-  readonly preferred?: boolean;
-}
 
 /** The offset of the last line end (\n or a lone \r) before `offset` and after `floor`, or -1; reads windows, not the whole text. */
 function lastNewline(text: Source, offset: number, floor: number): number {

@@ -14,7 +14,7 @@ import type { CellUnit, Lens } from '../protocol/worker';
 import type { Model } from '../core/model';
 import { outputsInputs, readOutputRow } from '../core/params';
 import type { StageView } from '../protocol/stages';
-import { formatCount, formatValue, plural } from '../util/numberFormat';
+import { formatCount, formatValue, plural } from '../shared/numberFormat';
 import { fmt, table, tokenRows, type Computed } from './computed';
 
 export function checkpointLenses(c: Computed): Lens[] {

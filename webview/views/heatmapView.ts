@@ -3,11 +3,11 @@
 // cursor (arrow keys read the cells as the pointer does, Enter reveals). A matrix wider
 // or taller than the space it has is pooled to the device pixels available (keeping each block's
 // value of largest magnitude), so scaling never drops an extreme, and the card says so.
-import { formatFloat32 } from '../../src/util/float32';
+import { formatFloat32 } from '../../src/shared/float32';
 import { h } from '../dom';
 import { cellAt, cellAtClientPoint, drawHeatmap, indexTickStep, paintHeatmap, type Backdrop, type CellHit, type ColormapName, type HeatmapInfo } from '../heatmap';
 import { tooltip } from './tooltip';
-import { lastAtOrBelow } from '../../src/util/search';
+import { lastAtOrBelow } from '../../src/shared/search';
 
 export interface HeatmapSpec {
   readonly data: Float32Array;
@@ -30,7 +30,7 @@ export interface HeatmapSpec {
   readonly colsOf?: number;
 }
 
-/** The first column of the stage in column c of a matrix pooled from it (src/util/pool.ts' rule). */
+/** The first column of the stage in column c of a matrix pooled from it (src/shared/pool.ts' rule). */
 function sourceCol(s: HeatmapSpec, c: number): number {
   return s.colsOf ? Math.floor((c * s.colsOf) / s.cols) : c;
 }
