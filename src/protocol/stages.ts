@@ -1,5 +1,8 @@
 // The stage and model descriptions that travel between the compute worker, the extension host and
 // the panel's webview. Types only: every side imports them with `import type`.
+import type { StageShow } from '../core/stageShow';
+
+export type { StageQuote, StageShow } from '../core/stageShow';
 
 /** What a stage's columns (its last axis) are. */
 export type AxisKind = 'token' | 'dim' | 'neuron' | 'head-dim' | 'key' | 'vocab';
@@ -32,6 +35,8 @@ export interface StageView {
   /** The stages and params it reads. */
   readonly inputs: readonly string[];
   readonly params: readonly string[];
+  /** What the panel does with it beyond its heatmap (the plan says; the panel reads no stage name). */
+  readonly show: StageShow;
 }
 
 /** How many parameters a model has, by part (the FFN's share of a GPT-style block is about two thirds). */
