@@ -1,6 +1,8 @@
 // What the panel, the hovers and the command line know of a stage: the plan (plan.ts) describes
 // each; src/protocol/stages.ts carries these types across the wire as they are.
 
+import type { StageShow } from './stageShow';
+
 /** What a stage's columns (its last axis) are. */
 export type AxisKind = 'token' | 'dim' | 'neuron' | 'head-dim' | 'key' | 'vocab';
 
@@ -32,4 +34,6 @@ export interface StageView {
   /** The stages and params it reads. */
   readonly inputs: readonly string[];
   readonly params: readonly string[];
+  /** What the panel does with it beyond its heatmap (the plan says; the panel reads no stage name). */
+  readonly show: StageShow;
 }

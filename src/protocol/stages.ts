@@ -7,6 +7,7 @@ import type { StageView } from '../core/stageView';
 
 export type { AxisKind, StageGroup, StageView } from '../core/stageView';
 export type { ParamCounts } from '../core/paramCounts';
+export type { StageQuote, StageShow } from '../core/stageShow';
 
 export interface LayerSummary {
   readonly attention: {
