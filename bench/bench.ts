@@ -35,7 +35,7 @@ import type { FromWorker, ToWorker } from '../src/protocol/worker';
 import { Engine } from '../src/core/engine';
 import { createWasmKernel, type WasmMatmulKernel } from '../src/core/wasm';
 import { nodeMatmulHelper } from '../src/worker/nodeMatmulHelper';
-import { enableWasmRelaxedSimd } from '../src/util/nodeWasmFeatures';
+import { enableWasmRelaxedSimd } from '../src/worker/nodeWasmFeatures';
 import { generateModelText, estimateBytes, type GenerateOptions } from '../src/model/generate';
 import { readModel } from '../src/model/read';
 import { checkpointChunks, checkpointPreset, configText, type CheckpointPresetId } from '../src/checkpoint/presets';

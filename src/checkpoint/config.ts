@@ -5,7 +5,7 @@
 
 import type { RopeScaling } from '../core/spec';
 import type { Activation } from '../core/activation';
-import { describeValue } from '../util/quote';
+import { describeValue } from '../shared/quote';
 import { CheckpointError } from './errors';
 
 export type ModelType = 'gpt2' | 'llama' | 'qwen2';

@@ -4,10 +4,12 @@
 // given its param id (tensorNames.ts). A tied head is the very Param of the embedding. And the
 // core's spec of that architecture for an input (archSpec).
 
+import { PARAM, parseParamId, STAGE, stageId } from '../core/ids';
+import { isMatrixKind } from '../core/paramTable';
 import { outputsInputs, panelsLength, type Param, type Params } from '../core/params';
 import type { ModelSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
-import { describeValue } from '../util/quote';
+import { describeValue } from '../shared/quote';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
@@ -34,8 +36,11 @@ export interface Checkpoint {
   readonly ignored: readonly string[];
 }
 
-/** The params the forward multiplies as B of x·B: every layer's projections and the head. */
-const MULTIPLIED = /^(layers\.\d+\.(attn\.W[qkvo]|ffn\.W[12g])|head\.W)$/;
+/** Whether the forward multiplies a param as B of x·B: every layer's matrices (the param table's) and the head. */
+function isMultiplied(id: string): boolean {
+  const { layer, kind } = parseParamId(id);
+  return layer >= 0 ? isMatrixKind(kind) : id === PARAM.headW;
+}
 
 /** F16 and BF16 tensors are read through this buffer's halves into `alloc`'s arrays; F32 ones straight in, in parts of half its size (readTensor). */
 const STAGING_BYTES = 16 << 20;
@@ -96,7 +101,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   // The matrices the forward multiplies, as panels (the embedding only when it is the head too:
   // otherwise only its rows are read), each read into memory with the room to become panels where
   // it lies.
-  const multiplied = (id: string): boolean => !!holder && (MULTIPLIED.test(id) || (id === 'embed' && arch.tied));
+  const multiplied = (id: string): boolean => !!holder && (isMultiplied(id) || (id === PARAM.embed && arch.tied));
   const into = (t: ExpectedTensor): ((n: number) => Float32Array) | undefined => {
     if (t.role.kind === 'qkv' || t.role.kind === 'qkvBias') return undefined; // (cut as read, or after: see read)
     if (t.role.kind !== 'matrix' || !multiplied(t.role.id)) return alloc;
@@ -117,7 +122,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
     }
     // the head: the embedding's own Param when tied, else lm_head
     if (arch.tied) {
-      params.set('head.W', params.get('embed')!);
+      params.set(PARAM.headW, params.get(PARAM.embed)!);
       if (headStored !== null) used.add(headStored); // a tied head saved anyway holds the embedding's numbers
     } else {
       for (const [id, p] of paramsOf(head, await read(head, into(head)), alloc)) params.set(id, asPanels(id, p));
@@ -176,10 +181,11 @@ function checkWeightBytes(bytes: number): void {
 /** The core's spec of a checkpoint's model for an input: the architecture as checkpoints-v1 says. */
 export function archSpec(arch: ArchConfig, opts: { readonly ids: readonly number[]; readonly temperature: number; readonly lens: boolean }): ModelSpec {
   const gpt2 = arch.modelType === 'gpt2';
-  const eps = new Map<string, number>([['ln_f', arch.eps]]);
+  // (a norm's epsilon is keyed by its name, the id of the stage it computes)
+  const eps = new Map<string, number>([[STAGE.lnF, arch.eps]]);
   for (let i = 0; i < arch.L; i++) {
-    eps.set(`layers.${i}.ln1`, arch.eps);
-    eps.set(`layers.${i}.ln2`, arch.eps);
+    eps.set(stageId(i, STAGE.ln1), arch.eps);
+    eps.set(stageId(i, STAGE.ln2), arch.eps);
   }
   return {
     T: opts.ids.length, C: arch.C,

@@ -3,7 +3,8 @@
 // chunks (a 500 MB file is never one buffer), with seeded weights as a freshly initialised model
 // has them (normal, σ 0.02; norms' gains 1, biases 0), and a model file beside them.
 
-import { rng } from '../util/rng';
+import { rng } from '../core/rng';
+import { layerTensorPrefix, modelPrefix } from './tensorNames';
 
 /** A tensor as it goes into the file: name, shape, how to fill it. */
 interface TensorPlan {
@@ -39,7 +40,7 @@ function gpt2Small(): CheckpointPreset {
     { name: 'wpe.weight', shape: [P, C], fill: 'normal' },
   ];
   for (let i = 0; i < L; i++) {
-    const h = `h.${i}.`;
+    const h = layerTensorPrefix('gpt2', i);
     t.push(
       { name: `${h}ln_1.weight`, shape: [C], fill: 'ones' }, { name: `${h}ln_1.bias`, shape: [C], fill: 'zeros' },
       { name: `${h}attn.c_attn.weight`, shape: [C, 3 * C], fill: 'normal' }, { name: `${h}attn.c_attn.bias`, shape: [3 * C], fill: 'zeros' },
@@ -69,7 +70,7 @@ function smollm2(): CheckpointPreset {
   const C = 576, L = 30, V = 49152, F = 1536, NH = 9, KVH = 3, HS = C / NH;
   const t: TensorPlan[] = [{ name: 'model.embed_tokens.weight', shape: [V, C], fill: 'normal' }];
   for (let i = 0; i < L; i++) {
-    const p = `model.layers.${i}.`;
+    const p = modelPrefix('llama') + layerTensorPrefix('llama', i);
     t.push(
       { name: `${p}input_layernorm.weight`, shape: [C], fill: 'ones' },
       { name: `${p}self_attn.q_proj.weight`, shape: [NH * HS, C], fill: 'normal' },

@@ -4,6 +4,8 @@
 // Qwen2's Linear weights are [out][in] ('out_in'). Names are given without the model's prefix
 // (`transformer.` for gpt2, `model.` for llama/qwen2), which the Hub's files have or not.
 
+import { PARAM, paramId, type ParamKind } from '../core/ids';
+import { layerParam, shapeOf, type ParamDim } from '../core/paramTable';
 import type { Param } from '../core/params';
 import type { Layout } from '../core/spec';
 import type { ArchConfig, ModelType } from './config';
@@ -58,90 +60,111 @@ export function layerStem(type: ModelType): string {
   return type === 'gpt2' ? 'h.' : 'layers.';
 }
 
+/** A layer's tensor names start so (without the model's prefix): `h.3.`, `layers.3.`. */
+export function layerTensorPrefix(type: ModelType, layer: number): string {
+  return `${layerStem(type)}${layer}.`;
+}
+
 /** The untied head: lm_head.weight [V][C] as a Linear. */
 export function headTensor(arch: ArchConfig): ExpectedTensor {
   const what = arch.modelType === 'gpt2' ? '[vocab_size, n_embd]' : '[vocab_size, hidden_size]';
-  return { name: HEAD_TENSOR, shape: [arch.V, arch.C], what, role: { kind: 'matrix', id: 'head.W', layout: 'out_in' } };
+  return { name: HEAD_TENSOR, shape: [arch.V, arch.C], what, role: { kind: 'matrix', id: PARAM.headW, layout: 'out_in' } };
 }
 
 const mat = (name: string, shape: [number, number], what: string, id: string, layout: Layout): ExpectedTensor => ({ name, shape, what, role: { kind: 'matrix', id, layout } });
 const vec = (name: string, n: number, what: string, id: string): ExpectedTensor => ({ name, shape: [n], what, role: { kind: 'vector', id } });
 
+/** The sizes of the param table's dimension key (src/core/paramTable.ts) for a checkpoint's layers. */
+function dimsOf(arch: ArchConfig): Record<ParamDim, number> {
+  return { C: arch.C, F: arch.F, Q: arch.NH * arch.HS, KV: arch.KVH * arch.HS, HS: arch.HS, NH: arch.NH };
+}
+
+/** Layer `i`'s params as one architecture stores them: each tensor's id and shape from the param table. */
+function layerTensors(arch: ArchConfig, i: number): { mat(name: string, what: string, kind: ParamKind, layout: Layout): ExpectedTensor; vec(name: string, what: string, kind: ParamKind): ExpectedTensor } {
+  const dims = dimsOf(arch);
+  const shape = (kind: ParamKind): number[] => shapeOf(layerParam(kind)!, dims);
+  const h = layerTensorPrefix(arch.modelType, i);
+  return {
+    // (in_out: stored [inputs][outputs], the table's [outputs, inputs] the other way round)
+    mat: (name, what, kind, layout) => {
+      const [out, inp] = shape(kind);
+      return mat(h + name, layout === 'in_out' ? [inp, out] : [out, inp], what, paramId(i, kind), layout);
+    },
+    vec: (name, what, kind) => vec(h + name, shape(kind)[0], what, paramId(i, kind)),
+  };
+}
+
 function gpt2Start(arch: ArchConfig): ExpectedTensor[] {
   const { C, V } = arch;
   return [
-    mat('wte.weight', [V, C], '[vocab_size, n_embd]', 'embed', 'out_in'),
-    mat('wpe.weight', [arch.maxPositions, C], '[n_positions, n_embd]', 'pos', 'out_in'),
+    mat('wte.weight', [V, C], '[vocab_size, n_embd]', PARAM.embed, 'out_in'),
+    mat('wpe.weight', [arch.maxPositions, C], '[n_positions, n_embd]', PARAM.pos, 'out_in'),
   ];
 }
 
 function gpt2Layer(arch: ArchConfig, i: number): ExpectedTensor[] {
-  const { C, F } = arch;
-  const h = `h.${i}.`;
-  const p = `layers.${i}.`;
+  const { C } = arch;
+  const h = layerTensorPrefix(arch.modelType, i);
+  const { mat, vec } = layerTensors(arch, i);
   return [
-    vec(`${h}ln_1.weight`, C, '[n_embd]', `${p}ln1.gamma`),
-    vec(`${h}ln_1.bias`, C, '[n_embd]', `${p}ln1.beta`),
+    vec('ln_1.weight', '[n_embd]', PARAM.ln1Gamma),
+    vec('ln_1.bias', '[n_embd]', PARAM.ln1Beta),
     { name: `${h}attn.c_attn.weight`, shape: [C, 3 * C], what: '[n_embd, 3·n_embd]', role: { kind: 'qkv', layer: i } },
     { name: `${h}attn.c_attn.bias`, shape: [3 * C], what: '[3·n_embd]', role: { kind: 'qkvBias', layer: i } },
-    mat(`${h}attn.c_proj.weight`, [C, C], '[n_embd, n_embd]', `${p}attn.Wo`, 'in_out'),
-    vec(`${h}attn.c_proj.bias`, C, '[n_embd]', `${p}attn.bo`),
-    vec(`${h}ln_2.weight`, C, '[n_embd]', `${p}ln2.gamma`),
-    vec(`${h}ln_2.bias`, C, '[n_embd]', `${p}ln2.beta`),
-    mat(`${h}mlp.c_fc.weight`, [C, F], '[n_embd, n_inner]', `${p}ffn.W1`, 'in_out'),
-    vec(`${h}mlp.c_fc.bias`, F, '[n_inner]', `${p}ffn.b1`),
-    mat(`${h}mlp.c_proj.weight`, [F, C], '[n_inner, n_embd]', `${p}ffn.W2`, 'in_out'),
-    vec(`${h}mlp.c_proj.bias`, C, '[n_embd]', `${p}ffn.b2`),
+    mat('attn.c_proj.weight', '[n_embd, n_embd]', PARAM.Wo, 'in_out'),
+    vec('attn.c_proj.bias', '[n_embd]', PARAM.bo),
+    vec('ln_2.weight', '[n_embd]', PARAM.ln2Gamma),
+    vec('ln_2.bias', '[n_embd]', PARAM.ln2Beta),
+    mat('mlp.c_fc.weight', '[n_embd, n_inner]', PARAM.W1, 'in_out'),
+    vec('mlp.c_fc.bias', '[n_inner]', PARAM.b1),
+    mat('mlp.c_proj.weight', '[n_inner, n_embd]', PARAM.W2, 'in_out'),
+    vec('mlp.c_proj.bias', '[n_embd]', PARAM.b2),
   ];
 }
 
 function gpt2End(arch: ArchConfig): ExpectedTensor[] {
-  return [vec('ln_f.weight', arch.C, '[n_embd]', 'ln_f.gamma'), vec('ln_f.bias', arch.C, '[n_embd]', 'ln_f.beta')];
+  return [vec('ln_f.weight', arch.C, '[n_embd]', PARAM.lnFGamma), vec('ln_f.bias', arch.C, '[n_embd]', PARAM.lnFBeta)];
 }
 
 function llamaStart(arch: ArchConfig): ExpectedTensor[] {
-  return [mat('embed_tokens.weight', [arch.V, arch.C], '[vocab_size, hidden_size]', 'embed', 'out_in')];
+  return [mat('embed_tokens.weight', [arch.V, arch.C], '[vocab_size, hidden_size]', PARAM.embed, 'out_in')];
 }
 
 function llamaLayer(arch: ArchConfig, i: number): ExpectedTensor[] {
-  const { C, F, NH, KVH, HS } = arch;
-  const Q = NH * HS;
-  const KV = KVH * HS;
-  const h = `layers.${i}.`;
-  const p = `layers.${i}.`;
+  const { mat, vec } = layerTensors(arch, i);
   const t: ExpectedTensor[] = [
-    vec(`${h}input_layernorm.weight`, C, '[hidden_size]', `${p}ln1.gamma`),
-    mat(`${h}self_attn.q_proj.weight`, [Q, C], '[heads·head_dim, hidden_size]', `${p}attn.Wq`, 'out_in'),
-    mat(`${h}self_attn.k_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wk`, 'out_in'),
-    mat(`${h}self_attn.v_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wv`, 'out_in'),
+    vec('input_layernorm.weight', '[hidden_size]', PARAM.ln1Gamma),
+    mat('self_attn.q_proj.weight', '[heads·head_dim, hidden_size]', PARAM.Wq, 'out_in'),
+    mat('self_attn.k_proj.weight', '[kv_heads·head_dim, hidden_size]', PARAM.Wk, 'out_in'),
+    mat('self_attn.v_proj.weight', '[kv_heads·head_dim, hidden_size]', PARAM.Wv, 'out_in'),
   ];
   if (arch.qkvBias) {
     t.push(
-      vec(`${h}self_attn.q_proj.bias`, Q, '[heads·head_dim]', `${p}attn.bq`),
-      vec(`${h}self_attn.k_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bk`),
-      vec(`${h}self_attn.v_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bv`),
+      vec('self_attn.q_proj.bias', '[heads·head_dim]', PARAM.bq),
+      vec('self_attn.k_proj.bias', '[kv_heads·head_dim]', PARAM.bk),
+      vec('self_attn.v_proj.bias', '[kv_heads·head_dim]', PARAM.bv),
     );
   }
-  t.push(mat(`${h}self_attn.o_proj.weight`, [C, Q], '[hidden_size, heads·head_dim]', `${p}attn.Wo`, 'out_in'));
-  if (arch.oBias) t.push(vec(`${h}self_attn.o_proj.bias`, C, '[hidden_size]', `${p}attn.bo`));
+  t.push(mat('self_attn.o_proj.weight', '[hidden_size, heads·head_dim]', PARAM.Wo, 'out_in'));
+  if (arch.oBias) t.push(vec('self_attn.o_proj.bias', '[hidden_size]', PARAM.bo));
   t.push(
-    vec(`${h}post_attention_layernorm.weight`, C, '[hidden_size]', `${p}ln2.gamma`),
-    mat(`${h}mlp.gate_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.Wg`, 'out_in'),
-    mat(`${h}mlp.up_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.W1`, 'out_in'),
-    mat(`${h}mlp.down_proj.weight`, [C, F], '[hidden_size, intermediate_size]', `${p}ffn.W2`, 'out_in'),
+    vec('post_attention_layernorm.weight', '[hidden_size]', PARAM.ln2Gamma),
+    mat('mlp.gate_proj.weight', '[intermediate_size, hidden_size]', PARAM.Wg, 'out_in'),
+    mat('mlp.up_proj.weight', '[intermediate_size, hidden_size]', PARAM.W1, 'out_in'),
+    mat('mlp.down_proj.weight', '[hidden_size, intermediate_size]', PARAM.W2, 'out_in'),
   );
   if (arch.mlpBias) {
     t.push(
-      vec(`${h}mlp.gate_proj.bias`, F, '[intermediate_size]', `${p}ffn.bg`),
-      vec(`${h}mlp.up_proj.bias`, F, '[intermediate_size]', `${p}ffn.b1`),
-      vec(`${h}mlp.down_proj.bias`, C, '[hidden_size]', `${p}ffn.b2`),
+      vec('mlp.gate_proj.bias', '[intermediate_size]', PARAM.bg),
+      vec('mlp.up_proj.bias', '[intermediate_size]', PARAM.b1),
+      vec('mlp.down_proj.bias', '[hidden_size]', PARAM.b2),
     );
   }
   return t;
 }
 
 function llamaEnd(arch: ArchConfig): ExpectedTensor[] {
-  return [vec('norm.weight', arch.C, '[hidden_size]', 'ln_f.gamma')];
+  return [vec('norm.weight', arch.C, '[hidden_size]', PARAM.lnFGamma)];
 }
 
 /** The stored name of a tensor: with the model's prefix, else without; null when neither is there. */
@@ -165,13 +188,12 @@ export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float3
     case 'qkv': {
       const C = t.shape[0];
       const [q, k, v] = Array.isArray(data) ? data : splitColumns(whole, C, 3 * C, 3, alloc);
-      const p = `layers.${r.layer}.attn.`;
-      return [[`${p}Wq`, { data: q, shape: [C, C], layout: 'in_out' }], [`${p}Wk`, { data: k, shape: [C, C], layout: 'in_out' }], [`${p}Wv`, { data: v, shape: [C, C], layout: 'in_out' }]];
+      const id = (kind: ParamKind): string => paramId(r.layer, kind);
+      return [[id(PARAM.Wq), { data: q, shape: [C, C], layout: 'in_out' }], [id(PARAM.Wk), { data: k, shape: [C, C], layout: 'in_out' }], [id(PARAM.Wv), { data: v, shape: [C, C], layout: 'in_out' }]];
     }
     case 'qkvBias': {
       const C = t.shape[0] / 3;
-      const p = `layers.${r.layer}.attn.`;
-      return (['bq', 'bk', 'bv'] as const).map((b, i) => [`${p}${b}`, { data: whole.slice(i * C, (i + 1) * C), shape: [C] }]);
+      return ([PARAM.bq, PARAM.bk, PARAM.bv] as const).map((b, i) => [paramId(r.layer, b), { data: whole.slice(i * C, (i + 1) * C), shape: [C] }]);
     }
   }
 }

@@ -6,7 +6,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { npyBytes } from '../util/npy';
+import { npyBytes } from '../shared/npy';
 import { forward } from '../core/forward';
 import { isOutOfMemory } from '../core/runSize';
 import { defaultKernel } from '../core/kernel';
@@ -20,10 +20,10 @@ import { CheckpointResolver } from '../checkpoint/resolve';
 import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { nodeTokenizerScript, nodeTokenizerThread } from '../tokenizer/nodeTokenizerThread';
 import { TokenizerRunner } from '../tokenizer/tokenizerRunner';
-import { formatFloat32 } from '../util/float32';
-import { terminalSafe } from '../util/quote';
-import { enableWasmRelaxedSimd } from '../util/nodeWasmFeatures';
-import { setNodeRunBudget } from '../util/nodeRunBudget';
+import { formatFloat32 } from '../shared/float32';
+import { terminalSafe } from '../shared/quote';
+import { enableWasmRelaxedSimd } from '../worker/nodeWasmFeatures';
+import { setNodeRunBudget } from '../worker/nodeRunBudget';
 import { LensError } from '../lenses/cache';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 

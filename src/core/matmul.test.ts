@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { tsKernel } from './kernel';
 import { matmul, matmulPackedColumns, packB } from './matmul';
 import { matmulNaive, type BLayout } from './matmulNaive';
-import { rng } from '../util/rng';
+import { rng } from './rng';
 
 describe('matmul (TypeScript kernel) vs matmulNaive', () => {
   const shapes = [[1, 1, 1], [1, 3, 5], [2, 7, 3], [3, 5, 4], [4, 4, 4], [5, 9, 6], [7, 16, 13], [8, 64, 256], [33, 17, 31]];

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { SummaryMessage } from '../protocol/panel';
-import { Disposable } from '../util/dispose';
+import { Disposable } from '../host/dispose';
 import type { ModelDocuments } from './modelDocuments';
 
 function compact(n: number): string {

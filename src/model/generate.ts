@@ -18,7 +18,7 @@
 // Pure TypeScript, no `vscode`: used by the "New Model File" command and by the tests.
 
 import { ACTIVATIONS, isGated, type Activation } from '../core/activation';
-import type { ParamCounts } from './params';
+import type { ParamCounts } from '../core/paramCounts';
 
 export type PresetId = 'tiny' | 'd64' | 'd256' | 'd512' | 'gpt2-small';
 

@@ -8,9 +8,9 @@
 //   way, into one node per element, so every error has its exact position.
 // - It never throws: every problem is collected with its offsets, and parsing goes on.
 //
-import { lineStarts } from '../util/lineStarts';
-import { describeChar, quote } from '../util/quote';
-import { lastAtOrBelow } from '../util/search';
+import { lineStarts } from './lineStarts';
+import { describeChar, quote } from '../shared/quote';
+import { lastAtOrBelow } from '../shared/search';
 import { TextChunks } from './textChunks';
 
 // Numbers are rounded exactly as JSON.parse then Math.fround would: a decimal mantissa below 2^53

@@ -14,12 +14,13 @@ import {
 import {
   FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type ArrayNode, type Source, type JsonNode, type NumbersNode, type ObjectNode, type ParsedJson, type PropertyNode,
 } from './jsonc';
-import type { ParamCounts } from './params';
+import type { ParamCounts } from '../core/paramCounts';
 import type { CheckpointFacts } from '../checkpoint/resolve';
 import { pathAt } from './pathAt';
-import { quote } from '../util/quote';
-import { formatFloat32 } from '../util/float32';
-import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
+import { quote } from '../shared/quote';
+import { formatFloat32 } from '../shared/float32';
+import { formatPath, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
+import type { FixHint } from '../protocol/edits';
 
 export interface ModelDims {
   readonly seq: number;

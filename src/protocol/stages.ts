@@ -1,49 +1,13 @@
 // The stage and model descriptions that travel between the compute worker, the extension host and
-// the panel's webview. Types only: every side imports them with `import type`.
+// the panel's webview. Types only: every side imports them with `import type`. A stage's view and
+// the parameter counts are core's (the plan describes each stage); they travel as they are.
 
-/** What a stage's columns (its last axis) are. */
-export type AxisKind = 'token' | 'dim' | 'neuron' | 'head-dim' | 'key' | 'vocab';
+import type { ParamCounts } from '../core/paramCounts';
+import type { StageView } from '../core/stageView';
 
-/** Where a stage belongs in the panel. */
-export type StageGroup = 'input' | 'attention' | 'ffn' | 'layer' | 'output' | 'head' | 'lens';
-
-/** What the panel, the hovers and the command line know of a stage (src/core/plan.ts describes each). */
-export interface StageView {
-  readonly id: string;
-  readonly shape: readonly number[];
-  /** The id without `layers.i.` (`attn.q`, `ffn.up`, `out`, `head.logits`). */
-  readonly kind: string;
-  /** -1 outside the layers. */
-  readonly layer: number;
-  readonly group: StageGroup;
-  readonly title: string;
-  readonly meaning: string;
-  readonly cols: AxisKind;
-  /** [heads, seq, x]: drawn one head at a time. */
-  readonly perHead: boolean;
-  /** Scores and weights of causal attention: the masked cells are drawn as masked. */
-  readonly masked: boolean;
-  /**
-   * The numbers in the file a cell is most directly made of: the unit (output row) of the first of
-   * `params` the model has, numbered by the cell's last index (plus its head × head size for a
-   * per-head stage), else the input cell of the cell's token.
-   */
-  readonly source: { readonly params: readonly string[]; readonly perHead: boolean } | null;
-  /** The stages and params it reads. */
-  readonly inputs: readonly string[];
-  readonly params: readonly string[];
-}
-
-/** How many parameters a model has, by part (the FFN's share of a GPT-style block is about two thirds). */
-export interface ParamCounts {
-  readonly attention: number;
-  readonly ffn: number;
-  /** Norm gains and biases. */
-  readonly norm: number;
-  /** The prediction head's matrix; 0 without a head (or tied to the embedding). */
-  readonly head: number;
-  readonly total: number;
-}
+export type { AxisKind, StageGroup, StageView } from '../core/stageView';
+export type { ParamCounts } from '../core/paramCounts';
+export type { StageQuote, StageShow } from '../core/stageShow';
 
 export interface LayerSummary {
   readonly attention: {

@@ -2,9 +2,7 @@
 // the forward pass never block the editor). Documents are named by their URI string; every
 // result carries the document version it was computed from.
 
-import type { Fix } from '../model/fixes';
-import type { CompletionItemData } from '../model/completion';
-import type { FixHint } from '../model/problems';
+import type { CompletionItemData, Fix, FixHint } from './edits';
 import type { HighlightTarget, ProblemInfo, SummaryMessage } from './panel';
 import type { TopWords } from './stages';
 import type { LensRequest, LensResult } from './lenses';
@@ -151,7 +149,7 @@ export type FromWorker =
    * pieces of at most STAGE_PIECE floats, sized for the webview: the host forwards them as they are.
    * `pooled` (a stage across a vocabulary wider than the panel draws, shape [rows, V]): the numbers
    * are [rows][pooled] values, each the one of largest |v| of its block of words (the panel's own
-   * pooling rule: src/util/pool.ts), then [rows][pooled] word ids of those values.
+   * pooling rule: src/shared/pool.ts), then [rows][pooled] word ids of those values.
    */
   | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number; readonly pooled?: number }
   /** The prediction of the stage head.probs just posted: its top words of every token (the panel's chart). */

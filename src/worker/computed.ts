@@ -1,10 +1,11 @@
 // What the worker's explanations read: a model file as read, its latest computed stages (never
 // recomputed to answer a hover), and small helpers to quote their numbers in Markdown tables.
+import { STAGE, stageId } from '../core/ids';
 import type { Stage } from '../core/stages';
 import type { JsonNode } from '../model/jsonc';
 import type { ModelFile } from '../model/read';
 import type { StageDef } from '../core/graph';
-import { formatValue, plural } from '../util/numberFormat';
+import { formatValue, plural } from '../shared/numberFormat';
 
 export interface Computed {
   readonly model: ModelFile;
@@ -65,7 +66,7 @@ export function canDie(activation: string): boolean {
 
 export function deadNeurons(c: Computed, layer: number): { dead: number; total: number } | null {
   const f = c.model.model.spec.layers[layer]?.ffn;
-  const act = stage(c, `layers.${layer}.ffn.act`);
+  const act = stage(c, stageId(layer, STAGE.act));
   if (!f || !act) return null;
   let dead = 0;
   for (let j = 0; j < f.F; j++) if (isDead(act, j, c.model.model.spec.T)) dead++;

@@ -1,10 +1,10 @@
 // Warnings only the computed stages can give: NaN or ∞ produced, every neuron of an FFN dead,
 // an attention row with nothing to see.
 import { activationLabel } from '../core/activation';
-import { parseStageId } from '../core/ids';
+import { parseStageId, STAGE, stageId } from '../core/ids';
 import type { PathSegment } from '../model/problems';
 import { layerPath, nodeAt } from '../model/tree';
-import { quote } from '../util/quote';
+import { quote } from '../shared/quote';
 import { canDie, deadNeurons, type Computed } from './computed';
 
 export interface RuntimeProblem {
@@ -55,7 +55,7 @@ export function runtimeProblems(c: Computed): RuntimeProblem[] {
       }
     }
     if (L.attention) {
-      const wts = c.stages.get(`layers.${i}.attn.weights`);
+      const wts = c.stages.get(stageId(i, STAGE.weights));
       if (!wts) return;
       const T = spec.T;
       for (let h = 0; h < L.attention.NH; h++) {

@@ -1,6 +1,8 @@
 // What the panel needs to know about a model before its numbers: names, shapes, every stage.
 import { isGated } from '../core/activation';
 import type { StageDef } from '../core/graph';
+import { paramId } from '../core/ids';
+import { sublayerParams } from '../core/paramTable';
 import type { ModelFile } from '../model/read';
 import type { ModelSummary, StageView } from '../protocol/stages';
 
@@ -36,7 +38,7 @@ export function summarize(m: ModelFile, plan: readonly StageDef[], layoutKey: nu
         kvHeads: l.attention.KVH,
         causal: l.attention.causal,
         rope: l.attention.rope !== null,
-        identity: (['Wq', 'Wk', 'Wv', 'Wo'] as const).filter((k) => !params.has(`layers.${i}.attn.${k}`)),
+        identity: sublayerParams('attention').filter((r) => r.role === 'matrix' && !params.has(paramId(i, r.kind))).map((r) => r.key!),
       },
       ffn: l.ffn && { activation: l.ffn.activation, dFf: l.ffn.F, gated: isGated(l.ffn.activation) },
     })),

@@ -48,7 +48,7 @@ export function assertClose(
   }
 }
 
-// A weight array's block: its numbers and 16 of slack, in 64-byte blocks (wasmKernel.ts, wasmHeap.ts)
+// A weight array's block: its numbers and 16 of slack, in 64-byte blocks (wasmWeights.ts, wasmHeap.ts)
 export function alignedBytes(n: number): number {
   return Math.ceil(((n + 16) * 4) / 64) * 64;
 }

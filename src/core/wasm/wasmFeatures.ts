@@ -10,7 +10,7 @@ export function hasWasmSimd(api: WasmApi | null = wasmApi()): boolean {
   return validates(api, simdProbeBytes);
 }
 
-/** True when this runtime has relaxed-simd's f32x4.relaxed_madd (Node 20 only behind a V8 flag: src/util/nodeWasmFeatures.ts). */
+/** True when this runtime has relaxed-simd's f32x4.relaxed_madd (Node 20 only behind a V8 flag: src/worker/nodeWasmFeatures.ts). */
 export function hasFusedMadd(api: WasmApi | null = wasmApi()): boolean {
   return validates(api, fusedProbeBytes);
 }

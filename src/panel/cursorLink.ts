@@ -3,10 +3,10 @@
 // the cursor (a click on a cell), the cursor's move is not sent back to it: no feedback loop.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { PanelManager } from '../panel/panelManager';
-import { timed } from '../util/busy';
-import { Disposable } from '../util/dispose';
-import type { ModelDocuments } from './modelDocuments';
+import type { PanelManager } from './panelManager';
+import { timed } from '../host/busy';
+import { Disposable } from '../host/dispose';
+import type { ModelDocuments } from '../editor/modelDocuments';
 
 const THROTTLE_MS = 80;
 const QUIET_AFTER_REVEAL_MS = 600;

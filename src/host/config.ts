@@ -1,6 +1,6 @@
 // The extension's settings (contributes.configuration in package.json), read in one place.
 import * as vscode from 'vscode';
-import type { ColormapSetting, PanelSettings, RangeSetting } from './protocol/panel';
+import type { ColormapSetting, PanelSettings, RangeSetting } from '../protocol/panel';
 
 export const SECTION = 'ffnLens';
 
