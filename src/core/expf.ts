@@ -13,7 +13,7 @@ import { expf } from './expfScalar';
 import { createWasmExp, type WasmExp } from './wasm/wasmExp';
 
 // (the scalar form and its constants: ./expfScalar.ts, which wasm/expModule.ts reads too)
-export { EXPF, expf } from './expfScalar';
+export { expf } from './expfScalar';
 
 let vector: WasmExp | null | undefined;
 
