@@ -16,6 +16,7 @@ import { PanelLayout } from './layout';
 import { Overview } from './overview';
 import { rangeFor } from './rangePolicy';
 import { RenderStream } from './stream';
+import { wholeSummary } from './wholeSummary';
 import { loadState, post, saveState, switchViewState, type ViewState } from './viewState';
 import type { CardContext, StageCard } from './views/stageCard';
 import { renderSummary } from './views/summary';
@@ -129,15 +130,14 @@ export class App {
         this.postWanted(); // (a new heatmap width: the stages across the vocabulary come pooled to it)
         return;
       case 'model': {
-        // (no vocab: the last summary's words, of the same vocabKey, which the worker sent once;
-        // should the host have dropped that one as stale, everything again)
-        const last = this.stream.render?.summary;
-        const vocab = msg.summary.vocab ?? (last?.vocabKey === msg.summary.vocabKey ? last.vocab : null);
-        if (vocab === null) {
+        // (no vocab or no stages: the last summary's, of the same key, which the worker sent once;
+        // should the panel lack them, everything again)
+        const summary = wholeSummary(msg.summary, this.stream.render?.summary);
+        if (!summary) {
           post({ type: 'resync' });
           return;
         }
-        this.onModel(msg.version, { ...msg.summary, vocab }, msg.warnings);
+        this.onModel(msg.version, summary, msg.warnings);
         if (msg.trace) document.body.dataset.trace = msg.trace.join(',');
         return;
       }
@@ -539,7 +539,7 @@ export class App {
       get maxRows() { return self.settings?.maxRows ?? 256; },
       get maxCols() { return self.settings?.maxCols ?? 1024; },
       range: (id, data, mask) => rangeFor(this.settings, this.colormap(), data, mask, info(id)?.kind ?? id,
-        [...this.layout.cards.values()].map((c) => ({ kind: c.info.kind, masked: c.info.masked, data: c.data?.data ?? null })), this.stream.render?.summary.seq ?? 0),
+        [...this.layout.cards.values()].map((c) => ({ kind: c.info.kind, masked: c.info.masked, data: c.data?.data ?? null })), this.stream.render?.summary.T ?? 0),
       reveal: (stageId, index) => post({ type: 'reveal', stageId, index }),
       head: (id) => {
         const i = info(id);

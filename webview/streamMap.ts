@@ -29,8 +29,8 @@ export class StreamMap {
   draw(width: number): void {
     const s = this.ctx.summary;
     const L = s.layers.length;
-    const T = s.seq;
-    const norms = streamNorms(L, T, s.dModel, (i) => this.ctx.stageData(`layers.${i}.out`));
+    const T = s.T;
+    const norms = streamNorms(L, T, s.C, (i) => this.ctx.stageData(`layers.${i}.out`));
     let max = 0;
     for (const v of norms) if (v > max) max = v;
     const mask = new Uint8Array(L * T);

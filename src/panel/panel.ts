@@ -14,7 +14,7 @@ import { timed } from '../util/busy';
 import { Disposable } from '../util/dispose';
 import { panelHtml } from './html';
 import type { FromWebview, ToWebview } from '../protocol/panel';
-import { toWebview } from './relay';
+import { DroppedParts, modelToWebview, toWebview } from './relay';
 import { rangeOf, type PanelSource } from './source';
 import type { ReadProgress } from '../compute/hostFiles';
 import { loadingNotice, readIsFor, type ReadShown } from './loadingNotice';
@@ -61,6 +61,8 @@ export class Panel extends Disposable {
   /** The baseline the panel compares with, or null. */
   private compare: CompareSpec | null = null;
   private readonly exports = new Map<number, (r: Uint8Array | Error | 'pooled') => void>();
+  /** The words and plan of a model message dropped as stale, for the next that leaves them out. */
+  private readonly dropped = new DroppedParts();
   private nextExport = 1;
 
   constructor(
@@ -138,6 +140,7 @@ export class Panel extends Disposable {
   resubscribe(): void {
     if (!this.webviewReady) return; // ('ready' asks, when it comes)
     this.shown = -1;
+    this.dropped.clear(); // (the replay's summary comes whole)
     this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
     if (this.wanted !== undefined) this.client.send({ type: 'want', doc: this.src.key, ...this.wanted });
     if (this.compare) this.client.send({ type: 'compare', doc: this.src.key, baseline: this.compare });
@@ -179,6 +182,7 @@ export class Panel extends Disposable {
   fromWorker(m: FromWorker): void {
     if (m.type === 'model') {
       if (this.isStale(m.version)) {
+        if (m.summary) this.dropped.dropped(m.summary);
         this.stats.droppedStale++;
         return;
       }
@@ -192,7 +196,10 @@ export class Panel extends Disposable {
         this.setTitle(m.summary.name);
         this.stats.posted.model++;
         this.stats.lastPostedVersion = m.version;
-      } else this.stats.posted.problems++;
+        this.post(modelToWebview({ ...m, summary: this.dropped.restore(m.summary) }));
+        return;
+      }
+      this.stats.posted.problems++;
     } else if (m.type === 'stage' || m.type === 'kept' || m.type === 'cols' || m.type === 'same') {
       // (a render overtaken by an edit while it streams stops here: the newer one is coming)
       if (m.version !== this.shown || this.isStale(m.version)) {

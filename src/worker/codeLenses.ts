@@ -1,17 +1,17 @@
 // Code lenses above the model file's keys: the input's shape, a "Visualize layer i FFN" above each
 // FFN, and each matrix's shape, role, parameter count and (ReLU-like FFNs) dead neurons.
-import type { Lens } from '../protocol/worker';
+import type { CodeLens } from '../protocol/worker';
 import type { PathSegment } from '../model/problems';
 import { matrixMeaning, type MatrixParam } from '../model/roles';
 import { layerPath, nodeAt } from '../model/tree';
 import { formatCount, plural } from '../util/numberFormat';
-import { canDie, deadNeurons, type Computed } from './computed';
+import { canDie, deadNeurons, type DocStages } from './docStages';
 
 const LENS_MATRICES: MatrixParam[] = ['Wq', 'Wk', 'Wv', 'Wo', 'W1', 'Wg', 'W2'];
 
-export function lenses(c: Computed): Lens[] {
+export function codeLenses(c: DocStages): CodeLens[] {
   const { spec, params } = c.model.model;
-  const out: Lens[] = [];
+  const out: CodeLens[] = [];
   const keyRange = (path: PathSegment[]): { start: number; end: number } | null => {
     const parent = nodeAt(c.root, path.slice(0, -1));
     if (!parent || parent.kind !== 'object') return null;
