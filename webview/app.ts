@@ -27,6 +27,7 @@ import { loadState, post, saveState, switchViewState, type ViewState } from './v
 import type { StageCard } from './views/stageCard';
 import { renderSummary } from './views/summary';
 import { WantedStages } from './wantedStages';
+import { wholeSummary } from './wholeSummary';
 
 type Handlers = { readonly [K in ToWebview['type']]: (msg: Extract<ToWebview, { type: K }>) => void };
 
@@ -170,15 +171,14 @@ export class App {
   }
 
   private onModelMessage(msg: Extract<ToWebview, { type: 'model' }>): void {
-    // (no vocab: the last summary's words, of the same vocabKey, which the worker sent once;
-    // should the host have dropped that one as stale, everything again)
-    const last = this.stream.render?.summary;
-    const vocab = msg.summary.vocab ?? (last?.vocabKey === msg.summary.vocabKey ? last.vocab : null);
-    if (vocab === null) {
+    // (no vocab or no stages: the last summary's, of the same key, which the worker sent once;
+    // should the panel lack them, everything again)
+    const summary = wholeSummary(msg.summary, this.stream.render?.summary);
+    if (!summary) {
       post({ type: 'resync' });
       return;
     }
-    this.onModel(msg.version, { ...msg.summary, vocab }, msg.warnings);
+    this.onModel(msg.version, summary, msg.warnings);
     if (msg.trace) document.body.dataset.trace = msg.trace.join(',');
   }
 

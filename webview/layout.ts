@@ -69,11 +69,11 @@ export class PanelLayout {
       const parts: HTMLElement[] = [];
       const a = L.attention;
       if (a) {
-        const note = `${plural(a.heads, 'head')} of width ${s.dModel / a.heads}${a.kvHeads !== a.heads ? `, ${a.kvHeads} key/value heads` : ''}${a.causal ? ', causal' : ''}${a.rope ? ', rotary positions' : ''}${a.identity.length ? `; ${a.identity.join(', ')} missing: identity` : ''}`;
+        const note = `${plural(a.NH, 'head')} of width ${s.C / a.NH}${a.KVH !== a.NH ? `, ${a.KVH} key/value heads` : ''}${a.causal ? ', causal' : ''}${a.rope ? ', rotary positions' : ''}${a.identity.length ? `; ${a.identity.join(', ')} missing: identity` : ''}`;
         parts.push(this.section(sub('attention'), `Self-attention (${note})`, box(cards(of('attention', i))), true, 'sub'));
       }
       const f = L.ffn;
-      if (f) parts.push(this.section(sub('ffn'), `Feed-forward (${f.activation}, d_ff ${f.dFf})`, box(cards(of('ffn', i))), true, 'sub'));
+      if (f) parts.push(this.section(sub('ffn'), `Feed-forward (${f.activation}, d_ff ${f.F})`, box(cards(of('ffn', i))), true, 'sub'));
       parts.push(box(cards(of('layer', i))));
       // a deep model's layers start closed: the residual-stream overview picks which to open
       sections.push(this.section(`layer${i}`, `Layer ${i}`, h('div', { class: 'layer' }, ...parts), !isDeep(s)));

@@ -74,7 +74,7 @@ export class Overview {
     const s = this.ctx.summary;
     const fig = this.maps.querySelector(`[data-stage-id="${id}"] figcaption`);
     if (fig) fig.textContent = this.caption(info, s);
-    const T = s.seq;
+    const T = s.T;
     const n = Math.max(1, this.views.size);
     const width = Math.max(90, Math.floor(this.maps.clientWidth / n) - 16);
     let mat = data;

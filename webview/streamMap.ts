@@ -30,9 +30,9 @@ export class StreamMap {
   draw(width: number): void {
     const s = this.ctx.summary;
     const L = s.layers.length;
-    const T = s.seq;
+    const T = s.T;
     const byLayer = new Map(streamStages(s.stages).map((x) => [x.layer, x.id]));
-    const norms = streamNorms(L, T, s.dModel, (i) => {
+    const norms = streamNorms(L, T, s.C, (i) => {
       const id = byLayer.get(i);
       return id === undefined ? null : this.ctx.stageData(id);
     });

@@ -25,9 +25,9 @@ export class ModelCodeLensProvider extends Disposable implements vscode.CodeLens
 
   async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
     if (!vscode.workspace.getConfiguration(SECTION, doc).get<boolean>('codeLens.enabled', true) || !this.docs.isTracked(doc.uri)) return [];
-    const r = await this.client.query(doc.uri.toString(), { kind: 'lenses' });
-    if (token.isCancellationRequested || !r || r.kind !== 'lenses' || r.version !== doc.version) return [];
-    return r.lenses.map((l) => {
+    const r = await this.client.query(doc.uri.toString(), { kind: 'codeLenses' });
+    if (token.isCancellationRequested || !r || r.kind !== 'codeLenses' || r.version !== doc.version) return [];
+    return r.codeLenses.map((l) => {
       const range = new vscode.Range(doc.positionAt(l.start), doc.positionAt(l.end));
       return new vscode.CodeLens(range, l.visualize
         ? { title: `$(graph) ${l.title}`, command: 'ffnLens.visualize', arguments: [doc.uri, l.visualize], tooltip: 'Open the FFN Lens panel beside this file, at this FFN' }

@@ -1,6 +1,9 @@
 // The stage and model descriptions that travel between the compute worker, the extension host and
 // the panel's webview. Types only: every side imports them with `import type`. A stage's view and
 // the parameter counts are core's (the plan describes each stage); they travel as they are.
+// Dimensions on the wire are named as in src/core/spec.ts (its dimension key): T tokens, C d_model,
+// F d_ff, NH heads, KVH key/value heads, V vocabulary; what a person reads (d_model, d_ff) is the
+// panel's wording, not the wire's.
 
 import type { ParamCounts } from '../core/paramCounts';
 import type { StageView } from '../core/stageView';
@@ -11,14 +14,14 @@ export type { StageQuote, StageShow } from '../core/stageShow';
 
 export interface LayerSummary {
   readonly attention: {
-    readonly heads: number;
-    readonly kvHeads: number;
+    readonly NH: number;
+    readonly KVH: number;
     readonly causal: boolean;
     readonly rope: boolean;
     /** Projections the file leaves out (the identity). */
     readonly identity: readonly string[];
   } | null;
-  readonly ffn: { readonly activation: string; readonly dFf: number; readonly gated: boolean } | null;
+  readonly ffn: { readonly activation: string; readonly F: number; readonly gated: boolean } | null;
 }
 
 /** What the panel needs to lay itself out before any number arrives. */
@@ -26,8 +29,8 @@ export interface ModelSummary {
   readonly name: string;
   readonly tokens: readonly string[];
   readonly vocab: readonly string[];
-  readonly seq: number;
-  readonly dModel: number;
+  readonly T: number;
+  readonly C: number;
   readonly layout: 'out_in' | 'in_out';
   readonly norm: 'none' | 'pre' | 'post';
   readonly normKind: 'layernorm' | 'rmsnorm';
@@ -35,7 +38,7 @@ export interface ModelSummary {
   readonly positional: 'none' | 'sinusoidal' | 'learned';
   readonly finalNorm: boolean;
   readonly layers: readonly LayerSummary[];
-  readonly head: { readonly temperature: number; readonly vocabSize: number } | null;
+  readonly head: { readonly temperature: number; readonly V: number } | null;
   readonly params: ParamCounts;
   /** Every stage, in computation order. */
   readonly stages: readonly StageView[];
@@ -46,6 +49,8 @@ export interface ModelSummary {
   readonly layoutKey: number;
   /** Changes exactly when the words (`vocab`) do: a summary sent without them has those of the last one with this key. */
   readonly vocabKey: number;
+  /** Changes exactly when `stages` (the plan as the panel reads it) does: a summary sent without them has those of the last one with this key. */
+  readonly planKey: number;
 }
 
 /** A problem as the panel lists it. */
@@ -66,11 +71,17 @@ export type HighlightTarget =
   | { readonly kind: 'dim'; readonly layer: number; readonly index: number };
 
 /**
- * A ModelSummary on its way from the worker to the panel: `vocab` is null when it is the one of the
- * last summary sent to that panel with the same `vocabKey` (GPT-2's 50,257 words go once, not with
- * every edit of its prompt: ~0.5 MB of strings cloned and serialized on the extension host's thread).
+ * A ModelSummary on its way from the worker to the panel, its two large parts sent only when the
+ * panel lacks them: `vocab` is null when it is the one of the last summary sent to that panel with
+ * the same `vocabKey` (GPT-2's 50,257 words go once, not with every edit of its prompt: ~0.5 MB of
+ * strings cloned and serialized on the extension host's thread), `stages` null when they are those
+ * of the last summary with the same `planKey` (GPT-2-small's plan: ~63 KB of JSON, the same after
+ * an edit of a weight, an override or a token). A panel that lacks them asks for everything again.
  */
-export type SummaryMessage = Omit<ModelSummary, 'vocab'> & { readonly vocab: readonly string[] | null };
+export type SummaryMessage = Omit<ModelSummary, 'vocab' | 'stages'> & {
+  readonly vocab: readonly string[] | null;
+  readonly stages: readonly StageView[] | null;
+};
 
 
 /** The k most probable next words of every token, most probable first: ids and p are [T][k] flattened. */

@@ -10,14 +10,14 @@ import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import { CheckpointResolver, overriddenValues } from '../checkpoint/resolve';
 import type { At, CheckpointRequest } from '../model/checkpointRequest';
-import type { CellUnit, Lens } from '../protocol/worker';
+import type { CellUnit, CodeLens } from '../protocol/worker';
 import type { Model } from '../core/model';
 import { outputsInputs, readOutputRow } from '../core/params';
 import type { StageView } from '../protocol/stages';
 import { formatCount, formatValue, plural } from '../shared/numberFormat';
-import { fmt, table, tokenRows, type Computed } from './computed';
+import { fmt, table, tokenRows, type DocStages } from './docStages';
 
-export function checkpointLenses(c: Computed): Lens[] {
+export function checkpointCodeLenses(c: DocStages): CodeLens[] {
   const facts = c.model.checkpoint;
   if (!facts) return [];
   const { spec } = c.model.model;
@@ -30,7 +30,7 @@ export function checkpointLenses(c: Computed): Lens[] {
     src.modelType, plural(spec.layers.length, 'layer'), `d_model ${spec.C}`, heads, ffn ? `d_ff ${ffn.F}` : 'no FFN',
     `vocab ${formatCount(spec.head?.V ?? 0)}`, `${formatCount(src.paramCount)} params`, src.dtypes.join('/'),
   ];
-  const out: Lens[] = [{ start: req.folderAt.start, end: req.folderAt.end, title: parts.join(' · ') }];
+  const out: CodeLens[] = [{ start: req.folderAt.start, end: req.folderAt.end, title: parts.join(' · ') }];
   const inputAt = req.promptAt ?? req.tokenIdsAt;
   if (inputAt) {
     const shown = c.model.tokens.slice(0, 12).join(' ');
@@ -68,7 +68,7 @@ export function cellUnit(model: Model, def: StageView, index: readonly number[])
 }
 
 /** A hover over an `ablate`, `scale` or `weights` entry of a checkpoint file, or null. */
-export function checkpointHover(c: Computed, offset: number, kernel: MatmulKernel): { markdown: string; start: number; end: number } | null {
+export function checkpointHover(c: DocStages, offset: number, kernel: MatmulKernel): { markdown: string; start: number; end: number } | null {
   const facts = c.model.checkpoint;
   if (!facts) return null;
   const req = facts.request;
@@ -109,7 +109,7 @@ function numbers(v: Float32Array): string {
   return v.length > 6 ? `${shown}, … (${v.length} in all)` : shown;
 }
 
-function neuronTable(c: Computed, layer: number, j: number): string {
+function neuronTable(c: DocStages, layer: number, j: number): string {
   const gate = c.stages.get(stageId(layer, STAGE.gate));
   const up = c.stages.get(stageId(layer, STAGE.up));
   const act = c.stages.get(stageId(layer, STAGE.act));
@@ -118,7 +118,7 @@ function neuronTable(c: Computed, layer: number, j: number): string {
   return table(['token', ...(gate ? ['gate'] : []), 'up', 'act (after the edit)'], rows, more);
 }
 
-function headTable(c: Computed, layer: number, h: number): string {
+function headTable(c: DocStages, layer: number, h: number): string {
   const w = c.stages.get(stageId(layer, STAGE.weights));
   if (!w) return '';
   const T = w.shape[1];
@@ -131,7 +131,7 @@ function headTable(c: Computed, layer: number, h: number): string {
 }
 
 /** The top prediction at the last token with the entry at `at`, and without it. */
-function predictionChange(c: Computed, req: CheckpointRequest, at: At, kernel: MatmulKernel): string | null {
+function predictionChange(c: DocStages, req: CheckpointRequest, at: At, kernel: MatmulKernel): string | null {
   const probs = c.stages.get(STAGE.probs);
   const facts = c.model.checkpoint!;
   if (!probs || c.stale) return null;

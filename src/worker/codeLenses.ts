@@ -2,19 +2,19 @@
 // FFN, and each matrix's shape, role, parameter count and (ReLU-like FFNs) dead neurons.
 import { PARAM, paramId, STAGE, stageId } from '../core/ids';
 import { LAYER_PARAMS } from '../core/paramTable';
-import type { Lens } from '../protocol/worker';
+import type { CodeLens } from '../protocol/worker';
 import type { PathSegment } from '../model/problems';
 import { matrixMeaning, type MatrixParam } from '../model/roles';
 import { layerPath, nodeAt } from '../model/tree';
 import { formatCount, plural } from '../shared/numberFormat';
-import { canDie, deadNeurons, type Computed } from './computed';
+import { canDie, deadNeurons, type DocStages } from './docStages';
 
 /** A layer's matrices (the param table's), each with a lens above its key in the model file. */
 const LENS_MATRICES = LAYER_PARAMS.filter((r) => r.role === 'matrix' && r.key !== null);
 
-export function lenses(c: Computed): Lens[] {
+export function codeLenses(c: DocStages): CodeLens[] {
   const { spec, params } = c.model.model;
-  const out: Lens[] = [];
+  const out: CodeLens[] = [];
   const keyRange = (path: PathSegment[]): { start: number; end: number } | null => {
     const parent = nodeAt(c.root, path.slice(0, -1));
     if (!parent || parent.kind !== 'object') return null;

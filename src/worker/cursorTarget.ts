@@ -7,10 +7,10 @@ import type { Source } from '../model/jsonc';
 import { pathAt } from '../model/pathAt';
 import { roleOf } from '../model/roles';
 import { child } from '../model/tree';
-import type { Computed } from './computed';
+import type { DocStages } from './docStages';
 import { weightIndex, type Param } from '../core/params';
 
-export function cursorTarget(text: Source, c: Computed, offset: number): CursorTarget | null {
+export function cursorTarget(text: Source, c: DocStages, offset: number): CursorTarget | null {
   const hit = pathAt(text, c.root, offset);
   if (!hit) return null;
   const { spec, params } = c.model.model;

@@ -10,10 +10,10 @@ import { matrixMeaning, roleOf, type MatrixParam, type Role } from '../model/rol
 import { child } from '../model/tree';
 import { plural } from '../shared/numberFormat';
 import { quote } from '../shared/quote';
-import { canDie, col, countNonzero, deadNeurons, fmt, inputOf, isDead, stage, table, tokenRows, type Computed } from './computed';
+import { canDie, col, countNonzero, deadNeurons, fmt, inputOf, isDead, stage, table, tokenRows, type DocStages } from './docStages';
 
 /** Markdown for a hover at `offset`, or null when the place has nothing to say. */
-export function hoverMarkdown(text: Source, c: Computed, offset: number): { markdown: string; start: number; end: number } | null {
+export function hoverMarkdown(text: Source, c: DocStages, offset: number): { markdown: string; start: number; end: number } | null {
   const hit = pathAt(text, c.root, offset);
   if (!hit || hit.path.length === 0) return null;
   const role = roleOf(hit.path, c.model.layout, !!child(c.root, 'layers'));
@@ -56,7 +56,7 @@ function normStage(role: Extract<Role, { kind: 'norm' }>): string {
 }
 
 /** "Feeds: FFN - Projection Up (`layers.0.ffn.up`)": the stages that read the param, from the block graph. */
-function feedsNote(c: Computed, role: Role): string {
+function feedsNote(c: DocStages, role: Role): string {
   const id = paramOf(role);
   if (!id) return '';
   const readers = c.plan.filter((s) => s.params.includes(id));
@@ -64,7 +64,7 @@ function feedsNote(c: Computed, role: Role): string {
   return `\n\nFeeds ${readers.map((s) => `${s.title} (\`${s.id}\`)`).join(', ')}.`;
 }
 
-function describeRole(c: Computed, role: Role, value: number): string | null {
+function describeRole(c: DocStages, role: Role, value: number): string | null {
   const m = c.model;
   const { spec } = m.model;
   const T = spec.T;
@@ -164,7 +164,7 @@ function describeRole(c: Computed, role: Role, value: number): string | null {
   }
 }
 
-function neuronTable(c: Computed, layer: number, j: number, contrib?: { label: string; value: (t: number) => number }): string {
+function neuronTable(c: DocStages, layer: number, j: number, contrib?: { label: string; value: (t: number) => number }): string {
   const T = c.model.model.spec.T;
   const f = c.model.model.spec.layers[layer].ffn!;
   const up = stage(c, stageId(layer, STAGE.up));
@@ -183,7 +183,7 @@ function neuronTable(c: Computed, layer: number, j: number, contrib?: { label: s
   return s;
 }
 
-function headWeights(c: Computed, layer: number, h: number): string {
+function headWeights(c: DocStages, layer: number, h: number): string {
   const m = c.model;
   const w = stage(c, stageId(layer, STAGE.weights));
   if (!w) return '';
@@ -195,13 +195,13 @@ function headWeights(c: Computed, layer: number, h: number): string {
   return `Head ${h}'s attention weights (row: query, column: key):\n\n${table(['', ...Array.from({ length: shown }, (_, k) => names(k))], rows, T - shown)}`;
 }
 
-function matrixShapeNote(c: Computed, param: MatrixParam, layer: number): string {
+function matrixShapeNote(c: DocStages, param: MatrixParam, layer: number): string {
   const id = paramOf({ kind: 'matrix', param, layer });
   const p = id ? c.model.model.params.get(id) : undefined;
   return p ? ` · [${p.shape[0]} × ${p.shape[1]}] (layout ${c.model.layout})` : '';
 }
 
-function wordTable(c: Computed, v: number): string {
+function wordTable(c: DocStages, v: number): string {
   const logits = stage(c, STAGE.logits);
   const probs = stage(c, STAGE.probs);
   const { rows, more } = tokenRows(c, (t, tok) => [tok, fmt(col(logits, t, v)), `${(col(probs, t, v) * 100).toFixed(1)}%`]);
@@ -209,7 +209,7 @@ function wordTable(c: Computed, v: number): string {
 }
 
 /** A token's row at each stage after the input: min/max, and the value at one dimension. */
-function tokenJourney(c: Computed, t: number, dim: number | null): string {
+function tokenJourney(c: DocStages, t: number, dim: number | null): string {
   const rows: string[][] = [];
   const C = c.model.model.spec.C;
   for (const s of c.stages.values()) {

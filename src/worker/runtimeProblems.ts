@@ -5,7 +5,7 @@ import { parseStageId, STAGE, stageId } from '../core/ids';
 import type { PathSegment } from '../model/problems';
 import { layerPath, nodeAt } from '../model/tree';
 import { quote } from '../shared/quote';
-import { canDie, deadNeurons, type Computed } from './computed';
+import { canDie, deadNeurons, type DocStages } from './docStages';
 
 export interface RuntimeProblem {
   readonly code: 'dead-neurons' | 'nan' | 'masked-row';
@@ -15,7 +15,7 @@ export interface RuntimeProblem {
   readonly end: number;
 }
 
-export function runtimeProblems(c: Computed): RuntimeProblem[] {
+export function runtimeProblems(c: DocStages): RuntimeProblem[] {
   const m = c.model;
   const { spec } = m.model;
   const out: RuntimeProblem[] = [];

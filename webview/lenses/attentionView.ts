@@ -61,8 +61,8 @@ export class AttentionView {
   draw(): void {
     const s = this.ctx.summary();
     if (!s) return;
-    const T = s.seq;
-    const layers = s.layers.map((l, i) => ({ i, NH: l.attention?.heads ?? 0 })).filter((l) => l.NH > 0);
+    const T = s.T;
+    const layers = s.layers.map((l, i) => ({ i, NH: l.attention?.NH ?? 0 })).filter((l) => l.NH > 0);
     if (!layers.length) {
       this.el.replaceChildren(h('p', { class: 'lens-note' }, 'This model has no attention.'));
       return;
@@ -84,7 +84,7 @@ export class AttentionView {
         h('h4', {}, 'Every layer and head (click one to open it above)'),
         this.grid);
     }
-    const NH = s.layers[this.layer]?.attention?.heads ?? 1;
+    const NH = s.layers[this.layer]?.attention?.NH ?? 1;
     if (this.head >= NH) this.head = 0;
     // (options marked selected: the control reads its value from its options when they change)
     this.headSel.replaceChildren(...Array.from({ length: NH }, (_, k) => h('vscode-option', { value: String(k), selected: k === this.head }, `head ${k}`)));

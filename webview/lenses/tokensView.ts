@@ -70,7 +70,7 @@ export class TokensView {
     this.layerSel.value = String(u.layer);
     this.indexField.value = String(u.index);
     const L = s.layers[u.layer];
-    const size = u.kind === 'neuron' ? L?.ffn?.dFf : L?.attention?.heads;
+    const size = u.kind === 'neuron' ? L?.ffn?.F : L?.attention?.NH;
     if (!size) {
       this.body.replaceChildren(h('p', { class: 'lens-note' }, `Layer ${u.layer} has no ${u.kind === 'neuron' ? 'FFN' : 'attention'}.`));
       return;
@@ -85,7 +85,7 @@ export class TokensView {
       this.body.replaceChildren(h('p', { class: 'lens-note' }, 'Computing…'));
       return;
     }
-    const T = s.seq;
+    const T = s.T;
     const values: number[] = [];
     if (u.kind === 'neuron') {
       const F = st.shape[1];

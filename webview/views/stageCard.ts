@@ -172,7 +172,7 @@ export class StageCard {
     this.lastWidth = width;
     const { summary } = this.ctx;
     const info = this.info;
-    const T = summary.seq;
+    const T = summary.T;
     if (info.perHead) {
       const NH = st.shape[0];
       const X = st.shape[2];

@@ -1,14 +1,15 @@
-// What a document's panel (its subscriber) is sent, and what it holds: the stages it shows, each
-// in full, as its changed columns, named as another's numbers or as kept; the layout its cards
-// follow and the words of its vocabulary, sent once per layout. DocSession decides when; this
-// decides how.
+// What a document's panel (its subscriber) is sent, and what it holds: the model message with its
+// summary (the words and the plan only when the panel lacks them), and the stages it shows, each in
+// one of the four encodings of src/protocol/stageMessages.ts: in full (in pieces), as its changed
+// columns, named as another's numbers of the same version, or as kept. The runner (runner.ts)
+// decides when; this decides how.
 import type { StageDef } from '../core/graph';
 import { shownFirst } from '../core/shownFirst';
 import type { Stage } from '../core/stages';
 import type { ModelFile } from '../model/read';
-import type { AxisKind, ModelSummary, SummaryMessage } from '../protocol/stages';
-import type { FromWorker } from '../protocol/worker';
-import { layoutSignature, summarize } from './summary';
+import type { AxisKind, ModelSummary, StageView, SummaryMessage } from '../protocol/stages';
+import type { FromWorker, WorkerProblem } from '../protocol/worker';
+import { layoutSignature, stageView, summarize } from './summary';
 import { DEFAULT_POOL_COLS, HEAD_PROBS, poolAcrossVocab, PREDICTION_TOP, topWords, vocabWide } from './vocabStages';
 
 export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
@@ -16,14 +17,40 @@ export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
 /** Floats per piece of a stage (128 KB): each postMessage, here and on to the webview, stays short. */
 export const STAGE_PIECE = 32768;
 
-export class StageSender {
+/** Which key of a summary's part (its words, its plan) the panel holds, and the version whose model message carried it. */
+class HeldPart {
+  private key = -1;
+  private version = -1;
+
+  /** Whether the panel holds `key` already; if not, it is taken as sent now, in `version`. */
+  has(key: number, version: number): boolean {
+    if (this.key === key) return true;
+    this.key = key;
+    this.version = version;
+    return false;
+  }
+
+  /** `version`'s messages may never reach the panel: what they carried is not held. */
+  forget(version?: number): void {
+    if (version !== undefined && this.version !== version) return;
+    this.key = -1;
+    this.version = -1;
+  }
+}
+
+/** The plan as the panel reads it (its stages without their ops), and a number that changes exactly when it does. */
+interface Planned { readonly plan: readonly StageDef[] | null; readonly views: readonly StageView[]; readonly json: string; readonly key: number }
+
+export class StagePublisher {
   subscribed = false;
   /** The panel's layout: its signature, its words, and a number that changes with them (ModelSummary.layoutKey). */
   private layout: { signature: string; vocab: readonly string[]; key: number } = { signature: '', vocab: [], key: 0 };
   /** The words of the model and a number that changes with them (ModelSummary.vocabKey: a prompt typed keeps them). */
   private words: { vocab: readonly string[]; key: number } = { vocab: [], key: 0 };
-  /** The vocabKey whose words the subscriber holds (the model message then leaves them out), and the version that sent them. */
-  private vocabSent = { key: -1, version: -1 };
+  private planned: Planned = { plan: null, views: [], json: '', key: 0 };
+  /** The words and the plan the subscriber holds (the model message then leaves them out). */
+  private readonly vocabHeld = new HeldPart();
+  private readonly planHeld = new HeldPart();
   /**
    * The stages the panel shows (null: all); the others are computed but not sent. Until it says,
    * what a new panel shows of this model (`shownFirst`: a deep model's layers collapsed).
@@ -58,7 +85,8 @@ export class StageSender {
     this.subscribed = on;
     this.sent.clear();
     this.sentNow = { version: -1, byData: new Map() };
-    this.vocabSent = { key: -1, version: -1 };
+    this.vocabHeld.forget();
+    this.planHeld.forget();
   }
 
   /** The panel shows these stages now, `cols` wide (a stage it holds pooled to another width goes again). */
@@ -83,33 +111,50 @@ export class StageSender {
   forget(version: number): void {
     for (const [id, s] of this.sent) if (s.version === version) this.sent.delete(id);
     if (this.sentNow.version === version) this.sentNow = { version: -1, byData: new Map() };
-    if (this.vocabSent.version === version) this.vocabSent = { key: -1, version: -1 };
+    this.vocabHeld.forget(version);
+    this.planHeld.forget(version);
   }
 
-  /** The stages of the model about to be posted (what their columns are). */
-  plan(plan: readonly StageDef[]): void {
-    this.axes = new Map(plan.map((d) => [d.id, d.cols]));
+  /**
+   * The model message of `version`: the file's problems and, when it reads as a model (`model`
+   * and its `plan`), its summary as the subscriber is sent it. The plan's stages are those posted next.
+   */
+  postModel(version: number, problems: readonly WorkerProblem[], model: { file: ModelFile; plan: readonly StageDef[] } | null, trace?: readonly number[]): void {
+    const summary = model ? this.wire(this.summary(model.file, model.plan), version) : null;
+    if (model) this.axes = new Map(model.plan.map((d) => [d.id, d.cols]));
+    this.post({ type: 'model', doc: this.doc, version, problems, summary, ...(trace ? { trace } : {}) });
   }
 
-  /** The summary as the subscriber is sent it in `version`'s model message: its words left out when it holds them. */
-  wire(s: ModelSummary, version: number): SummaryMessage {
+  /** The summary as the subscriber is sent it in `version`'s model message: its words and plan left out when it holds them. */
+  private wire(s: ModelSummary, version: number): SummaryMessage {
     if (!this.subscribed) return s;
-    if (this.vocabSent.key === s.vocabKey) return { ...s, vocab: null };
-    this.vocabSent = { key: s.vocabKey, version };
-    return s;
+    const vocab = this.vocabHeld.has(s.vocabKey, version) ? null : s.vocab;
+    const stages = this.planHeld.has(s.planKey, version) ? null : s.stages;
+    return vocab === s.vocab && stages === s.stages ? s : { ...s, vocab, stages };
   }
 
   /** The model's summary; a new layout key when its stages, tokens or words changed (the panel then holds nothing). */
-  summary(m: ModelFile, plan: readonly StageDef[]): ModelSummary {
+  private summary(m: ModelFile, plan: readonly StageDef[]): ModelSummary {
     const signature = layoutSignature(m, plan);
     if (signature !== this.layout.signature || !sameStrings(m.vocab, this.layout.vocab)) {
       this.layout = { signature, vocab: m.vocab, key: this.layout.key + 1 };
       this.sent.clear(); // (a panel builds its cards anew for another layout: they hold nothing)
     }
     if (!sameStrings(m.vocab, this.words.vocab)) this.words = { vocab: m.vocab, key: this.words.key + 1 };
-    const summary = summarize(m, plan, this.layout.key, this.words.key);
+    const planned = this.plannedOf(plan);
+    const summary = summarize(m, planned.views, { layoutKey: this.layout.key, vocabKey: this.words.key, planKey: planned.key });
     this.shownFirst = shownFirst(summary.stages, summary.layers.length);
     return summary;
+  }
+
+  /** The plan's stages as the panel reads them, under a key that changes exactly when they do (the engine keeps one plan per spec). */
+  private plannedOf(plan: readonly StageDef[]): Planned {
+    if (plan === this.planned.plan) return this.planned;
+    const views = plan.map(stageView);
+    const json = JSON.stringify(views);
+    const was = this.planned;
+    this.planned = json === was.json ? { ...was, plan } : { plan, views, json, key: was.key + 1 };
+    return this.planned;
   }
 
   private isWanted(id: string): boolean {

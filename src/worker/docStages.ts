@@ -1,13 +1,14 @@
-// What the worker's explanations read: a model file as read, its latest computed stages (never
-// recomputed to answer a hover), and small helpers to quote their numbers in Markdown tables.
-import { STAGE, stageId } from '../core/ids';
+// What the worker's explanations read (DocStages: a document's model as read and its latest
+// computed stages, never recomputed to answer a hover), and small helpers to quote their numbers
+// in Markdown tables.
 import type { Stage } from '../core/stages';
 import type { JsonNode } from '../model/jsonc';
 import type { ModelFile } from '../model/read';
 import type { StageDef } from '../core/graph';
 import { formatValue, plural } from '../shared/numberFormat';
+import { STAGE, stageId } from '../core/ids';
 
-export interface Computed {
+export interface DocStages {
   readonly model: ModelFile;
   readonly root: JsonNode | null;
   /** The model's stages, as the block graph lists them. */
@@ -22,7 +23,7 @@ const MAX_TOKENS = 8;
 /** A value as hovers quote it: 4 significant digits. */
 export const fmt = (v: number): string => formatValue(v, 4);
 
-export function stage(c: Computed, id: string): Stage | undefined {
+export function stage(c: DocStages, id: string): Stage | undefined {
   return c.stages.get(id);
 }
 
@@ -34,11 +35,11 @@ export function col(s: Stage | undefined, t: number, j: number): number {
 }
 
 /** The stage a stage reads first (the FFN's up-projection reads its input: ln2, a residual, …). */
-export function inputOf(c: Computed, id: string): string | undefined {
+export function inputOf(c: DocStages, id: string): string | undefined {
   return c.plan.find((s) => s.id === id)?.inputs[0];
 }
 
-export function tokenRows<T>(c: Computed, f: (t: number, tok: string) => T): { rows: T[]; more: number } {
+export function tokenRows<T>(c: DocStages, f: (t: number, tok: string) => T): { rows: T[]; more: number } {
   const T = c.model.model.spec.T;
   const shown = Math.min(T, MAX_TOKENS);
   return { rows: Array.from({ length: shown }, (_, t) => f(t, c.model.tokens[t] ?? `t${t}`)), more: T - shown };
@@ -64,7 +65,7 @@ export function canDie(activation: string): boolean {
   return activation === 'relu' || activation === 'reglu';
 }
 
-export function deadNeurons(c: Computed, layer: number): { dead: number; total: number } | null {
+export function deadNeurons(c: DocStages, layer: number): { dead: number; total: number } | null {
   const f = c.model.model.spec.layers[layer]?.ffn;
   const act = stage(c, stageId(layer, STAGE.act));
   if (!f || !act) return null;
