@@ -128,7 +128,7 @@ export function rotaryDimsOf(f: Fields, HS: number, keys: readonly string[], dfl
     }
   }
   const name = key ?? dfltName;
-  const at = key === null ? ` (its default ${dflt})` : '';
+  const at = key === null ? ' (its default)' : '';
   if (typeof v !== 'number' || !(v > 0 && v <= 1)) f.fail(`"${name}" must be a number above 0 and at most 1, found ${describeValue(v)}`);
   const R = Math.trunc(HS * (v as number));
   if (R % 2) f.fail(`"${name}" ${v as number}${at} rotates ${R} of each head's ${HS} dims, an odd number; RoPE rotates pairs of dimensions`);
