@@ -1,37 +1,23 @@
 // Hugging Face's tensor names → the core's param ids (src/core/params.ts), with the shape each must
-// have and the layout it is stored in. GPT-2's Conv1D weights are [in][out] ('in_out') and its
-// c_attn holds Q, K and V side by side (split here into three [C, C] matrices); Llama's and
-// Qwen2's Linear weights are [out][in] ('out_in'). Names are given without the model's prefix
-// (`transformer.` for gpt2, `model.` for llama/qwen2), which the Hub's files have or not.
+// have and the layout it is stored in, by the adapter of each architecture (src/checkpoint/arch/).
+// GPT-2's Conv1D weights are [in][out] ('in_out') and its c_attn holds Q, K and V side by side
+// (split here into three [C, C] matrices); the others' Linear weights are [out][in] ('out_in'),
+// gpt_neox's query_key_value and phi3's qkv_proj / gate_up_proj holding the rows of several roles
+// (cut here into them). Names are given without the model's prefix (`transformer.`, `model.`,
+// `gpt_neox.`), which the Hub's files have or not.
 
 import { PARAM, paramId, type ParamKind } from '../core/ids';
-import { layerParam, shapeOf, type ParamDim } from '../core/paramTable';
 import type { Param } from '../core/params';
-import type { Layout } from '../core/spec';
-import type { ArchConfig, ModelType } from './config';
+import { adapterOf, type ArchConfig, type ModelType } from './arch';
+import { fusedKinds, fusedPartRows, headOf, layerPrefix, splitFusedRows, type ExpectedTensor } from './arch/tensors';
 
-/** What a tensor becomes. */
-export type TensorRole =
-  | { readonly kind: 'matrix'; readonly id: string; readonly layout: Layout }
-  | { readonly kind: 'vector'; readonly id: string }
-  /** GPT-2's c_attn weight [C][3C]: Wq, Wk, Wv of the layer, each [C, C] in_out. */
-  | { readonly kind: 'qkv'; readonly layer: number }
-  /** GPT-2's c_attn bias [3C]: bq, bk, bv. */
-  | { readonly kind: 'qkvBias'; readonly layer: number };
+export type { ExpectedTensor, FusedKind, TensorRole } from './arch/tensors';
 
-export interface ExpectedTensor {
-  /** Hugging Face's name without the model's prefix. */
-  readonly name: string;
-  readonly shape: readonly number[];
-  /** The shape in config.json's words, for messages: `[kv_heads·head_dim, hidden_size]`. */
-  readonly what: string;
-  readonly role: TensorRole;
-}
-
+/** The untied head's name of v1's architectures (gpt_neox's is embed_out.weight: headTensor). */
 export const HEAD_TENSOR = 'lm_head.weight';
 
 export function modelPrefix(type: ModelType): string {
-  return type === 'gpt2' ? 'transformer.' : 'model.';
+  return adapterOf(type).prefix;
 }
 
 /** Every tensor the model reads but the head's (see headTensor), in the order of the model. */
@@ -44,127 +30,31 @@ export function expectedTensors(arch: ArchConfig): ExpectedTensor[] {
  * names before it (never a list of every layer's, whatever number of layers config.json claims).
  */
 export function* eachExpectedTensor(arch: ArchConfig): Generator<ExpectedTensor> {
-  const gpt2 = arch.modelType === 'gpt2';
-  yield* gpt2 ? gpt2Start(arch) : llamaStart(arch);
-  for (let i = 0; i < arch.L; i++) yield* gpt2 ? gpt2Layer(arch, i) : llamaLayer(arch, i);
-  yield* gpt2 ? gpt2End(arch) : llamaEnd(arch);
+  const a = adapterOf(arch.modelType);
+  yield* a.start(arch);
+  for (let i = 0; i < arch.L; i++) yield* a.layer(arch, i);
+  yield* a.end(arch);
 }
 
 /** The embedding tensor's name (without the model's prefix): its shape is [vocab_size, hidden_size]. */
 export function embeddingTensor(type: ModelType): string {
-  return type === 'gpt2' ? 'wte.weight' : 'embed_tokens.weight';
+  return adapterOf(type).embedding;
 }
 
-/** The name before a layer's number (`h.` for gpt2, `layers.` for llama/qwen2), without the model's prefix. */
+/** The name before a layer's number (`h.` for gpt2, `layers.` for the others), without the model's prefix. */
 export function layerStem(type: ModelType): string {
-  return type === 'gpt2' ? 'h.' : 'layers.';
+  return adapterOf(type).layerStem;
 }
 
 /** A layer's tensor names start so (without the model's prefix): `h.3.`, `layers.3.`. */
 export function layerTensorPrefix(type: ModelType, layer: number): string {
-  return `${layerStem(type)}${layer}.`;
+  return layerPrefix(layerStem(type), layer);
 }
 
-/** The untied head: lm_head.weight [V][C] as a Linear. */
+/** The untied head: lm_head.weight (gpt_neox embed_out.weight) [V][C] as a Linear. */
 export function headTensor(arch: ArchConfig): ExpectedTensor {
-  const what = arch.modelType === 'gpt2' ? '[vocab_size, n_embd]' : '[vocab_size, hidden_size]';
-  return { name: HEAD_TENSOR, shape: [arch.V, arch.C], what, role: { kind: 'matrix', id: PARAM.headW, layout: 'out_in' } };
-}
-
-const mat = (name: string, shape: [number, number], what: string, id: string, layout: Layout): ExpectedTensor => ({ name, shape, what, role: { kind: 'matrix', id, layout } });
-const vec = (name: string, n: number, what: string, id: string): ExpectedTensor => ({ name, shape: [n], what, role: { kind: 'vector', id } });
-
-/** The sizes of the param table's dimension key (src/core/paramTable.ts) for a checkpoint's layers. */
-function dimsOf(arch: ArchConfig): Record<ParamDim, number> {
-  return { C: arch.C, F: arch.F, Q: arch.NH * arch.HS, KV: arch.KVH * arch.HS, HS: arch.HS, NH: arch.NH };
-}
-
-/** Layer `i`'s params as one architecture stores them: each tensor's id and shape from the param table. */
-function layerTensors(arch: ArchConfig, i: number): { mat(name: string, what: string, kind: ParamKind, layout: Layout): ExpectedTensor; vec(name: string, what: string, kind: ParamKind): ExpectedTensor } {
-  const dims = dimsOf(arch);
-  const shape = (kind: ParamKind): number[] => shapeOf(layerParam(kind)!, dims);
-  const h = layerTensorPrefix(arch.modelType, i);
-  return {
-    // (in_out: stored [inputs][outputs], the table's [outputs, inputs] the other way round)
-    mat: (name, what, kind, layout) => {
-      const [out, inp] = shape(kind);
-      return mat(h + name, layout === 'in_out' ? [inp, out] : [out, inp], what, paramId(i, kind), layout);
-    },
-    vec: (name, what, kind) => vec(h + name, shape(kind)[0], what, paramId(i, kind)),
-  };
-}
-
-function gpt2Start(arch: ArchConfig): ExpectedTensor[] {
-  const { C, V } = arch;
-  return [
-    mat('wte.weight', [V, C], '[vocab_size, n_embd]', PARAM.embed, 'out_in'),
-    mat('wpe.weight', [arch.maxPositions, C], '[n_positions, n_embd]', PARAM.pos, 'out_in'),
-  ];
-}
-
-function gpt2Layer(arch: ArchConfig, i: number): ExpectedTensor[] {
-  const { C } = arch;
-  const h = layerTensorPrefix(arch.modelType, i);
-  const { mat, vec } = layerTensors(arch, i);
-  return [
-    vec('ln_1.weight', '[n_embd]', PARAM.ln1Gamma),
-    vec('ln_1.bias', '[n_embd]', PARAM.ln1Beta),
-    { name: `${h}attn.c_attn.weight`, shape: [C, 3 * C], what: '[n_embd, 3·n_embd]', role: { kind: 'qkv', layer: i } },
-    { name: `${h}attn.c_attn.bias`, shape: [3 * C], what: '[3·n_embd]', role: { kind: 'qkvBias', layer: i } },
-    mat('attn.c_proj.weight', '[n_embd, n_embd]', PARAM.Wo, 'in_out'),
-    vec('attn.c_proj.bias', '[n_embd]', PARAM.bo),
-    vec('ln_2.weight', '[n_embd]', PARAM.ln2Gamma),
-    vec('ln_2.bias', '[n_embd]', PARAM.ln2Beta),
-    mat('mlp.c_fc.weight', '[n_embd, n_inner]', PARAM.W1, 'in_out'),
-    vec('mlp.c_fc.bias', '[n_inner]', PARAM.b1),
-    mat('mlp.c_proj.weight', '[n_inner, n_embd]', PARAM.W2, 'in_out'),
-    vec('mlp.c_proj.bias', '[n_embd]', PARAM.b2),
-  ];
-}
-
-function gpt2End(arch: ArchConfig): ExpectedTensor[] {
-  return [vec('ln_f.weight', arch.C, '[n_embd]', PARAM.lnFGamma), vec('ln_f.bias', arch.C, '[n_embd]', PARAM.lnFBeta)];
-}
-
-function llamaStart(arch: ArchConfig): ExpectedTensor[] {
-  return [mat('embed_tokens.weight', [arch.V, arch.C], '[vocab_size, hidden_size]', PARAM.embed, 'out_in')];
-}
-
-function llamaLayer(arch: ArchConfig, i: number): ExpectedTensor[] {
-  const { mat, vec } = layerTensors(arch, i);
-  const t: ExpectedTensor[] = [
-    vec('input_layernorm.weight', '[hidden_size]', PARAM.ln1Gamma),
-    mat('self_attn.q_proj.weight', '[heads·head_dim, hidden_size]', PARAM.Wq, 'out_in'),
-    mat('self_attn.k_proj.weight', '[kv_heads·head_dim, hidden_size]', PARAM.Wk, 'out_in'),
-    mat('self_attn.v_proj.weight', '[kv_heads·head_dim, hidden_size]', PARAM.Wv, 'out_in'),
-  ];
-  if (arch.qkvBias) {
-    t.push(
-      vec('self_attn.q_proj.bias', '[heads·head_dim]', PARAM.bq),
-      vec('self_attn.k_proj.bias', '[kv_heads·head_dim]', PARAM.bk),
-      vec('self_attn.v_proj.bias', '[kv_heads·head_dim]', PARAM.bv),
-    );
-  }
-  t.push(mat('self_attn.o_proj.weight', '[hidden_size, heads·head_dim]', PARAM.Wo, 'out_in'));
-  if (arch.oBias) t.push(vec('self_attn.o_proj.bias', '[hidden_size]', PARAM.bo));
-  t.push(
-    vec('post_attention_layernorm.weight', '[hidden_size]', PARAM.ln2Gamma),
-    mat('mlp.gate_proj.weight', '[intermediate_size, hidden_size]', PARAM.Wg, 'out_in'),
-    mat('mlp.up_proj.weight', '[intermediate_size, hidden_size]', PARAM.W1, 'out_in'),
-    mat('mlp.down_proj.weight', '[hidden_size, intermediate_size]', PARAM.W2, 'out_in'),
-  );
-  if (arch.mlpBias) {
-    t.push(
-      vec('mlp.gate_proj.bias', '[intermediate_size]', PARAM.bg),
-      vec('mlp.up_proj.bias', '[intermediate_size]', PARAM.b1),
-      vec('mlp.down_proj.bias', '[hidden_size]', PARAM.b2),
-    );
-  }
-  return t;
-}
-
-function llamaEnd(arch: ArchConfig): ExpectedTensor[] {
-  return [vec('norm.weight', arch.C, '[hidden_size]', PARAM.lnFGamma)];
+  const { name, what } = adapterOf(arch.modelType).head;
+  return headOf(arch, name, what);
 }
 
 /** The stored name of a tensor: with the model's prefix, else without; null when neither is there. */
@@ -175,10 +65,11 @@ export function storedName(stored: { has(name: string): boolean }, name: string,
 
 /**
  * The core's params a tensor's numbers become (the data is used as it is, not copied, but for
- * c_attn's split). `alloc`: where the matrices cut out of a fused one go (as readTensor's). A
- * fused c_attn may come already cut, as [Q, K, V] (readSplitColumns).
+ * the fused ones' cuts). `alloc`: where the matrices cut out of a fused one go (as readTensor's). A
+ * fused c_attn may come already cut, as [Q, K, V] (readSplitColumns). `arch`: the heads a fused
+ * tensor's rows are cut by (gpt_neox, phi3).
  */
-export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float32Array[], alloc?: (length: number) => Float32Array): Array<[string, Param]> {
+export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float32Array[], alloc?: (length: number) => Float32Array, arch?: ArchConfig): Array<[string, Param]> {
   if (Array.isArray(data) && t.role.kind !== 'qkv') throw new TypeError(`paramsOf: ${t.name} comes whole, not cut`);
   const whole = data as Float32Array;
   const r = t.role;
@@ -194,6 +85,14 @@ export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float3
     case 'qkvBias': {
       const C = t.shape[0] / 3;
       return ([PARAM.bq, PARAM.bk, PARAM.bv] as const).map((b, i) => [paramId(r.layer, b), { data: whole.slice(i * C, (i + 1) * C), shape: [C] }]);
+    }
+    case 'fused': {
+      if (!arch) throw new TypeError(`paramsOf: ${t.name} is cut by the architecture's heads`);
+      // (a bias is a matrix of one column)
+      const cols = r.bias ? 1 : t.shape[1];
+      const rows = fusedPartRows(r.fused, arch);
+      const parts = splitFusedRows(r.fused, whole, cols, arch, r.bias ? undefined : alloc);
+      return fusedKinds(r.fused, r.bias).map((kind, p) => [paramId(r.layer, kind), r.bias ? { data: parts[p], shape: [rows[p]] } : { data: parts[p], shape: [rows[p], cols], layout: 'out_in' }]);
     }
   }
 }

@@ -40,7 +40,7 @@ export async function newModelFile(local: LocalFiles | null, extensionUri: vscod
     const items: PresetItem[] = [
       { label: 'Model files', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
       ...PRESETS.map((p) => ({ label: p.label, description: describePreset(p.id), detail: p.detail, preset: p.id })),
-      // (a checkpoint folder of 270–500 MB is streamed to disk: not offered where there is none)
+      // (a checkpoint folder of 270 MB to 5 GB is streamed to disk: not offered where there is none)
       ...(local ? [
         { label: 'Checkpoints (random weights)', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
         ...CHECKPOINT_PRESETS.map((c) => ({ label: c.label, description: formatBytes(checkpointBytes(c)), detail: c.detail, checkpoint: c })),
