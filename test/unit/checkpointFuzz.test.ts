@@ -28,6 +28,10 @@ describe('checkpoint fuzzer: the judge of a run', () => {
     assert.equal(run({ stderr: line('holds 32 bytes; [8] of toString needs NaN') }).outcome, 'raw-message');
     // the reader's own words for a NaN written in the file are not raw
     assert.equal(run({ stderr: '/x/m.ffn.json:8:5: error: token_ids[2]: is NaN, which is not a number JSON allows: write a finite number\n' }).outcome, 'clean-error');
+    assert.equal(run({ stderr: '/x/m.ffn.json:12:18: error: temperature: must be a finite number, found NaN, which is not a number JSON allows\n' }).outcome, 'clean-error');
+    // a bare NaN reads like one we computed, whatever follows it
+    assert.equal(run({ stderr: '/x/m.ffn.json:12:18: error: temperature: must be a finite number, found NaN (JSON has no NaN)\n' }).outcome, 'raw-message');
+    assert.equal(run({ stderr: line('the scale is found NaN') }).outcome, 'raw-message');
     const long = run({ stderr: line(`tensor ${'x'.repeat(400)} is missing`) });
     assert.equal(long.outcome, 'long-message');
     assert.match(long.detail, /^\d+ chars/);
@@ -79,6 +83,34 @@ describe('checkpoint fuzzer: the witness of file access', () => {
     fs.existsSync(join(dir, 'outside/tokenizer_config.json'));
     fs.existsSync(join(dir, 'case/ckpt/config.json')); // (outside this case's checkpoint folder)
     const seen = stopRecording();
+    assert.deepEqual(seen.map((a) => inZones(a.real, zones)), [true, true, true, false]);
+  });
+});
+
+describe('checkpoint fuzzer: what the model file names', () => {
+  before(() => installWatch());
+
+  // (was: `"checkpoint": "/proc/self"` judged a read outside, since the realpath of the name looks
+  // at /proc/self itself and the zone held only where it leads, /proc/PID)
+  it('may be looked at as written and read where it leads; what else its folder holds may not', async () => {
+    if (!fs.existsSync('/proc/self/status')) return; // (Linux only)
+    const model = join(tmpdir(), 'm.ffn.json');
+    let zones = caseZones(model, '/proc/self', undefined);
+    startRecording();
+    await fs.promises.realpath('/proc/self');
+    await fs.promises.stat('/proc/self/config.json').catch(() => null);
+    fs.readFileSync('/proc/self/status');
+    fs.existsSync('/proc/1/status');
+    let seen = stopRecording();
+    assert.deepEqual(seen.map((a) => [a.op, inZones(a.real, zones)]), [['realpath', true], ['stat', true], ['readFile', true], ['exists', false]]);
+    // a tokenizer named there: its folder is looked at to find it, nothing else in it is read
+    zones = caseZones(model, './ckpt', '/proc/self/environ');
+    startRecording();
+    await fs.promises.realpath('/proc/self');
+    await fs.promises.realpath('/proc/self/environ');
+    fs.readFileSync('/proc/self/environ');
+    fs.readFileSync('/proc/self/status');
+    seen = stopRecording();
     assert.deepEqual(seen.map((a) => inZones(a.real, zones)), [true, true, true, false]);
   });
 });
