@@ -87,6 +87,51 @@ describe('checkpoint fuzzer: the witness of file access', () => {
   });
 });
 
+describe('checkpoint fuzzer: the witness inside the built command line', () => {
+  // The fuzz child loads dist/cli.js after patching node:fs: every form of the file API the bundle
+  // uses must reach the patch (its readFileSync, fs.promises' realpath, stat and open; reads go
+  // through the handles those opens return, so a handle's read is covered by its opening).
+  let dir: string;
+  type Cli = { run(argv: string[], io: { out(s: string): void; err(s: string): void }): Promise<number> };
+  let cli: Cli;
+  before(() => {
+    installWatch();
+    cli = require(join(REPO, 'dist', 'cli.js')) as Cli; // (built before the unit tests, as cli.test.ts needs)
+    dir = fs.realpathSync(fs.mkdtempSync(join(tmpdir(), 'fuzz-cli-')));
+    fs.mkdirSync(join(dir, 'linked'));
+    fs.copyFileSync(join(REPO, 'samples/stories260K/model.safetensors'), join(dir, 'linked/model.safetensors'));
+    fs.writeFileSync(join(dir, 'secret.json'), '{"model_type": "llama"}');
+    fs.symlinkSync('../secret.json', join(dir, 'linked/config.json'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const runCase = async (model: object): Promise<{ code: number; err: string; seen: ReturnType<typeof stopRecording>; zones: ReturnType<typeof caseZones> }> => {
+    const file = join(dir, 'm.ffn.json');
+    fs.writeFileSync(file, JSON.stringify(model));
+    const zones = caseZones(file, (model as { checkpoint?: unknown }).checkpoint, undefined);
+    let err = '';
+    startRecording();
+    const code = await cli.run(['stages', file, '--summary'], { out: () => undefined, err: (s) => void (err += s) });
+    return { code, err, seen: stopRecording(), zones };
+  };
+
+  it('sees each file the command line reads, by each form of the file API it uses', async () => {
+    const r = await runCase({ version: 1, checkpoint: join(REPO, 'samples/stories260K'), token_ids: [1, 403] });
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual([...new Set(r.seen.map((a) => a.op))].sort(), ['open', 'readFile', 'realpath', 'stat']);
+    assert.ok(r.seen.some((a) => a.op === 'open' && a.path.endsWith('model.safetensors')));
+    assert.deepEqual(r.seen.filter((a) => !inZones(a.real, r.zones)), []);
+  });
+
+  it('sees the command line look at a link out of the folder, and refuse it without opening it', async () => {
+    const r = await runCase({ version: 1, checkpoint: './linked', token_ids: [1] });
+    assert.equal(r.code, 1);
+    assert.match(r.err, /checkpoint: /);
+    assert.ok(r.seen.some((a) => a.op === 'realpath' && a.path === join(dir, 'linked/config.json')), 'the link was looked at');
+    assert.deepEqual(r.seen.filter((a) => !inZones(a.real, r.zones)), []);
+  });
+});
+
 describe('checkpoint fuzzer: what the model file names', () => {
   before(() => installWatch());
 
