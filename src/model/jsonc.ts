@@ -95,6 +95,33 @@ export function sourceBytes(src: Source): Uint8Array {
   return out;
 }
 
+/**
+ * Past the object or array at `from` without reading it (nested too deep): its brackets counted,
+ * strings and comments stepped over; `len` if the file ends first. A loop, no recursion.
+ */
+function skipNested(b: Uint8Array, from: number, len: number): number {
+  let depth = 0;
+  let p = from;
+  while (p < len) {
+    const c = b[p];
+    if (c === QUOTE) {
+      p++;
+      while (p < len && b[p] !== QUOTE && b[p] !== LF && b[p] !== CR) p += b[p] === BACKSLASH ? 2 : 1;
+    } else if (c === SLASH && b[p + 1] === SLASH) {
+      while (p < len && b[p] !== LF && b[p] !== CR) p++;
+    } else if (c === SLASH && b[p + 1] === STAR) {
+      const close = indexOfCommentEnd(b, p + 2);
+      p = close < 0 ? len : close + 1;
+    } else if (c === LBRACE || c === LBRACKET) {
+      depth++;
+    } else if ((c === RBRACE || c === RBRACKET) && --depth === 0) {
+      return p + 1;
+    }
+    p++;
+  }
+  return len;
+}
+
 function indexOfCommentEnd(b: Uint8Array, from: number): number {
   for (let i = b.indexOf(STAR, from); i >= 0; i = b.indexOf(STAR, i + 1)) if (b[i + 1] === SLASH) return i;
   return -1;
@@ -239,6 +266,8 @@ class Parser {
    * an object unclosed, that } most likely belongs to an outer object and its own is missing.
    */
   private misplacedClose: { at: number; open: number; key: string | null; belongsTo: number } | null = null;
+  /** The end of the file inside open containers was reported (by the innermost). */
+  private endSaid = false;
   /** The starts of the objects and arrays being read (slow path), outermost first. */
   private readonly openStack: number[] = [];
   private lineStarts: number[] | null = null;
@@ -393,8 +422,10 @@ class Parser {
   private tooDeep(): InvalidNode {
     const start = this.pos;
     this.error('nesting is deeper than 64 levels', start, start + 1);
-    this.pos = this.len;
-    return { kind: 'invalid', text: '', start, end: this.len };
+    // (past this value only, by counting its brackets: the rest of the file reads on, and the
+    // containers around it are not each called unterminated)
+    this.pos = skipNested(this.b, start, this.len);
+    return { kind: 'invalid', text: '', start, end: this.pos };
   }
 
   private scanString(): string {
@@ -540,9 +571,12 @@ class Parser {
           // up to this object, left without one)
           const what = m.key === null ? 'the object' : quote(m.key);
           this.error(`expected } before this one: ${what} (opened on line ${this.lineOf(m.open)}) is not closed, and this } lines up with the { on line ${this.lineOf(m.belongsTo)}`, m.at, m.at + 1);
-        } else {
-          this.error(`unterminated ${props ? 'object' : 'array'}: expected ${closing}`, start, start + 1);
+        } else if (!this.endSaid) {
+          // (the innermost container the file ends in says it, once: each around it is open too)
+          const around = this.openStack.length - 1;
+          this.error(`unterminated ${props ? 'object' : 'array'}: expected ${closing}${around > 0 ? ` (the file ends inside ${around} more object${around > 1 ? 's or arrays' : ' or array'} around it)` : ''}`, start, start + 1);
         }
+        this.endSaid = true;
         return;
       }
       if (!first) {

@@ -188,9 +188,17 @@ function describe(node: JsonNode): string {
     case 'string': return `the string ${quote(node.value, 24)}`;
     case 'boolean': return String(node.value);
     case 'null': return 'null';
-    case 'nonfinite': return node.text;
+    case 'nonfinite': return notJsonNumber(node.text);
     case 'invalid': return node.text ? quote(node.text) : 'nothing';
   }
+}
+
+/**
+ * A NaN or Infinity the file holds, named as the file's word, not as a value we computed (so it
+ * never reads like one of our own NaNs): "NaN, which is not a number JSON allows".
+ */
+function notJsonNumber(word: string): string {
+  return `${word}, which is not a number JSON allows`;
 }
 
 /** Whether a value holds weights: an array of numbers, or an array or object with one inside. */
@@ -604,7 +612,7 @@ class Reader {
     const v = p.value;
     const what = opts.integer ? 'a whole number' : 'a number';
     if (v.kind === 'nonfinite') {
-      this.error('nonfinite', path, v, `${formatPath(path)} must be a finite number, found ${v.text} (JSON has no ${v.text})`);
+      this.error('nonfinite', path, v, `${formatPath(path)} must be a finite number, found ${notJsonNumber(v.text)}`);
       return dflt;
     }
     if (v.kind !== 'number') {
@@ -669,7 +677,7 @@ class Reader {
         if (msg) code = 'overflow';
       } else if (item.kind === 'nonfinite') {
         code = 'nonfinite';
-        msg = `${formatPath(at)} is ${item.text}, which is not a number JSON allows: write a finite number`;
+        msg = `${formatPath(at)} is ${notJsonNumber(item.text)}: write a finite number`;
       } else if (item.kind === 'invalid') {
         code = 'syntax';
         msg = null; // the syntax error is reported already
