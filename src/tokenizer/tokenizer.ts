@@ -8,11 +8,12 @@ import { describeValue } from '../shared/quote';
 import { TokenizerError } from './tokenizerError';
 import { BYTE_OF, tokenBytes } from './tokenBytes';
 import { checkTokenizerConfig, checkTokenizerJson, type CheckedTokenizer, type FilePattern } from './tokenizerJson';
+import { checkSpecialTokens, postProcessorWith, specialTokens, type SpecialTokens } from './specialTokens';
 
 export { TokenizerError } from './tokenizerError';
 
 export interface TextTokenizer {
-  /** The ids of a text, special tokens added as the tokenizer's post-processor says (Llama's BOS). */
+  /** The ids of a text, special tokens added as transformers adds them (specialTokens.ts: Llama's and Gemma's BOS). */
   encode(text: string): { readonly ids: readonly number[]; readonly tokens: readonly string[] };
   /** The text of ids, special tokens included (`<s>`), nothing cleaned up: decode(encode(s)) = s without them. */
   decode(ids: readonly number[]): string;
@@ -30,6 +31,8 @@ export interface LoadedTokenizer extends TextTokenizer {
   bytes(id: number): Uint8Array | null;
   readonly byteLevel: boolean;
   readonly patterns: readonly FilePattern[];
+  /** The special tokens a text gets, and whether tokenizer.json's post_processor or tokenizer_config.json decided them. */
+  readonly special: SpecialTokens;
 }
 
 /**
@@ -44,15 +47,18 @@ export function loadTokenizer(json: string, configJson?: string, file = 'tokeniz
   const checked = checkTokenizerJson(spec, file);
   checkTokenizerConfig(config, 'tokenizer_config.json');
   vet?.(checked);
+  const post = Object.prototype.hasOwnProperty.call(spec, 'post_processor') ? spec.post_processor : null;
+  const special = specialTokens(config, post);
   let tok: Tokenizer;
   try {
     // (the keys Hugging Face always writes; a hand-made file may leave them out)
-    tok = new Tokenizer({ added_tokens: [], normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, ...spec }, config);
+    tok = new Tokenizer({ added_tokens: [], normalizer: null, pre_tokenizer: null, decoder: null, ...spec, post_processor: postProcessorWith(special, post) }, config);
   } catch (e) {
     // (the library's words after ours, at the pattern the JavaScript engine refuses when it is one)
     const at = where(e, checked.patterns);
     throw new TokenizerError(`${file}${at ? `: ${at}` : ''} cannot be read: ${firstLine(e)}`);
   }
+  checkSpecialTokens(special, (t) => tok.token_to_id(t) !== undefined, file);
   const { byteLevel, patterns } = checked;
   const vocab = (tok.model?.vocab ?? []) as unknown[];
   const vocabSize = vocab.length; // indexed by id, added tokens included
@@ -86,6 +92,7 @@ export function loadTokenizer(json: string, configJson?: string, file = 'tokeniz
     vocabSize,
     byteLevel,
     patterns,
+    special,
   };
 }
 

@@ -112,8 +112,20 @@ export function checkTokenizerJson(spec: Obj, file: string): CheckedTokenizer {
 
 /** Checks a parsed tokenizer_config.json (the library reads a few of its keys). */
 export function checkTokenizerConfig(config: Obj, file: string): void {
+  const c = new Checker(file);
   const extra = own(config, 'additional_special_tokens');
-  if (extra !== undefined && extra !== null && !Array.isArray(extra)) new Checker(file).fail('additional_special_tokens', 'a list', extra);
+  if (extra !== undefined && extra !== null && !Array.isArray(extra)) c.fail('additional_special_tokens', 'a list', extra);
+  // (what decides the prompt's special tokens: specialTokens.ts)
+  for (const key of ['add_bos_token', 'add_eos_token']) {
+    const v = own(config, key);
+    if (v !== undefined && v !== null && typeof v !== 'boolean') c.fail(key, 'true, false or null', v);
+  }
+  for (const key of ['bos_token', 'eos_token']) {
+    const v = own(config, key);
+    const content = isObj(v) ? own(v, 'content') : undefined;
+    if (v !== undefined && v !== null && typeof v !== 'string' && typeof content !== 'string') c.fail(key, 'a token (a string, or an object with its "content"), or null', v);
+  }
+  c.field(config, 'tokenizer_class', 'tokenizer_class', 'string?', false);
 }
 
 /** The model's type, as the library would take it when the file gives none (null: none it tokenizes with). */
