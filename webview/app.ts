@@ -7,7 +7,7 @@
 // overview (overview.ts), the problems (problemsView.ts), the lenses (lenses/lensSection.ts).
 import type { PanelSettings, ToWebview } from '../src/protocol/panel';
 import type { HighlightTarget, ModelSummary, ProblemInfo } from '../src/protocol/stages';
-import type { Activation } from '../src/core/activation';
+import type { Activation } from '../src/core/activationKinds';
 import { h, perFrame } from './dom';
 import { answerExport } from './export';
 import { PanelHeader } from './header';

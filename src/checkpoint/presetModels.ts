@@ -3,7 +3,7 @@
 // in the Hub's dtype, the weights random (presets.ts writes them). Gains of (1+w) norms are stored
 // as 0, as Gemma initialises them (a gain of 1).
 
-import type { CheckpointPreset, TensorPlan } from './presets';
+import type { CheckpointPreset, TensorPlan } from './presetTypes';
 import { layerTensorPrefix, modelPrefix } from './tensorNames';
 
 /** What a preset needs as float32 where that is past the 4 GiB WebAssembly memory FFN Lens holds weights in (load.ts). */

@@ -5,29 +5,16 @@
 // GELU is the exact one (erf: gelu.ts), gpt_neox's `gelu`; GELU-tanh is gelu_new / gelu_pytorch_tanh.
 
 import { isGated, type Activation } from './activationKinds';
-import { gelu } from './gelu';
+import { activationFn } from './activationFns';
 import type { StageOp } from './graph';
 import { unionCols, type Cols } from './params';
 import { expfInPlace, vectorExp } from './expf';
-import { geluTanh, geluTanhExpArg } from './geluTanh';
-import { relu } from './relu';
-import { silu, siluExpArg } from './silu';
+import { geluTanhExpArg } from './geluTanh';
+import { siluExpArg } from './silu';
 
 // (the names live below the functions, so the spec can name an activation without importing them)
 export { ACTIVATIONS, activationLabel, gateActivation, isGated, type Activation } from './activationKinds';
-
-const identity = (x: number): number => x;
-
-/** The scalar function applied elementwise (to `up`, or to `gate` when gated). */
-export function activationFn(a: Activation): (x: number) => number {
-  switch (a) {
-    case 'relu': case 'reglu': return relu;
-    case 'gelu': case 'geglu': return gelu;
-    case 'gelu_tanh': case 'geglu_tanh': return geluTanh;
-    case 'silu': case 'swiglu': return silu;
-    case 'linear': return identity;
-  }
-}
+export { activationFn } from './activationFns';
 
 /** For f(x) = x / (1 + e^g(x)) (SiLU, GELU-tanh, and their gated forms): g, so a whole stage takes e^ in one vector pass. */
 function sigmoidArg(a: Activation): ((x: number) => number) | null {

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadTokenizer, type LoadedTokenizer } from './tokenizer';
 import { sequenceLabels } from './byteRuns';
-import { CORPUS } from './testCorpus';
+import { CORPUS } from '../../test/helpers/tokenizerCorpus';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const lenml = require('@lenml/tokenizers') as {

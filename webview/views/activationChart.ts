@@ -1,7 +1,8 @@
 // The activation function's curve over the range of this input's pre-activation values, with
 // every (token, neuron) value plotted on it, and ReLU beside GELU/SiLU for comparison: which
 // neurons does the function silence, which does it let through, and how far below zero.
-import { activationFn, activationLabel, isGated, type Activation } from '../../src/core/activation';
+import { activationFn } from '../../src/core/activationFns';
+import { activationLabel, isGated, type Activation } from '../../src/core/activationKinds';
 import { afterPaint, h } from '../dom';
 import type { TooltipItem } from 'chart.js';
 import { makeChart, themeColors, type Chart } from './charts';

@@ -2,7 +2,7 @@
 // FFN holds about two thirds of them (the blog post's point: "MLP ≈ 2/3 of the parameters").
 import type { ModelSummary } from '../../src/protocol/panel';
 import { h } from '../dom';
-import { activationLabel } from '../../src/core/activation';
+import { activationLabel } from '../../src/core/activationKinds';
 
 function fmt(n: number): string {
   return n.toLocaleString('en-US');

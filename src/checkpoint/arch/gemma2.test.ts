@@ -3,7 +3,7 @@
 // tensor names (the four norms a layer, tied head).
 import * as assert from 'node:assert/strict';
 import { expectedTensors } from '../tensorNames';
-import { configError, parse, tensorRow } from './testing';
+import { configError, parse, tensorRow } from '../../../test/helpers/archTesting';
 
 export const GEMMA2_2B = {
   architectures: ['Gemma2ForCausalLM'], attention_bias: false, attention_dropout: 0.0, attn_logit_softcapping: 50.0, bos_token_id: 2,

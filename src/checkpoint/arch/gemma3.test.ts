@@ -3,7 +3,7 @@
 // refusals; q_norm / k_norm names.
 import * as assert from 'node:assert/strict';
 import { expectedTensors } from '../tensorNames';
-import { configError, parse, tensorRow } from './testing';
+import { configError, parse, tensorRow } from '../../../test/helpers/archTesting';
 
 export const GEMMA3_1B = {
   architectures: ['Gemma3ForCausalLM'], attention_bias: false, attention_dropout: 0.0, attn_logit_softcapping: null, bos_token_id: 2,

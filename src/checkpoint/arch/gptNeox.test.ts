@@ -2,7 +2,7 @@
 // rope_parameters; the refusals; the tensor names (query_key_value fused per head, embed_out).
 import * as assert from 'node:assert/strict';
 import { expectedTensors, headTensor, modelPrefix } from '../tensorNames';
-import { configError, parse, tensorRow } from './testing';
+import { configError, parse, tensorRow } from '../../../test/helpers/archTesting';
 
 export const PYTHIA_160M = {
   architectures: ['GPTNeoXForCausalLM'], bos_token_id: 0, eos_token_id: 0, hidden_act: 'gelu', hidden_size: 768, initializer_range: 0.02,

@@ -2,7 +2,7 @@
 // defaults (a window of 4096 when absent, 8 kv heads); refusals; llama's tensor names.
 import * as assert from 'node:assert/strict';
 import { expectedTensors } from '../tensorNames';
-import { configError, parse, tensorRow } from './testing';
+import { configError, parse, tensorRow } from '../../../test/helpers/archTesting';
 
 const MISTRAL_7B_V01 = {
   architectures: ['MistralForCausalLM'], bos_token_id: 1, eos_token_id: 2, hidden_act: 'silu', hidden_size: 4096, initializer_range: 0.02,

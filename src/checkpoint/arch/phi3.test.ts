@@ -2,7 +2,7 @@
 // refused by name, partial_rotary_factor (Phi-4-mini 0.75); qkv_proj and gate_up_proj names.
 import * as assert from 'node:assert/strict';
 import { expectedTensors, headTensor } from '../tensorNames';
-import { configError, parse, tensorRow } from './testing';
+import { configError, parse, tensorRow } from '../../../test/helpers/archTesting';
 
 const PHI3_MINI_4K = {
   architectures: ['Phi3ForCausalLM'], attention_bias: false, attention_dropout: 0.0, bos_token_id: 1, embd_pdrop: 0.0, eos_token_id: 32000,

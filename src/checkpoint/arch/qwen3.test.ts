@@ -2,7 +2,7 @@
 // heads); attention_bias; use_sliding_window refused; q_norm / k_norm names.
 import * as assert from 'node:assert/strict';
 import { expectedTensors } from '../tensorNames';
-import { configError, parse, tensorRow } from './testing';
+import { configError, parse, tensorRow } from '../../../test/helpers/archTesting';
 
 export const QWEN3_06B = {
   architectures: ['Qwen3ForCausalLM'], attention_bias: false, attention_dropout: 0.0, bos_token_id: 151643, eos_token_id: 151645, head_dim: 128,

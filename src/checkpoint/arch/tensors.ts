@@ -4,33 +4,9 @@
 import { PARAM, paramId, type ParamKind } from '../../core/ids';
 import { layerParam, shapeOf, type ParamDim } from '../../core/paramTable';
 import type { Layout } from '../../core/spec';
-import type { ArchConfig } from './types';
+import type { ArchConfig, ExpectedTensor, FusedKind } from './types';
 
-/** Fused storage cut at load into v1's role params (src/core/fused.ts's names). */
-export type FusedKind = 'qkv_per_head' | 'qkv' | 'gate_up';
-
-/** What a tensor becomes. */
-export type TensorRole =
-  | { readonly kind: 'matrix'; readonly id: string; readonly layout: Layout }
-  | { readonly kind: 'vector'; readonly id: string }
-  /** GPT-2's c_attn weight [C][3C]: Wq, Wk, Wv of the layer, each [C, C] in_out. */
-  | { readonly kind: 'qkv'; readonly layer: number }
-  /** GPT-2's c_attn bias [3C]: bq, bk, bv. */
-  | { readonly kind: 'qkvBias'; readonly layer: number }
-  /**
-   * Rows of several roles in one out_in tensor (gpt_neox query_key_value, phi3 qkv_proj and
-   * gate_up_proj), or their biases (`bias`): cut by rows into Wq/Wk/Wv (bq/bk/bv) or Wg/W1.
-   */
-  | { readonly kind: 'fused'; readonly layer: number; readonly fused: FusedKind; readonly bias: boolean };
-
-export interface ExpectedTensor {
-  /** Hugging Face's name without the model's prefix. */
-  readonly name: string;
-  readonly shape: readonly number[];
-  /** The shape in config.json's words, for messages: `[kv_heads·head_dim, hidden_size]`. */
-  readonly what: string;
-  readonly role: TensorRole;
-}
+export type { ExpectedTensor, FusedKind, TensorRole } from './types';
 
 export const mat = (name: string, shape: [number, number], what: string, id: string, layout: Layout): ExpectedTensor => ({ name, shape, what, role: { kind: 'matrix', id, layout } });
 export const vec = (name: string, n: number, what: string, id: string): ExpectedTensor => ({ name, shape: [n], what, role: { kind: 'vector', id } });

@@ -7,8 +7,7 @@
 // ModelSpec takes the same options under the same absent-means-v1 rule (see load.ts's archSpec).
 
 import type { Activation } from '../../core/activation';
-import type { NormKind, RopeScaling } from '../../core/spec';
-import type { ExpectedTensor } from './tensors';
+import type { Layout, NormKind, RopeScaling } from '../../core/spec';
 import type { Fields } from './fields';
 
 /** Every model_type FFN Lens reads, in the order messages list them. */
@@ -135,4 +134,30 @@ export interface ArchAdapter {
   start(arch: ArchConfig): ExpectedTensor[];
   layer(arch: ArchConfig, i: number): ExpectedTensor[];
   end(arch: ArchConfig): ExpectedTensor[];
+}
+
+/** Fused storage cut at load into v1's role params (src/core/fused.ts's names). */
+export type FusedKind = 'qkv_per_head' | 'qkv' | 'gate_up';
+
+/** What a tensor becomes. */
+export type TensorRole =
+  | { readonly kind: 'matrix'; readonly id: string; readonly layout: Layout }
+  | { readonly kind: 'vector'; readonly id: string }
+  /** GPT-2's c_attn weight [C][3C]: Wq, Wk, Wv of the layer, each [C, C] in_out. */
+  | { readonly kind: 'qkv'; readonly layer: number }
+  /** GPT-2's c_attn bias [3C]: bq, bk, bv. */
+  | { readonly kind: 'qkvBias'; readonly layer: number }
+  /**
+   * Rows of several roles in one out_in tensor (gpt_neox query_key_value, phi3 qkv_proj and
+   * gate_up_proj), or their biases (`bias`): cut by rows into Wq/Wk/Wv (bq/bk/bv) or Wg/W1.
+   */
+  | { readonly kind: 'fused'; readonly layer: number; readonly fused: FusedKind; readonly bias: boolean };
+
+export interface ExpectedTensor {
+  /** Hugging Face's name without the model's prefix. */
+  readonly name: string;
+  readonly shape: readonly number[];
+  /** The shape in config.json's words, for messages: `[kv_heads·head_dim, hidden_size]`. */
+  readonly what: string;
+  readonly role: TensorRole;
 }

@@ -1,10 +1,10 @@
 // Test helpers of the adapters (imported by tests only): config.json parsed, its error's message,
 // a tensor list as one line per tensor.
 import * as assert from 'node:assert/strict';
-import { parseConfig } from '../config';
-import { CheckpointError } from '../errors';
-import type { ExpectedTensor } from './tensors';
-import type { ArchConfig } from './types';
+import { parseConfig } from '../../src/checkpoint/config';
+import { CheckpointError } from '../../src/checkpoint/errors';
+import type { ExpectedTensor } from '../../src/checkpoint/arch/tensors';
+import type { ArchConfig } from '../../src/checkpoint/arch/types';
 
 export const parse = (c: object): ArchConfig => parseConfig(JSON.stringify(c));
 

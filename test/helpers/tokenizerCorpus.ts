@@ -2,7 +2,7 @@
 // digits, code, CJK, emoji, combining accents, right-to-left scripts, the text of special tokens
 // and byte pieces written out) and seeded mixes of its pieces. Test data only.
 
-import { rng } from '../core/rng';
+import { rng } from '../../src/core/rng';
 
 /** Pieces the mixes are made of. */
 export const PIECES: readonly string[] = [
