@@ -6,7 +6,7 @@
 // target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -16,6 +16,7 @@
 //              the compute worker (the real dist/worker.js in a worker thread), d = 64…768
 //   draw       one 32 × 3072 heatmap drawn in Chromium (Playwright), as the panel draws it
 //   checkpoint random-weight GPT-2-small and SmolLM2-135M: an ablate and an appended token vs a full forward
+//   wire       bytes one edit of a GPT-2-small-shaped checkpoint's model file posts: worker → host → webview
 //   host       the extension host's thread in a real VS Code (code-server) while a d = 512 block
 //              opens and is edited: the longest our code holds it (--profile: and what ran there)
 //   open       a GPT-2-small-shaped checkpoint opened in a real VS Code: Quick Open → every stage drawn
@@ -35,7 +36,7 @@ import type { FromWorker, ToWorker } from '../src/protocol/worker';
 import { Engine } from '../src/core/engine';
 import { createWasmKernel, type WasmMatmulKernel } from '../src/core/wasm';
 import { nodeMatmulHelper } from '../src/worker/nodeMatmulHelper';
-import { enableWasmRelaxedSimd } from '../src/util/nodeWasmFeatures';
+import { enableWasmRelaxedSimd } from '../src/worker/nodeWasmFeatures';
 import { generateModelText, estimateBytes, type GenerateOptions } from '../src/model/generate';
 import { readModel } from '../src/model/read';
 import { checkpointChunks, checkpointPreset, configText, type CheckpointPresetId } from '../src/checkpoint/presets';
@@ -48,6 +49,7 @@ import { activationPatching } from '../src/lenses/patching';
 import { benchMatmulKernels, defaultBenchKernels, type BenchKernel, type Row } from './matmulKernels';
 import { tfjsKernel, tfjsVersion, tfjsWasm, tfjsWasmHasSimd } from './peers';
 import { tfjsGpt2Forward } from './tfjsGpt2';
+import { wireBytesOfEdits, type EditBytes } from './wireBytes';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -650,6 +652,31 @@ async function checkpoints(): Promise<void> {
   results.checkpoints = out;
 }
 
+/**
+ * Bytes posted per edit of a GPT-2-small-shaped checkpoint's model file, worker → host and host →
+ * webview (bench/wireBytes.ts). Information, not a target: the figure moves with what the panel
+ * shows, not with the machine. The layout (the plan's stage list, ~63 KB of JSON) goes only when
+ * it changed: an ablate or a token replaced leaves it as it was, a token appended does not.
+ */
+async function wire(): Promise<void> {
+  console.log('\n# bytes posted per edit: a GPT-2-small-shaped checkpoint (12 layers, 32 tokens), as a new panel shows it');
+  const dir = join(tmpdir(), 'ffn-bench-checkpoints');
+  const folder = writePreset(dir, 'gpt2-small-checkpoint');
+  const byKind = await wireBytesOfEdits(join(REPO, 'dist', 'worker.js'), folder, dir, quick ? 2 : 5);
+  const kb = (n: number): number => r2(n / 1024);
+  const out: Record<string, unknown> = {};
+  const labels: Record<string, string> = { ablate: 'an ablate entry edited', token: 'a token id replaced', append: 'a token appended' };
+  for (const [kind, edits] of Object.entries(byKind)) {
+    const med = (f: (e: EditBytes) => number): number => stat(edits.map(f)).median;
+    const row = { toHostKB: kb(med((e) => e.toHost.total)), toHostJsonKB: kb(med((e) => e.toHost.json)), toWebviewKB: kb(med((e) => e.toWebview.total)), toWebviewJsonKB: kb(med((e) => e.toWebview.json)), summaryJsonKB: kb(med((e) => e.summaryJson)), messages: med((e) => e.toHost.messages) };
+    out[kind] = row;
+    const both = stat(edits.map((e) => (e.toHost.total + e.toWebview.total) / 1024));
+    information(`bytes posted per edit, GPT-2-small-shaped checkpoint, ${labels[kind]}: worker → host + host → webview`, 'KB', both,
+      `worker → host ${row.toHostKB} KB (${row.toHostJsonKB} KB of it JSON, ${row.messages} messages), host → webview ${row.toWebviewKB} KB (${row.toWebviewJsonKB} KB JSON); the model summary ${row.summaryJsonKB} KB`);
+  }
+  results.wire = out;
+}
+
 /** A full garbage collection, so a memory figure is what stays (V8's gc, exposed at run time). */
 function collectGarbage(): void {
   setFlagsFromString('--expose-gc');
@@ -950,6 +977,7 @@ async function main(): Promise<void> {
   await section('edit', edits);
   await section('draw', draw);
   await section('checkpoint', checkpoints);
+  await section('wire', wire);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;
   const summary = {

@@ -6,9 +6,12 @@
 // This process watches the child: a case over its time budget is a hang, a child that dies a
 // crash (the batch resumes after it), memory over the limit a memory bomb. Counts per class, a
 // catalogue of the faults (grouped by what they say, one repro each) and a JSON report.
+// The product in the child is told the machine has --machine-mb of memory (1024: a run may take
+// half, 512 MB, as on Node it takes half the machine's): what it accepts must then finish within
+// the time and memory limits, and what would need more must be refused before the work.
 //
 //   node scripts/fuzz-checkpoints.mjs [--cases 100000] [--seed 1] [--from 0] [--budget-ms 5000]
-//       [--mem-mb 1536] [--batch 2000] [--jobs 1] [--report FILE] [--no-build] [--child-args '--cpu-prof …']
+//       [--mem-mb 1536] [--machine-mb 1024] [--batch 2000] [--jobs 1] [--report FILE] [--no-build] [--child-args '--cpu-prof …']
 //   node scripts/fuzz-checkpoints.mjs --case I [--seed S]   one case, its folder kept, every detail
 // Exit status 1 if any case crashed, hung, took too much memory, read outside its folder, gave an
 // internal error, raw library text, an overlong message or bad output.
@@ -18,13 +21,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, REPO } from './vscode/lib.mjs';
 
-const { flags } = parseArgs(process.argv.slice(2), ['cases', 'seed', 'from', 'budget-ms', 'mem-mb', 'batch', 'jobs', 'report', 'case', 'child-args']);
+const { flags } = parseArgs(process.argv.slice(2), ['cases', 'seed', 'from', 'budget-ms', 'mem-mb', 'machine-mb', 'batch', 'jobs', 'report', 'case', 'child-args']);
 const SEED = Number(flags.seed ?? 1);
 const ONE = flags.case !== undefined ? Number(flags.case) : null;
 const FROM = Number(flags.from ?? 0);
 const CASES = ONE !== null ? 1 : Number(flags.cases ?? 100000);
 const BUDGET = Number(flags['budget-ms'] ?? 5000);
 const MEM_MB = Number(flags['mem-mb'] ?? 1536);
+const MACHINE_MB = Number(flags['machine-mb'] ?? 1024);
 const KILL_MB = MEM_MB + 512; // (past this the child is stopped: the machine is shared)
 const BATCH = Number(flags.batch ?? 2000);
 const JOBS = ONE !== null ? 1 : Number(flags.jobs ?? 1);
@@ -95,7 +99,7 @@ async function runJob(list, work, onReport) {
       }
       if (killedFor) child.kill('SIGKILL');
     }, 50);
-    child.send({ type: 'job', job: { repo: REPO, cli: CLI, work, seed: SEED, cases: batch, keep: ONE !== null } });
+    child.send({ type: 'job', job: { repo: REPO, cli: CLI, work, seed: SEED, cases: batch, keep: ONE !== null, machineMb: MACHINE_MB } });
     const exit = await new Promise((res) => child.on('exit', (code, signal) => res({ code, signal })));
     clearInterval(timer);
     if (!heard) {
@@ -147,7 +151,7 @@ function onReport(rep) {
 const indices = Array.from({ length: CASES }, (_, k) => (ONE ?? FROM) + k);
 const lists = Array.from({ length: JOBS }, (_, j) => indices.filter((_, k) => k % JOBS === j));
 const works = lists.map((_, j) => join(WORK, String(j)));
-console.log(`${CASES} hostile checkpoint cases, seed ${SEED}${FROM ? `, from case ${FROM}` : ''}; budget ${BUDGET} ms, memory ${MEM_MB} MB; ${JOBS} process${JOBS > 1 ? 'es' : ''}; cases under ${WORK}\n`);
+console.log(`${CASES} hostile checkpoint cases, seed ${SEED}${FROM ? `, from case ${FROM}` : ''}; budget ${BUDGET} ms, memory ${MEM_MB} MB, the product told of ${MACHINE_MB} MB; ${JOBS} process${JOBS > 1 ? 'es' : ''}; cases under ${WORK}\n`);
 try {
   await Promise.all(lists.map((l, j) => runJob(l, works[j], onReport)));
 } finally {
@@ -202,7 +206,7 @@ if (catalogue.length) {
 }
 mkdirSync(join(REPORT, '..'), { recursive: true });
 writeFileSync(REPORT, JSON.stringify({
-  seed: SEED, from: FROM, cases: n, seconds: secs, counts, budgetMs: BUDGET, memMb: MEM_MB,
+  seed: SEED, from: FROM, cases: n, seconds: secs, counts, budgetMs: BUDGET, memMb: MEM_MB, machineMb: MACHINE_MB,
   catalogue: catalogue.map((g) => ({ kind: g.key, count: g.count, example: g.example })),
   failures: failures.slice(0, 5000).map((f) => ({ i: f.i, seed: f.seedName, argv: f.argv, outcome: f.verdict.outcome, flags: f.verdict.flags, detail: f.verdict.detail, mutations: f.mutations, ms: Math.round(f.ms), peakMb: f.peakMb, outside: f.outside })),
 }, null, 1) + '\n');

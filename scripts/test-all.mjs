@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm test: everything, in order, with a summary; exit status 1 if anything failed.
-//   build (node esbuild.mjs) · typecheck (npm run typecheck) · unit (npm run test:unit) ·
+//   build (node esbuild.mjs) · typecheck (npm run typecheck) · layers (npm run check:layers: the
+//   layer rule of docs/architecture.md, .dependency-cruiser.cjs) · unit (npm run test:unit) ·
 //   setup (scripts/vscode/setup.sh: chromium + code-server, only what is missing) ·
 //   integration (scripts/run-integration.mjs) · e2e (scripts/run-e2e.mjs) · e2e-web (the same
 //   harness with the extension forced into the web worker extension host: test/e2e-web/) · package
@@ -26,6 +27,7 @@ const MIN = 60000;
 const STEPS = [
   { name: 'build', cmd: node, args: ['esbuild.mjs'], timeoutMs: 3 * MIN },
   { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'], timeoutMs: 5 * MIN },
+  { name: 'layers', cmd: npm, args: ['run', '--silent', 'check:layers'], timeoutMs: 3 * MIN },
   { name: 'unit', cmd: npm, args: ['run', '--silent', 'test:unit'], timeoutMs: 20 * MIN, needs: ['build'], tests: true },
   { name: 'setup', cmd: 'bash', args: [join('scripts', 'vscode', 'setup.sh')], timeoutMs: 30 * MIN },
   { name: 'integration', cmd: node, args: [join('scripts', 'run-integration.mjs'), '--no-setup'], timeoutMs: 15 * MIN, needs: ['build', 'setup'], tests: true },

@@ -3,7 +3,7 @@
 // Everything else is src/ffnLens.ts, shared with the web entry (src/extensionWeb.ts).
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { nodeLocalFiles } from './commands/localFiles';
+import { nodeLocalFiles } from './commands/nodeLocalFiles';
 import { nodeWorkerPort } from './compute/nodeWorkerPort';
 import { activateWith, type FfnLensApi } from './ffnLens';
 

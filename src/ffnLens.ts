@@ -9,7 +9,7 @@ import { newModelFile } from './commands/newModel';
 import { openSample, pickSample, SAMPLES } from './commands/samples';
 import { ComputeClient } from './compute/computeClient';
 import { onDidChangeRestriction, restrictedFolders } from './compute/restricted';
-import { readSettings } from './config';
+import { readSettings } from './host/config';
 import { ModelCodeActionProvider } from './editor/codeActions';
 import { ModelCodeLensProvider } from './editor/codeLens';
 import { ModelCompletionProvider } from './editor/completion';
@@ -18,14 +18,14 @@ import { exportFromPanel } from './commands/exports';
 import type { Panel } from './panel/panel';
 import { gitAvailable, type BaselineKind } from './editor/baselines';
 import { openCheckpoint } from './commands/openCheckpoint';
-import { CursorLink } from './editor/cursorLink';
+import { CursorLink } from './panel/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
 import { activeTabUri, DiskModels, EXTENSION_FILE_LIMIT, fileSize } from './editor/diskModels';
 import { ModelHoverProvider } from './editor/hover';
 import { ModelStatusBar } from './editor/statusBar';
 import { looksLikeModelDocument, ModelDocuments } from './editor/modelDocuments';
-import { busy, resetBusy, type BusyStats } from './util/busy';
-import { Disposable } from './util/dispose';
+import { busy, resetBusy, type BusyStats } from './host/busy';
+import { Disposable } from './host/dispose';
 import { PanelManager } from './panel/panelManager';
 
 /** Handed to the integration tests (the return value of activate). */

@@ -1,12 +1,31 @@
 // Export from the panel: a stage's heatmap as PNG (with its title and color scale), its numbers as
 // CSV or .npy, and the whole panel as one HTML file that opens offline (heatmaps as images, the
 // panel's styles inlined, sections as <details>). The bytes go to the host, which asks where to save.
-import { csvText, npyBytes } from '../src/util/npy';
-import { formatFloat32 } from '../src/util/float32';
+import { csvText, npyBytes } from '../src/shared/npy';
+import { formatFloat32 } from '../src/shared/float32';
 import { drawColorbar, isColormapName, type Backdrop } from './heatmap';
+import { post } from './viewState';
 import type { StageCard } from './views/stageCard';
 
 export type ExportKind = 'png' | 'csv' | 'npy';
+
+/** Answers the host's export `id`: the report of the panel under `root`, or a stage's card; the bytes, or why not. */
+export async function answerExport(id: number, kind: ExportKind | 'report', card: StageCard | undefined, stageId: string | null, root: HTMLElement, summary: { name: string; tokens: readonly string[] } | null): Promise<void> {
+  try {
+    let bytes: Uint8Array;
+    if (kind === 'report') bytes = new TextEncoder().encode(reportHtml(root, summary?.name ?? 'FFN Lens'));
+    else {
+      if (!card) throw new Error(`no stage ${stageId ?? ''} in this panel`);
+      // (numbers held pooled: the host asks the worker for them all)
+      if (card.data?.pooled && kind !== 'png') return post({ type: 'exported', id, bytes: null, pooled: true });
+      bytes = await exportStage(card, kind, summary?.tokens ?? []);
+    }
+    const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    post({ type: 'exported', id, bytes: buf });
+  } catch (e) {
+    post({ type: 'exported', id, bytes: null, error: (e as Error).message });
+  }
+}
 
 /** The file a stage exports to, and its bytes. */
 export async function exportStage(card: StageCard, kind: ExportKind, tokens: readonly string[]): Promise<Uint8Array> {

@@ -2,7 +2,7 @@
 // and collapse all; built once, so an edit updates the words, never a control the user is holding.
 import type { PanelSettings } from '../src/protocol/panel';
 import type { ModelSummary } from '../src/protocol/stages';
-import { plural } from '../src/util/numberFormat';
+import { plural } from '../src/shared/numberFormat';
 import { h } from './dom';
 import { COLORMAP_LABELS, COLORMAPS } from './heatmap/colormaps';
 import { fileNameOfUri } from './heading';
@@ -107,7 +107,7 @@ export class PanelHeader {
   }
 
   model(s: ModelSummary): void {
-    const dff = s.layers.find((l) => l.ffn)?.ffn?.dFf;
+    const dff = s.layers.find((l) => l.ffn)?.ffn?.F;
     const a = s.layers.find((l) => l.attention)?.attention;
     const norm = s.norm === 'none' ? '' : `${s.norm}-${s.normKind === 'rmsnorm' ? 'RMSNorm' : 'LN'}`;
     this.name.textContent = s.name;
@@ -120,8 +120,8 @@ export class PanelHeader {
       this.layer.value = '-1';
     }
     this.facts.textContent = [
-      plural(s.seq, 'token'), `d_model ${s.dModel}`, dff ? `d_ff ${dff}` : '',
-      a ? `${plural(a.heads, 'head')}${a.kvHeads !== a.heads ? ` (${a.kvHeads} key/value)` : ''}` : '',
+      plural(s.T, 'token'), `d_model ${s.C}`, dff ? `d_ff ${dff}` : '',
+      a ? `${plural(a.NH, 'head')}${a.KVH !== a.NH ? ` (${a.KVH} key/value)` : ''}` : '',
       plural(s.layers.length, 'layer'), norm, s.residual ? 'residual' : '', `layout ${s.layout}`,
     ].filter(Boolean).join(' · ');
   }

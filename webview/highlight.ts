@@ -1,6 +1,7 @@
 // The band of a stage that the editor's cursor points at: a neuron's column, a token's row, an
 // output dimension's column.
 import type { HighlightTarget, StageView } from '../src/protocol/stages';
+import { stageId } from '../src/core/ids';
 
 export function highlightFor(info: StageView, t: HighlightTarget): { axis: 'row' | 'col'; index: number } | null {
   if (t.kind === 'token') return info.perHead ? null : { axis: 'row', index: t.index };
@@ -12,5 +13,6 @@ export function highlightFor(info: StageView, t: HighlightTarget): { axis: 'row'
 
 /** The key of a stage's head choice: its layer (`layers.2.`), shared by all its attention stages. */
 export function headKey(info: StageView): string {
-  return info.layer >= 0 ? `layers.${info.layer}.` : info.id;
+  // (the layer's prefix, as the view state has always keyed it: a reload keeps the heads chosen)
+  return info.layer >= 0 ? stageId(info.layer, '') : info.id;
 }

@@ -2,9 +2,10 @@
 // order): an overview, the model summary, the input, each layer with its attention and FFN
 // sublayers, the output, the prediction head and the logit lens; each section collapsible, its
 // open state kept in the view state. Nothing here knows one op from another: a card per stage.
+import { stageId } from '../src/core/ids';
 import { isDeep as isDeepModel } from '../src/core/shownFirst';
 import type { ModelSummary, StageView } from '../src/protocol/stages';
-import { plural } from '../src/util/numberFormat';
+import { plural } from '../src/shared/numberFormat';
 import { h } from './dom';
 import type { Overview } from './overview';
 import type { ViewState } from './viewState';
@@ -12,16 +13,15 @@ import { ActivationChart } from './views/activationChart';
 import { ProbsChart } from './views/probsChart';
 import { StageCard, type CardContext } from './views/stageCard';
 
-/** Deep models (more layers than the samples have) get the residual-stream overview and closed layers. */
 /** A deep model's layers open collapsed (what the worker sends a new panel: src/core/shownFirst.ts). */
-export function isDeep(s: ModelSummary): boolean {
+function isDeep(s: ModelSummary): boolean {
   return isDeepModel(s.layers.length);
 }
 
 export class PanelLayout {
   readonly cards = new Map<string, StageCard>();
-  /** The activation curve of each layer's FFN, drawn after its activation stage. */
-  readonly activationCharts = new Map<number, ActivationChart>();
+  /** The activation curves (drawn after the stages the plan gives one), by the stage whose values they plot. */
+  readonly activationCharts = new Map<string, { chart: ActivationChart; fn: string }>();
   probsChart: ProbsChart | null = null;
 
   constructor(
@@ -34,7 +34,7 @@ export class PanelLayout {
   ) {}
 
   dispose(): void {
-    for (const c of this.activationCharts.values()) c.dispose();
+    for (const c of this.activationCharts.values()) c.chart.dispose();
     this.activationCharts.clear();
     this.probsChart?.dispose();
     this.probsChart = null;
@@ -47,10 +47,11 @@ export class PanelLayout {
     const cards = (list: readonly StageView[]): HTMLElement[] => list.flatMap((info) => {
       const c = new StageCard(info, info.shape, this.ctx);
       this.cards.set(info.id, c);
-      if (info.kind !== 'ffn.act') return [c.el];
+      const curve = info.show.activationChart;
+      if (!curve) return [c.el];
       // the activation's curve on this input, right after the activation stage
       const chart = new ActivationChart();
-      this.activationCharts.set(info.layer, chart);
+      this.activationCharts.set(curve.input, { chart, fn: curve.fn });
       return [c.el, h('section', { class: 'card chart-card' }, h('header', { class: 'card-header' }, h('h3', { class: 'card-title' }, 'The activation on this input')), chart.el)];
     });
     const of = (group: StageView['group'], layer = -1): StageView[] => s.stages.filter((x) => x.group === group && x.layer === layer);
@@ -63,15 +64,16 @@ export class PanelLayout {
       this.section('input', 'Input', box(cards(of('input'))), true),
     ];
     s.layers.forEach((L, i) => {
-      const p = `layers.${i}.`;
+      // (a sublayer's section is named as the stages under it: `layers.0.ffn`)
+      const sub = (group: StageView['group']): string => stageId(i, group);
       const parts: HTMLElement[] = [];
       const a = L.attention;
       if (a) {
-        const note = `${plural(a.heads, 'head')} of width ${s.dModel / a.heads}${a.kvHeads !== a.heads ? `, ${a.kvHeads} key/value heads` : ''}${a.causal ? ', causal' : ''}${a.rope ? ', rotary positions' : ''}${a.identity.length ? `; ${a.identity.join(', ')} missing: identity` : ''}`;
-        parts.push(this.section(`${p}attention`, `Self-attention (${note})`, box(cards(of('attention', i))), true, 'sub'));
+        const note = `${plural(a.NH, 'head')} of width ${s.C / a.NH}${a.KVH !== a.NH ? `, ${a.KVH} key/value heads` : ''}${a.causal ? ', causal' : ''}${a.rope ? ', rotary positions' : ''}${a.identity.length ? `; ${a.identity.join(', ')} missing: identity` : ''}`;
+        parts.push(this.section(sub('attention'), `Self-attention (${note})`, box(cards(of('attention', i))), true, 'sub'));
       }
       const f = L.ffn;
-      if (f) parts.push(this.section(`${p}ffn`, `Feed-forward (${f.activation}, d_ff ${f.dFf})`, box(cards(of('ffn', i))), true, 'sub'));
+      if (f) parts.push(this.section(sub('ffn'), `Feed-forward (${f.activation}, d_ff ${f.F})`, box(cards(of('ffn', i))), true, 'sub'));
       parts.push(box(cards(of('layer', i))));
       // a deep model's layers start closed: the residual-stream overview picks which to open
       sections.push(this.section(`layer${i}`, `Layer ${i}`, h('div', { class: 'layer' }, ...parts), !isDeep(s)));

@@ -1,13 +1,13 @@
 // The overview at the top: the block at a glance, as the blog posts draw it: the attention scores,
 // then the FFN expanding, activating and projecting back (of the first layer that has them).
-import type { ModelSummary, StageView } from '../src/protocol/stages';
+import type { HighlightTarget, ModelSummary, StageView } from '../src/protocol/stages';
+import { isDeep } from '../src/core/shownFirst';
 import { h } from './dom';
 import { highlightFor } from './highlight';
-import type { HighlightTarget } from '../src/protocol/stages';
+import { overviewPicks } from './stagePicks';
 import { axisName } from './views/axes';
 import { exact, HeatmapView } from './views/heatmapView';
 import { causalMask, type CardContext } from './views/stageCard';
-import { isDeep } from './layout';
 import { StreamMap } from './streamMap';
 
 export class Overview {
@@ -27,21 +27,16 @@ export class Overview {
   build(s: ModelSummary): HTMLElement {
     this.views.clear();
     this.stream = null;
-    if (isDeep(s)) {
+    if (isDeep(s.layers.length)) {
       const map = new StreamMap(this.ctx, (layer) => this.openLayer(layer));
       this.stream = { map, ids: new Set(map.ids(s)) };
       this.maps.replaceChildren(map.el);
       return h('div', {}, this.maps, h('p', { class: 'overview-note' }, `${s.layers.length} layers: open one from the map, the layer picker above, or its section below.`));
     }
     const items: HTMLElement[] = [];
-    const firstAttn = s.layers.findIndex((l) => l.attention);
-    const firstFfn = s.layers.findIndex((l) => l.ffn);
-    const ids: string[] = [];
-    if (firstAttn >= 0) ids.push(`layers.${firstAttn}.attn.scores`);
-    if (firstFfn >= 0) ids.push(`layers.${firstFfn}.ffn.up`, `layers.${firstFfn}.ffn.act`, `layers.${firstFfn}.ffn.down`);
-    for (const id of ids) {
-      const info = s.stages.find((x) => x.id === id);
-      if (!info) continue;
+    const picks = overviewPicks(s);
+    for (const info of picks) {
+      const id = info.id;
       const view = new HeatmapView(true);
       this.views.set(id, { info, view });
       const fig = h('figure', { class: 'overview-item', 'data-stage-id': id }, h('figcaption', {}, this.caption(info, s)), view.el);
@@ -49,7 +44,9 @@ export class Overview {
       items.push(fig);
     }
     this.maps.replaceChildren(...items);
-    const story = firstAttn >= 0 && firstFfn >= 0 ? 'attention scores, then the FFN expanding, activating and projecting back' : firstFfn >= 0 ? 'the FFN expanding, activating and projecting back' : 'the attention scores';
+    const attn = picks.some((x) => x.group === 'attention');
+    const ffn = picks.some((x) => x.group === 'ffn');
+    const story = attn && ffn ? 'attention scores, then the FFN expanding, activating and projecting back' : ffn ? 'the FFN expanding, activating and projecting back' : 'the attention scores';
     const layer = s.layers.length > 1 ? ` (the first layer that has them, of ${s.layers.length})` : '';
     const note = h('p', { class: 'overview-note' }, `The block at a glance${layer}: ${story}. Double-click a map to jump to its stage below.`);
     return h('div', {}, this.maps, note);
@@ -77,7 +74,7 @@ export class Overview {
     const s = this.ctx.summary;
     const fig = this.maps.querySelector(`[data-stage-id="${id}"] figcaption`);
     if (fig) fig.textContent = this.caption(info, s);
-    const T = s.seq;
+    const T = s.T;
     const n = Math.max(1, this.views.size);
     const width = Math.max(90, Math.floor(this.maps.clientWidth / n) - 16);
     let mat = data;

@@ -1,8 +1,9 @@
 // The residual stream at a glance, for deep models: a layer × token map, each cell the length (L2
-// norm) of that token's vector after that layer (`layers.i.out`). It shows where the stream grows
+// norm) of that token's vector after that layer (the stages the plan marks as the stream). It shows where the stream grows
 // and which tokens carry the most; a click opens that layer. Computed here from the stages the
 // panel receives (the worker sends every layer's output: the panel always wants them).
 import type { ModelSummary } from '../src/protocol/stages';
+import { streamStages } from '../src/core/shownFirst';
 import { h } from './dom';
 import { drawLegend } from './heatmap';
 import { exact, HeatmapView } from './views/heatmapView';
@@ -23,14 +24,18 @@ export class StreamMap {
 
   /** The stages it reads. */
   ids(s: ModelSummary): string[] {
-    return s.layers.map((_, i) => `layers.${i}.out`);
+    return streamStages(s.stages).map((x) => x.id);
   }
 
   draw(width: number): void {
     const s = this.ctx.summary;
     const L = s.layers.length;
-    const T = s.seq;
-    const norms = streamNorms(L, T, s.dModel, (i) => this.ctx.stageData(`layers.${i}.out`));
+    const T = s.T;
+    const byLayer = new Map(streamStages(s.stages).map((x) => [x.layer, x.id]));
+    const norms = streamNorms(L, T, s.C, (i) => {
+      const id = byLayer.get(i);
+      return id === undefined ? null : this.ctx.stageData(id);
+    });
     let max = 0;
     for (const v of norms) if (v > max) max = v;
     const mask = new Uint8Array(L * T);

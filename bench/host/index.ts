@@ -1,7 +1,7 @@
 // Runs inside the extension host of a real VS Code (started by `npm run bench`, as the
 // integration suite is): opens a d = 512 block (37 MB, live while typing) with its panel, then
 // types edits into W1, W2 and b1, and measures how long our code holds the extension host's
-// thread at a time (every handler of ours is timed: src/util/busy.ts), the thread's overall event
+// thread at a time (every handler of ours is timed: src/host/busy.ts), the thread's overall event
 // loop delay (perf_hooks.monitorEventLoopDelay, which also counts VS Code's own work on the same
 // thread), and how long an edit takes to be drawn and where that time goes. Our handlers' own work
 // is their wall time less the GC pauses inside them and less the time the OS ran another process on

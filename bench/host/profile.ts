@@ -1,6 +1,6 @@
 // The host bench's profiler (opt-in: $FFN_BENCH_PROFILE): V8's sampling profiler on the extension
 // host's own thread, through an inspector session of this process. What it adds to the figures:
-// for each of our longest handlers (src/util/busy.ts: ms, what, start), the functions the samples
+// for each of our longest handlers (src/host/busy.ts: ms, what, start), the functions the samples
 // inside it were in, so a row that reads too long says what to move off the thread.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';

@@ -4,18 +4,13 @@
 // (which ran the process out of memory) nor a buffer of that size.
 
 import type { ArchConfig } from './config';
-import { describeValue } from '../util/quote';
+import { describeValue } from '../shared/quote';
 import { CheckpointError } from './errors';
 import { embeddingTensor, layerStem, modelPrefix, storedName } from './tensorNames';
+import { adapterOf } from './arch';
 
 /** What the check needs of a tensor: its shape as its header gives it. */
 interface Held { readonly info: { readonly shape: readonly number[] } }
-
-/** config.json's key for each size, by architecture. */
-const KEYS = {
-  gpt2: { L: 'n_layer', C: 'n_embd', V: 'vocab_size' },
-  llama: { L: 'num_hidden_layers', C: 'hidden_size', V: 'vocab_size' },
-} as const;
 
 /** Far past any real model's, and what a run's plan and the vocabulary's labels can hold without exhausting the worker. */
 export const MAX_LAYERS = 4096;
@@ -30,7 +25,7 @@ const count = (n: number): string => n.toLocaleString('en-US');
  * vocabulary and width, GPT-2's positions. Costs one pass over the names, whatever config.json says.
  */
 export function checkSizes(arch: ArchConfig, tensors: ReadonlyMap<string, Held>): void {
-  const keys = KEYS[arch.modelType === 'gpt2' ? 'gpt2' : 'llama'];
+  const keys = adapterOf(arch.modelType).sizeKeys; // (config.json's key for each size)
   const prefix = modelPrefix(arch.modelType);
   const fail = (message: string): never => {
     throw new CheckpointError(`config.json says ${message}`, { file: 'config.json' });

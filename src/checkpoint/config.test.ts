@@ -103,9 +103,9 @@ describe('checkpoint config.json', () => {
   });
 
   it('an unsupported model_type names the supported ones', () => {
-    assert.equal(error({ model_type: 'bert' }), 'config.json: model_type "bert" is not supported; FFN Lens reads gpt2, llama, qwen2');
-    assert.equal(error({ n_embd: 8 }), 'config.json: "model_type" is missing; FFN Lens reads gpt2, llama, qwen2');
-    assert.equal(error({ model_type: 7 }), 'config.json: model_type 7 is not supported; FFN Lens reads gpt2, llama, qwen2');
+    assert.equal(error({ model_type: 'bert' }), 'config.json: model_type "bert" is not supported; FFN Lens reads gpt2, llama, qwen2, gpt_neox, gemma2, gemma3_text, qwen3, mistral, phi3');
+    assert.equal(error({ n_embd: 8 }), 'config.json: "model_type" is missing; FFN Lens reads gpt2, llama, qwen2, gpt_neox, gemma2, gemma3_text, qwen3, mistral, phi3');
+    assert.equal(error({ model_type: 7 }), 'config.json: model_type 7 is not supported; FFN Lens reads gpt2, llama, qwen2, gpt_neox, gemma2, gemma3_text, qwen3, mistral, phi3');
   });
 
   it('not JSON, not an object', () => {

@@ -272,7 +272,7 @@ describe('checkpoint loader', () => {
     const llama = tinyLlama();
     const st = (t: TestTensors) => safetensorsBytes(t);
     assert.equal((await loadError({})).message, 'no config.json in /m (is it the folder of a Hugging Face model?)');
-    assert.equal((await loadError({ 'config.json': { model_type: 'bert' } })).message, 'config.json: model_type "bert" is not supported; FFN Lens reads gpt2, llama, qwen2');
+    assert.equal((await loadError({ 'config.json': { model_type: 'bert' } })).message, 'config.json: model_type "bert" is not supported; FFN Lens reads gpt2, llama, qwen2, gpt_neox, gemma2, gemma3_text, qwen3, mistral, phi3');
     assert.equal((await loadError({ 'config.json': gpt2.config })).message, 'no model.safetensors (nor model.safetensors.index.json with its shards) in /m');
 
     const kWrong = { ...llama.tensors, 'model.layers.0.self_attn.k_proj.weight': { shape: [16, 16], data: new Float32Array(256) } };

@@ -4,16 +4,19 @@
 // given its param id (tensorNames.ts). A tied head is the very Param of the embedding. And the
 // core's spec of that architecture for an input (archSpec).
 
+import { PARAM, parseParamId, STAGE, stageId } from '../core/ids';
+import { isMatrixKind } from '../core/paramTable';
 import { outputsInputs, panelsLength, type Param, type Params } from '../core/params';
-import type { ModelSpec } from '../core/spec';
+import type { Activation } from '../core/activation';
+import type { ModelSpec, RopeSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
-import { describeValue } from '../util/quote';
+import { describeValue } from '../shared/quote';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
 import { readSplitColumns, readTensor } from './safetensors';
 import { openTensors, type TensorLocation } from './shards';
-import { eachExpectedTensor, HEAD_TENSOR, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
+import { eachExpectedTensor, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
 import { checkSizes } from './bounds';
 import { formatBytes, isOutOfMemory } from '../core/runSize';
 import { sizeOf } from '../core/tensor';
@@ -34,8 +37,11 @@ export interface Checkpoint {
   readonly ignored: readonly string[];
 }
 
-/** The params the forward multiplies as B of x·B: every layer's projections and the head. */
-const MULTIPLIED = /^(layers\.\d+\.(attn\.W[qkvo]|ffn\.W[12g])|head\.W)$/;
+/** Whether the forward multiplies a param as B of x·B: every layer's matrices (the param table's) and the head. */
+function isMultiplied(id: string): boolean {
+  const { layer, kind } = parseParamId(id);
+  return layer >= 0 ? isMatrixKind(kind) : id === PARAM.headW;
+}
 
 /** F16 and BF16 tensors are read through this buffer's halves into `alloc`'s arrays; F32 ones straight in, in parts of half its size (readTensor). */
 const STAGING_BYTES = 16 << 20;
@@ -55,12 +61,14 @@ export interface WeightHolder {
  * Every file is read from inside `folder` (links followed; `opts.hfCache`: Hugging Face's cache
  * layout too, see inside.ts). `holder`: where the weights go; the matrices the forward multiplies are turned into panels as
  * each is read (the freed block takes the next tensors: memory grows by one matrix, not by all).
- * Without it, ordinary arrays in the layout the checkpoint stores.
+ * Without it, ordinary arrays in the layout the checkpoint stores. `opts.check`: a refusal of the
+ * architecture, before anything but config.json is read.
  */
-export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: { readonly hfCache?: boolean } = {}): Promise<Checkpoint> {
+export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: { readonly hfCache?: boolean; readonly check?: (arch: ArchConfig) => void } = {}): Promise<Checkpoint> {
   // (each array a tensor is read into is written whole, or the load fails)
   const alloc = holder ? (n: number): Float32Array => holder.weightArray(n, false) : undefined;
   const arch = await readConfig(files, folder, opts.hfCache);
+  opts.check?.(arch);
   const { tensors } = await openTensors(files, folder, opts);
   const prefix = modelPrefix(arch.modelType);
   // config.json's sizes against the headers' shapes, then every tensor found and of its shape,
@@ -68,9 +76,9 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   checkSizes(arch, tensors);
   const locate = (t: ExpectedTensor): TensorLocation & { stored: string } => locateTensor(tensors, prefix, t);
   const head = headTensor(arch);
-  const headStored = storedName(tensors, HEAD_TENSOR, prefix);
+  const headStored = storedName(tensors, head.name, prefix);
   if (!arch.tied && headStored === null) {
-    throw new CheckpointError(`the checkpoint has no tensor ${HEAD_TENSOR}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: HEAD_TENSOR });
+    throw new CheckpointError(`the checkpoint has no tensor ${head.name}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: head.name });
   }
   let numbers = 0;
   for (const t of eachExpectedTensor(arch)) numbers += sizeOf(locate(t).info.shape);
@@ -96,9 +104,10 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   // The matrices the forward multiplies, as panels (the embedding only when it is the head too:
   // otherwise only its rows are read), each read into memory with the room to become panels where
   // it lies.
-  const multiplied = (id: string): boolean => !!holder && (MULTIPLIED.test(id) || (id === 'embed' && arch.tied));
+  const multiplied = (id: string): boolean => !!holder && (isMultiplied(id) || (id === PARAM.embed && arch.tied));
   const into = (t: ExpectedTensor): ((n: number) => Float32Array) | undefined => {
-    if (t.role.kind === 'qkv' || t.role.kind === 'qkvBias') return undefined; // (cut as read, or after: see read)
+    // (cut as read, or after: see read; a fused one read whole, then cut into the kernel's arrays)
+    if (t.role.kind === 'qkv' || t.role.kind === 'qkvBias' || t.role.kind === 'fused') return undefined;
     if (t.role.kind !== 'matrix' || !multiplied(t.role.id)) return alloc;
     const [N, K] = t.role.layout === 'in_out' ? [t.shape[1], t.shape[0]] : t.shape;
     const room = panelsLength(K, N);
@@ -113,11 +122,11 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   const params = new Map<string, Param>();
   const readAll = async (): Promise<void> => {
     for (const t of eachExpectedTensor(arch)) {
-      for (const [id, p] of paramsOf(t, await read(t, into(t)), alloc)) params.set(id, asPanels(id, p));
+      for (const [id, p] of paramsOf(t, await read(t, into(t)), alloc, arch)) params.set(id, asPanels(id, p));
     }
     // the head: the embedding's own Param when tied, else lm_head
     if (arch.tied) {
-      params.set('head.W', params.get('embed')!);
+      params.set(PARAM.headW, params.get(PARAM.embed)!);
       if (headStored !== null) used.add(headStored); // a tied head saved anyway holds the embedding's numbers
     } else {
       for (const [id, p] of paramsOf(head, await read(head, into(head)), alloc)) params.set(id, asPanels(id, p));
@@ -173,21 +182,60 @@ function checkWeightBytes(bytes: number): void {
   }
 }
 
-/** The core's spec of a checkpoint's model for an input: the architecture as checkpoints-v1 says. */
-export function archSpec(arch: ArchConfig, opts: { readonly ids: readonly number[]; readonly temperature: number; readonly lens: boolean }): ModelSpec {
-  const gpt2 = arch.modelType === 'gpt2';
-  const eps = new Map<string, number>([['ln_f', arch.eps]]);
-  for (let i = 0; i < arch.L; i++) {
-    eps.set(`layers.${i}.ln1`, arch.eps);
-    eps.set(`layers.${i}.ln2`, arch.eps);
+/**
+ * The block options of architectures-v2 that archSpec does not pass to the core yet, in words: the
+ * core's ops for them (issue 29) are wired by the lead. A checkpoint that needs one is refused at
+ * load (checkComputable), never computed as v1's block.
+ */
+export function unwiredOptions(arch: ArchConfig): string[] {
+  const out: string[] = [];
+  if (arch.normOnePlus) out.push('(1 + w) RMSNorm');
+  if (arch.postNorms) out.push('post-attention and post-feedforward norms');
+  if (arch.parallelResidual) out.push('the parallel residual');
+  if (arch.layerRope?.some((r) => r.rotaryDims < arch.HS)) out.push('partial rotary');
+  if (arch.slidingWindow) out.push('sliding-window attention');
+  if (arch.attnScale !== undefined) out.push('the attention score scale (query_pre_attn_scalar)');
+  if (arch.attnSoftcap !== undefined) out.push('the attention soft-cap');
+  if (arch.finalSoftcap !== undefined) out.push('the final soft-cap');
+  if (arch.qkNorm) out.push('q/k norms');
+  if (arch.embedScale !== undefined) out.push('the embedding scale');
+  if (arch.activation === 'geglu_tanh') out.push('the GeGLU (tanh) MLP');
+  return out;
+}
+
+/** Throws, naming what is missing, where archSpec cannot describe the architecture's block yet. */
+export function checkComputable(arch: ArchConfig): void {
+  const missing = unwiredOptions(arch);
+  if (missing.length > 0) {
+    throw new CheckpointError(`config.json: this ${arch.modelType} checkpoint loads, but FFN Lens does not compute its block yet (${missing.join(', ')})`, { file: 'config.json' });
   }
+}
+
+/** The core's spec of a checkpoint's model for an input: the architecture as checkpoints-v1 and architectures-v2 say. */
+export function archSpec(arch: ArchConfig, opts: { readonly ids: readonly number[]; readonly temperature: number; readonly lens: boolean }): ModelSpec {
+  checkComputable(arch);
+  const gpt2 = arch.modelType === 'gpt2';
+  // (a norm's epsilon is keyed by its name, the id of the stage it computes)
+  const eps = new Map<string, number>([[STAGE.lnF, arch.eps]]);
+  for (let i = 0; i < arch.L; i++) {
+    eps.set(stageId(i, STAGE.ln1), arch.eps);
+    eps.set(stageId(i, STAGE.ln2), arch.eps);
+  }
+  // (per layer where layers differ: gemma3's local base on sliding layers)
+  const ropeOf = (i: number): RopeSpec | null => {
+    if (arch.ropeTheta === null) return null;
+    const r = arch.layerRope?.[i];
+    const scaling = r ? r.scaling : arch.ropeScaling;
+    return { theta: r ? r.theta : arch.ropeTheta, ...(scaling ? { scaling } : {}) };
+  };
   return {
     T: opts.ids.length, C: arch.C,
     embedding: { kind: 'tokens', ids: [...opts.ids], positional: gpt2 ? 'learned' : 'none' },
-    norm: 'pre', normKind: gpt2 ? 'layernorm' : 'rmsnorm', eps, residual: true,
-    layers: Array.from({ length: arch.L }, () => ({
-      attention: { NH: arch.NH, KVH: arch.KVH, HS: arch.HS, causal: true, rope: arch.ropeTheta === null ? null : { theta: arch.ropeTheta, ...(arch.ropeScaling ? { scaling: arch.ropeScaling } : {}) } },
-      ffn: { F: arch.F, activation: arch.activation },
+    norm: 'pre', normKind: arch.normKind ?? (gpt2 ? 'layernorm' : 'rmsnorm'), eps, residual: true,
+    layers: Array.from({ length: arch.L }, (_, i) => ({
+      attention: { NH: arch.NH, KVH: arch.KVH, HS: arch.HS, causal: true, rope: ropeOf(i) },
+      // (checkComputable leaves only the core's own activations)
+      ffn: { F: arch.F, activation: arch.activation as Activation },
     })),
     finalNorm: true,
     head: { V: arch.V, temperature: opts.temperature },

@@ -3,16 +3,18 @@
 // chunks (a 500 MB file is never one buffer), with seeded weights as a freshly initialised model
 // has them (normal, σ 0.02; norms' gains 1, biases 0), and a model file beside them.
 
-import { rng } from '../util/rng';
+import { rng } from '../core/rng';
+import { layerTensorPrefix, modelPrefix } from './tensorNames';
+import { gemma2_2b, gemma3_1b, pythia160m, qwen3_06b } from './presetModels';
 
 /** A tensor as it goes into the file: name, shape, how to fill it. */
-interface TensorPlan {
+export interface TensorPlan {
   readonly name: string;
   readonly shape: readonly number[];
   readonly fill: 'normal' | 'ones' | 'zeros';
 }
 
-export type CheckpointPresetId = 'gpt2-small-checkpoint' | 'smollm2-135m-checkpoint';
+export type CheckpointPresetId = 'gpt2-small-checkpoint' | 'smollm2-135m-checkpoint' | 'pythia-160m-checkpoint' | 'gemma-2-2b-checkpoint' | 'gemma-3-1b-checkpoint' | 'qwen3-0.6b-checkpoint';
 
 export interface CheckpointPreset {
   readonly id: CheckpointPresetId;
@@ -20,7 +22,7 @@ export interface CheckpointPreset {
   readonly detail: string;
   /** The folder the checkpoint goes in, beside the model file. */
   readonly folder: string;
-  readonly dtype: 'F32' | 'BF16';
+  readonly dtype: 'F32' | 'F16' | 'BF16';
   readonly config: Record<string, unknown>;
   readonly tensors: readonly TensorPlan[];
   /** The model file's input: ids inside the vocabulary, where no tokenizer is written. */
@@ -39,7 +41,7 @@ function gpt2Small(): CheckpointPreset {
     { name: 'wpe.weight', shape: [P, C], fill: 'normal' },
   ];
   for (let i = 0; i < L; i++) {
-    const h = `h.${i}.`;
+    const h = layerTensorPrefix('gpt2', i);
     t.push(
       { name: `${h}ln_1.weight`, shape: [C], fill: 'ones' }, { name: `${h}ln_1.bias`, shape: [C], fill: 'zeros' },
       { name: `${h}attn.c_attn.weight`, shape: [C, 3 * C], fill: 'normal' }, { name: `${h}attn.c_attn.bias`, shape: [3 * C], fill: 'zeros' },
@@ -69,7 +71,7 @@ function smollm2(): CheckpointPreset {
   const C = 576, L = 30, V = 49152, F = 1536, NH = 9, KVH = 3, HS = C / NH;
   const t: TensorPlan[] = [{ name: 'model.embed_tokens.weight', shape: [V, C], fill: 'normal' }];
   for (let i = 0; i < L; i++) {
-    const p = `model.layers.${i}.`;
+    const p = modelPrefix('llama') + layerTensorPrefix('llama', i);
     t.push(
       { name: `${p}input_layernorm.weight`, shape: [C], fill: 'ones' },
       { name: `${p}self_attn.q_proj.weight`, shape: [NH * HS, C], fill: 'normal' },
@@ -98,7 +100,7 @@ function smollm2(): CheckpointPreset {
   };
 }
 
-export const CHECKPOINT_PRESETS: readonly CheckpointPreset[] = [gpt2Small(), smollm2()];
+export const CHECKPOINT_PRESETS: readonly CheckpointPreset[] = [gpt2Small(), smollm2(), pythia160m(), qwen3_06b(), gemma3_1b(), gemma2_2b()];
 
 export function checkpointPreset(id: CheckpointPresetId): CheckpointPreset {
   return CHECKPOINT_PRESETS.find((p) => p.id === id)!;
@@ -145,7 +147,7 @@ export function* checkpointChunks(preset: CheckpointPreset, seed = 1, chunkBytes
       const f = new Float32Array(n);
       if (t.fill === 'ones') f.fill(1);
       else if (t.fill === 'normal') for (let i = 0; i < n; i++) f[i] = 0.02 * normal();
-      yield preset.dtype === 'F32' ? new Uint8Array(f.buffer) : toBf16(f);
+      yield preset.dtype === 'F32' ? new Uint8Array(f.buffer) : preset.dtype === 'F16' ? toF16(f) : toBf16(f);
       left -= n;
     }
   }
@@ -160,6 +162,38 @@ export function toBf16(f: Float32Array): Uint8Array {
     out[i] = (x + 0x7fff + ((x >>> 16) & 1)) >>> 16;
   }
   return new Uint8Array(out.buffer);
+}
+
+/** float16 (IEEE half), rounded to nearest even as torch rounds; subnormals, overflow to ±∞, NaN kept. */
+export function toF16(f: Float32Array): Uint8Array {
+  const u = new Uint32Array(f.buffer, f.byteOffset, f.length);
+  const out = new Uint16Array(f.length);
+  for (let i = 0; i < f.length; i++) out[i] = f16Bits(u[i]);
+  return new Uint8Array(out.buffer);
+}
+
+function f16Bits(x: number): number {
+  const sign = (x >>> 16) & 0x8000;
+  const e = (x >>> 23) & 0xff;
+  const m = x & 0x7fffff;
+  if (e === 0xff) return sign | 0x7c00 | (m ? 0x200 : 0);
+  const ex = e - 127 + 15;
+  if (ex >= 31) return sign | 0x7c00;
+  if (ex <= 0) {
+    // subnormal (or zero): the 24-bit significand shifted right, rounded half to even
+    if (ex < -10) return sign;
+    const full = m | 0x800000;
+    const shift = 14 - ex;
+    const half = 1 << (shift - 1);
+    const rest = full & ((1 << shift) - 1);
+    let h = full >>> shift;
+    if (rest > half || (rest === half && h & 1)) h++;
+    return sign | h;
+  }
+  let h = (ex << 10) | (m >>> 13);
+  const rest = m & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && h & 1)) h++; // (a carry into the exponent is right, up to ∞)
+  return sign | h;
 }
 
 /** config.json as the Hub writes it. */

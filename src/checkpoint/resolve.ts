@@ -9,10 +9,12 @@
 // params apart by identity (core/engine.ts), so an edit of one override recomputes only the stages
 // that read that param and what follows them (an edit in layer 6 leaves layers 0–5 as they were).
 
+import { normOf, PARAM, parseParamId, unitScales } from '../core/ids';
 import type { Model } from '../core/model';
+import { layerParam } from '../core/paramTable';
 import { outputsInputs, weightIndex, type Param, type Params } from '../core/params';
 import { runTooLarge } from '../core/runSize';
-import { quote } from '../util/quote';
+import { quote } from '../shared/quote';
 import type { ModelSpec } from '../core/spec';
 import { itemAt, type CheckpointRequest, type UnitRef, type WeightOverride } from '../model/checkpointRequest';
 import type { ModelFile } from '../model/read';
@@ -147,7 +149,8 @@ export class CheckpointResolver {
 
   /** `ablate` and `scale`: a vector of unit scales per layer and kind, ones where no unit is named. */
   private units(spec: ModelSpec, req: CheckpointRequest, params: Map<string, Param>, used: Set<string>, error: (c: ProblemCode, at: UnitRef['at'], m: string) => void): void {
-    const byParam = new Map<string, Array<{ index: number; factor: number }>>();
+    // by the scale vector's id, with the size the unit's kind gives it in its layer
+    const byParam = new Map<string, { size: number; list: Array<{ index: number; factor: number }> }>();
     const add = (u: UnitRef, factor: number): void => {
       const L = spec.layers[u.layer];
       if (!L) {
@@ -159,16 +162,14 @@ export class CheckpointResolver {
         error('value', u.at, `${u.text}: layer ${u.layer} has ${u.kind === 'neuron' ? `neurons 0 to ${n - 1}` : `heads 0 to ${n - 1}`}`);
         return;
       }
-      const id = `layers.${u.layer}.${u.kind === 'neuron' ? 'ffn' : 'attn'}.units`;
-      let list = byParam.get(id);
-      if (!list) byParam.set(id, (list = []));
-      list.push({ index: u.index, factor });
+      const id = unitScales(u.kind, u.layer);
+      let entry = byParam.get(id);
+      if (!entry) byParam.set(id, (entry = { size: n, list: [] }));
+      entry.list.push({ index: u.index, factor });
     };
     for (const u of req.scale) add(u, u.factor);
     for (const u of req.ablate) add(u, 0); // (after the scales: a unit both ablated and scaled is zero)
-    for (const [id, list] of byParam) {
-      const n = spec.layers[Number(id.split('.')[1])][id.endsWith('ffn.units') ? 'ffn' : 'attention'] as { F?: number; NH?: number };
-      const size = n.F ?? n.NH ?? 0;
+    for (const [id, { size, list }] of byParam) {
       const sig = list.map((x) => `${x.index}:${x.factor}`).join(',');
       const hit = this.cache.get(id);
       let p = hit && hit.sig === sig && hit.param.shape[0] === size ? hit.param : null;
@@ -189,9 +190,9 @@ export class CheckpointResolver {
     for (const w of list) {
       const base = ckpt.params.get(w.param);
       if (!base) {
-        const layer = /^layers\.(\d+)\./.exec(w.param);
-        if (layer && Number(layer[1]) >= spec.layers.length) error('value', w.at, `${w.text}: this model has layers 0 to ${spec.layers.length - 1}`);
-        else error('value', w.at, `${w.text}: this ${ckpt.modelType} checkpoint has no ${w.param}${/\.b[qkvo12g]$|\.beta$/.test(w.param) ? ' (it has no such bias)' : ''}`);
+        const { layer, kind } = parseParamId(w.param);
+        if (layer >= spec.layers.length) error('value', w.at, `${w.text}: this model has layers 0 to ${spec.layers.length - 1}`);
+        else error('value', w.at, `${w.text}: this ${ckpt.modelType} checkpoint has no ${w.param}${isBias(kind) ? ' (it has no such bias)' : ''}`);
         continue;
       }
       const g = geometry(base);
@@ -254,6 +255,12 @@ function libraryText(e: unknown): string {
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
+/** A bias or a norm's shift (a checkpoint may have none): by the param table, and the final norm's β. */
+function isBias(kind: string): boolean {
+  const role = kind === PARAM.lnFBeta ? 'shift' : layerParam(kind)?.role;
+  return role === 'bias' || role === 'shift';
+}
+
 /** A param in out_in terms: rows = outputs (null for a vector), cols = inputs. */
 function geometry(p: Param): { rows: number | null; cols: number } {
   if (p.shape.length === 1) return { rows: null, cols: p.shape[0] };
@@ -292,10 +299,19 @@ function countParams(params: Params): ParamCounts {
     seen.add(p);
     const n = p.shape.reduce((a, b) => a * b, 1); // (not data.length: panels are padded)
     total += n;
-    if (id.includes('.attn.')) counts.attention += n;
-    else if (id.includes('.ffn.')) counts.ffn += n;
-    else if (/\.(gamma|beta)$/.test(id)) counts.norm += n;
-    else if (id.startsWith('head.')) counts.head += n;
+    const part = partOf(id);
+    if (part) counts[part] += n;
   }
   return { ...counts, total };
+}
+
+/** The part of the model a param counts in (the embedding in none but the total). */
+function partOf(id: string): 'attention' | 'ffn' | 'norm' | 'head' | null {
+  const { layer, kind } = parseParamId(id);
+  if (layer >= 0) {
+    const row = layerParam(kind);
+    return !row ? null : row.sub === 'attention' ? 'attention' : row.sub === 'ffn' ? 'ffn' : 'norm';
+  }
+  if (normOf(id) !== null) return 'norm';
+  return id === PARAM.headW || id === PARAM.headB ? 'head' : null;
 }

@@ -8,7 +8,7 @@ import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { parseHeader, type TensorInfo } from './safetensorsHeader';
 import { cutRowsInto } from './tensorNames';
-import { formatCount } from '../util/numberFormat';
+import { formatCount } from '../shared/numberFormat';
 
 export { parseHeader, type TensorInfo } from './safetensorsHeader';
 

@@ -7,9 +7,9 @@
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot, pathUnder } from './inside';
-import { archSpec, loadCheckpoint, type Checkpoint, type WeightHolder } from './load';
+import { archSpec, checkComputable, loadCheckpoint, type Checkpoint, type WeightHolder } from './load';
 import { isAbsolutePath } from './paths';
-import { quote } from '../util/quote';
+import { quote } from '../shared/quote';
 import type { ReadResult } from '../model/read';
 import type { Problem } from '../model/problems';
 import type { CheckpointResolver, ResolvableCheckpoint } from './resolve';
@@ -73,7 +73,8 @@ export class CheckpointStore {
     return this.get(this.checkpoints, folder, async () => {
       await this.inWorkspace(folder, 'the checkpoint folder');
       // (Hugging Face's cache layout leads out of the folder, into its repository's blobs/: not in Restricted Mode)
-      const checkpoint = await loadCheckpoint(this.files, folder, this.holder, { hfCache: this.workspace === null });
+      // (an architecture whose block the core is not given yet: said at the checkpoint key, before any weight is read)
+      const checkpoint = await loadCheckpoint(this.files, folder, this.holder, { hfCache: this.workspace === null, check: checkComputable });
       return {
         checkpoint,
         params: checkpoint.params,

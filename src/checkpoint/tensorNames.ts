@@ -1,35 +1,23 @@
 // Hugging Face's tensor names → the core's param ids (src/core/params.ts), with the shape each must
-// have and the layout it is stored in. GPT-2's Conv1D weights are [in][out] ('in_out') and its
-// c_attn holds Q, K and V side by side (split here into three [C, C] matrices); Llama's and
-// Qwen2's Linear weights are [out][in] ('out_in'). Names are given without the model's prefix
-// (`transformer.` for gpt2, `model.` for llama/qwen2), which the Hub's files have or not.
+// have and the layout it is stored in, by the adapter of each architecture (src/checkpoint/arch/).
+// GPT-2's Conv1D weights are [in][out] ('in_out') and its c_attn holds Q, K and V side by side
+// (split here into three [C, C] matrices); the others' Linear weights are [out][in] ('out_in'),
+// gpt_neox's query_key_value and phi3's qkv_proj / gate_up_proj holding the rows of several roles
+// (cut here into them). Names are given without the model's prefix (`transformer.`, `model.`,
+// `gpt_neox.`), which the Hub's files have or not.
 
+import { PARAM, paramId, type ParamKind } from '../core/ids';
 import type { Param } from '../core/params';
-import type { Layout } from '../core/spec';
-import type { ArchConfig, ModelType } from './config';
+import { adapterOf, type ArchConfig, type ModelType } from './arch';
+import { fusedKinds, fusedPartRows, headOf, layerPrefix, splitFusedRows, type ExpectedTensor } from './arch/tensors';
 
-/** What a tensor becomes. */
-export type TensorRole =
-  | { readonly kind: 'matrix'; readonly id: string; readonly layout: Layout }
-  | { readonly kind: 'vector'; readonly id: string }
-  /** GPT-2's c_attn weight [C][3C]: Wq, Wk, Wv of the layer, each [C, C] in_out. */
-  | { readonly kind: 'qkv'; readonly layer: number }
-  /** GPT-2's c_attn bias [3C]: bq, bk, bv. */
-  | { readonly kind: 'qkvBias'; readonly layer: number };
+export type { ExpectedTensor, FusedKind, TensorRole } from './arch/tensors';
 
-export interface ExpectedTensor {
-  /** Hugging Face's name without the model's prefix. */
-  readonly name: string;
-  readonly shape: readonly number[];
-  /** The shape in config.json's words, for messages: `[kv_heads·head_dim, hidden_size]`. */
-  readonly what: string;
-  readonly role: TensorRole;
-}
-
+/** The untied head's name of v1's architectures (gpt_neox's is embed_out.weight: headTensor). */
 export const HEAD_TENSOR = 'lm_head.weight';
 
 export function modelPrefix(type: ModelType): string {
-  return type === 'gpt2' ? 'transformer.' : 'model.';
+  return adapterOf(type).prefix;
 }
 
 /** Every tensor the model reads but the head's (see headTensor), in the order of the model. */
@@ -42,106 +30,31 @@ export function expectedTensors(arch: ArchConfig): ExpectedTensor[] {
  * names before it (never a list of every layer's, whatever number of layers config.json claims).
  */
 export function* eachExpectedTensor(arch: ArchConfig): Generator<ExpectedTensor> {
-  const gpt2 = arch.modelType === 'gpt2';
-  yield* gpt2 ? gpt2Start(arch) : llamaStart(arch);
-  for (let i = 0; i < arch.L; i++) yield* gpt2 ? gpt2Layer(arch, i) : llamaLayer(arch, i);
-  yield* gpt2 ? gpt2End(arch) : llamaEnd(arch);
+  const a = adapterOf(arch.modelType);
+  yield* a.start(arch);
+  for (let i = 0; i < arch.L; i++) yield* a.layer(arch, i);
+  yield* a.end(arch);
 }
 
 /** The embedding tensor's name (without the model's prefix): its shape is [vocab_size, hidden_size]. */
 export function embeddingTensor(type: ModelType): string {
-  return type === 'gpt2' ? 'wte.weight' : 'embed_tokens.weight';
+  return adapterOf(type).embedding;
 }
 
-/** The name before a layer's number (`h.` for gpt2, `layers.` for llama/qwen2), without the model's prefix. */
+/** The name before a layer's number (`h.` for gpt2, `layers.` for the others), without the model's prefix. */
 export function layerStem(type: ModelType): string {
-  return type === 'gpt2' ? 'h.' : 'layers.';
+  return adapterOf(type).layerStem;
 }
 
-/** The untied head: lm_head.weight [V][C] as a Linear. */
+/** A layer's tensor names start so (without the model's prefix): `h.3.`, `layers.3.`. */
+export function layerTensorPrefix(type: ModelType, layer: number): string {
+  return layerPrefix(layerStem(type), layer);
+}
+
+/** The untied head: lm_head.weight (gpt_neox embed_out.weight) [V][C] as a Linear. */
 export function headTensor(arch: ArchConfig): ExpectedTensor {
-  const what = arch.modelType === 'gpt2' ? '[vocab_size, n_embd]' : '[vocab_size, hidden_size]';
-  return { name: HEAD_TENSOR, shape: [arch.V, arch.C], what, role: { kind: 'matrix', id: 'head.W', layout: 'out_in' } };
-}
-
-const mat = (name: string, shape: [number, number], what: string, id: string, layout: Layout): ExpectedTensor => ({ name, shape, what, role: { kind: 'matrix', id, layout } });
-const vec = (name: string, n: number, what: string, id: string): ExpectedTensor => ({ name, shape: [n], what, role: { kind: 'vector', id } });
-
-function gpt2Start(arch: ArchConfig): ExpectedTensor[] {
-  const { C, V } = arch;
-  return [
-    mat('wte.weight', [V, C], '[vocab_size, n_embd]', 'embed', 'out_in'),
-    mat('wpe.weight', [arch.maxPositions, C], '[n_positions, n_embd]', 'pos', 'out_in'),
-  ];
-}
-
-function gpt2Layer(arch: ArchConfig, i: number): ExpectedTensor[] {
-  const { C, F } = arch;
-  const h = `h.${i}.`;
-  const p = `layers.${i}.`;
-  return [
-    vec(`${h}ln_1.weight`, C, '[n_embd]', `${p}ln1.gamma`),
-    vec(`${h}ln_1.bias`, C, '[n_embd]', `${p}ln1.beta`),
-    { name: `${h}attn.c_attn.weight`, shape: [C, 3 * C], what: '[n_embd, 3·n_embd]', role: { kind: 'qkv', layer: i } },
-    { name: `${h}attn.c_attn.bias`, shape: [3 * C], what: '[3·n_embd]', role: { kind: 'qkvBias', layer: i } },
-    mat(`${h}attn.c_proj.weight`, [C, C], '[n_embd, n_embd]', `${p}attn.Wo`, 'in_out'),
-    vec(`${h}attn.c_proj.bias`, C, '[n_embd]', `${p}attn.bo`),
-    vec(`${h}ln_2.weight`, C, '[n_embd]', `${p}ln2.gamma`),
-    vec(`${h}ln_2.bias`, C, '[n_embd]', `${p}ln2.beta`),
-    mat(`${h}mlp.c_fc.weight`, [C, F], '[n_embd, n_inner]', `${p}ffn.W1`, 'in_out'),
-    vec(`${h}mlp.c_fc.bias`, F, '[n_inner]', `${p}ffn.b1`),
-    mat(`${h}mlp.c_proj.weight`, [F, C], '[n_inner, n_embd]', `${p}ffn.W2`, 'in_out'),
-    vec(`${h}mlp.c_proj.bias`, C, '[n_embd]', `${p}ffn.b2`),
-  ];
-}
-
-function gpt2End(arch: ArchConfig): ExpectedTensor[] {
-  return [vec('ln_f.weight', arch.C, '[n_embd]', 'ln_f.gamma'), vec('ln_f.bias', arch.C, '[n_embd]', 'ln_f.beta')];
-}
-
-function llamaStart(arch: ArchConfig): ExpectedTensor[] {
-  return [mat('embed_tokens.weight', [arch.V, arch.C], '[vocab_size, hidden_size]', 'embed', 'out_in')];
-}
-
-function llamaLayer(arch: ArchConfig, i: number): ExpectedTensor[] {
-  const { C, F, NH, KVH, HS } = arch;
-  const Q = NH * HS;
-  const KV = KVH * HS;
-  const h = `layers.${i}.`;
-  const p = `layers.${i}.`;
-  const t: ExpectedTensor[] = [
-    vec(`${h}input_layernorm.weight`, C, '[hidden_size]', `${p}ln1.gamma`),
-    mat(`${h}self_attn.q_proj.weight`, [Q, C], '[heads·head_dim, hidden_size]', `${p}attn.Wq`, 'out_in'),
-    mat(`${h}self_attn.k_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wk`, 'out_in'),
-    mat(`${h}self_attn.v_proj.weight`, [KV, C], '[kv_heads·head_dim, hidden_size]', `${p}attn.Wv`, 'out_in'),
-  ];
-  if (arch.qkvBias) {
-    t.push(
-      vec(`${h}self_attn.q_proj.bias`, Q, '[heads·head_dim]', `${p}attn.bq`),
-      vec(`${h}self_attn.k_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bk`),
-      vec(`${h}self_attn.v_proj.bias`, KV, '[kv_heads·head_dim]', `${p}attn.bv`),
-    );
-  }
-  t.push(mat(`${h}self_attn.o_proj.weight`, [C, Q], '[hidden_size, heads·head_dim]', `${p}attn.Wo`, 'out_in'));
-  if (arch.oBias) t.push(vec(`${h}self_attn.o_proj.bias`, C, '[hidden_size]', `${p}attn.bo`));
-  t.push(
-    vec(`${h}post_attention_layernorm.weight`, C, '[hidden_size]', `${p}ln2.gamma`),
-    mat(`${h}mlp.gate_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.Wg`, 'out_in'),
-    mat(`${h}mlp.up_proj.weight`, [F, C], '[intermediate_size, hidden_size]', `${p}ffn.W1`, 'out_in'),
-    mat(`${h}mlp.down_proj.weight`, [C, F], '[hidden_size, intermediate_size]', `${p}ffn.W2`, 'out_in'),
-  );
-  if (arch.mlpBias) {
-    t.push(
-      vec(`${h}mlp.gate_proj.bias`, F, '[intermediate_size]', `${p}ffn.bg`),
-      vec(`${h}mlp.up_proj.bias`, F, '[intermediate_size]', `${p}ffn.b1`),
-      vec(`${h}mlp.down_proj.bias`, C, '[hidden_size]', `${p}ffn.b2`),
-    );
-  }
-  return t;
-}
-
-function llamaEnd(arch: ArchConfig): ExpectedTensor[] {
-  return [vec('norm.weight', arch.C, '[hidden_size]', 'ln_f.gamma')];
+  const { name, what } = adapterOf(arch.modelType).head;
+  return headOf(arch, name, what);
 }
 
 /** The stored name of a tensor: with the model's prefix, else without; null when neither is there. */
@@ -152,10 +65,11 @@ export function storedName(stored: { has(name: string): boolean }, name: string,
 
 /**
  * The core's params a tensor's numbers become (the data is used as it is, not copied, but for
- * c_attn's split). `alloc`: where the matrices cut out of a fused one go (as readTensor's). A
- * fused c_attn may come already cut, as [Q, K, V] (readSplitColumns).
+ * the fused ones' cuts). `alloc`: where the matrices cut out of a fused one go (as readTensor's). A
+ * fused c_attn may come already cut, as [Q, K, V] (readSplitColumns). `arch`: the heads a fused
+ * tensor's rows are cut by (gpt_neox, phi3).
  */
-export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float32Array[], alloc?: (length: number) => Float32Array): Array<[string, Param]> {
+export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float32Array[], alloc?: (length: number) => Float32Array, arch?: ArchConfig): Array<[string, Param]> {
   if (Array.isArray(data) && t.role.kind !== 'qkv') throw new TypeError(`paramsOf: ${t.name} comes whole, not cut`);
   const whole = data as Float32Array;
   const r = t.role;
@@ -165,13 +79,20 @@ export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float3
     case 'qkv': {
       const C = t.shape[0];
       const [q, k, v] = Array.isArray(data) ? data : splitColumns(whole, C, 3 * C, 3, alloc);
-      const p = `layers.${r.layer}.attn.`;
-      return [[`${p}Wq`, { data: q, shape: [C, C], layout: 'in_out' }], [`${p}Wk`, { data: k, shape: [C, C], layout: 'in_out' }], [`${p}Wv`, { data: v, shape: [C, C], layout: 'in_out' }]];
+      const id = (kind: ParamKind): string => paramId(r.layer, kind);
+      return [[id(PARAM.Wq), { data: q, shape: [C, C], layout: 'in_out' }], [id(PARAM.Wk), { data: k, shape: [C, C], layout: 'in_out' }], [id(PARAM.Wv), { data: v, shape: [C, C], layout: 'in_out' }]];
     }
     case 'qkvBias': {
       const C = t.shape[0] / 3;
-      const p = `layers.${r.layer}.attn.`;
-      return (['bq', 'bk', 'bv'] as const).map((b, i) => [`${p}${b}`, { data: whole.slice(i * C, (i + 1) * C), shape: [C] }]);
+      return ([PARAM.bq, PARAM.bk, PARAM.bv] as const).map((b, i) => [paramId(r.layer, b), { data: whole.slice(i * C, (i + 1) * C), shape: [C] }]);
+    }
+    case 'fused': {
+      if (!arch) throw new TypeError(`paramsOf: ${t.name} is cut by the architecture's heads`);
+      // (a bias is a matrix of one column)
+      const cols = r.bias ? 1 : t.shape[1];
+      const rows = fusedPartRows(r.fused, arch);
+      const parts = splitFusedRows(r.fused, whole, cols, arch, r.bias ? undefined : alloc);
+      return fusedKinds(r.fused, r.bias).map((kind, p) => [paramId(r.layer, kind), r.bias ? { data: parts[p], shape: [rows[p]] } : { data: parts[p], shape: [rows[p], cols], layout: 'out_in' }]);
     }
   }
 }

@@ -1,9 +1,10 @@
 // Test helpers of the checkpoint loader (imported by tests only): a safetensors writer, exact
 // float16/bfloat16 encoders, tiny GPT-2 and Llama/Qwen2 checkpoints, and a folder of them in memory.
 
-import { rng } from '../util/rng';
+import { rng } from '../core/rng';
 import type { CheckpointFiles } from './files';
 import { memoryFiles } from './memoryFiles';
+import { layerTensorPrefix } from './tensorNames';
 
 export type WriteDtype = 'F32' | 'F16' | 'BF16';
 
@@ -128,7 +129,7 @@ export function tinyGpt2(opts: { readonly prefix?: string } = {}): TinyCheckpoin
   add('wte.weight', [V, C]);
   add('wpe.weight', [P, C]);
   for (let i = 0; i < L; i++) {
-    const h = `h.${i}.`;
+    const h = layerTensorPrefix('gpt2', i);
     add(`${h}ln_1.weight`, [C]); add(`${h}ln_1.bias`, [C]);
     add(`${h}attn.bias`, [1, 1, P, P], Float32Array.from({ length: P * P }, (_, k) => (k % P <= Math.floor(k / P) ? 1 : 0)));
     add(`${h}attn.c_attn.weight`, [C, 3 * C]); add(`${h}attn.c_attn.bias`, [3 * C]);
@@ -156,7 +157,7 @@ export function tinyLlama(opts: { readonly qwen2?: boolean; readonly tied?: bool
   const add = (n: string, shape: number[]): void => void (t[n] = { shape, data: exactNumbers(prod(shape), seed++) });
   add(`${prefix}embed_tokens.weight`, [V, C]);
   for (let i = 0; i < L; i++) {
-    const h = `${prefix}layers.${i}.`;
+    const h = prefix + layerTensorPrefix('llama', i);
     add(`${h}input_layernorm.weight`, [C]);
     add(`${h}self_attn.q_proj.weight`, [NH * HS, C]);
     add(`${h}self_attn.k_proj.weight`, [KVH * HS, C]);

@@ -10,7 +10,7 @@
 // (the editor shows them; the panel reads the file from disk and follows its saves).
 
 import * as vscode from 'vscode';
-import type { LocalFiles } from './localFiles';
+import { Cancelled, type LocalFiles } from './localFiles';
 import { EXTENSION_FILE_LIMIT } from '../editor/diskModels';
 import { describePreset, estimateBytes, formatBytes, modelChunks, PRESETS, type PresetId } from '../model/generate';
 import { CHECKPOINT_PRESETS, checkpointBytes, checkpointChunks, checkpointModelText, configText, type CheckpointPreset } from '../checkpoint/presets';
@@ -24,8 +24,6 @@ type PresetItem = vscode.QuickPickItem & ({ readonly preset: PresetId } | { read
 export function defaultFileName(preset: PresetId): string {
   return `${preset}-block.ffn.json`;
 }
-
-export class Cancelled extends Error {}
 
 /**
  * The command. Returns the new file's uri, or undefined when the user cancels (the preset
@@ -42,7 +40,7 @@ export async function newModelFile(local: LocalFiles | null, extensionUri: vscod
     const items: PresetItem[] = [
       { label: 'Model files', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
       ...PRESETS.map((p) => ({ label: p.label, description: describePreset(p.id), detail: p.detail, preset: p.id })),
-      // (a checkpoint folder of 270–500 MB is streamed to disk: not offered where there is none)
+      // (a checkpoint folder of 270 MB to 5 GB is streamed to disk: not offered where there is none)
       ...(local ? [
         { label: 'Checkpoints (random weights)', kind: vscode.QuickPickItemKind.Separator } as PresetItem,
         ...CHECKPOINT_PRESETS.map((c) => ({ label: c.label, description: formatBytes(checkpointBytes(c)), detail: c.detail, checkpoint: c })),

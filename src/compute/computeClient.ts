@@ -3,8 +3,8 @@
 // worker), sends it messages, answers queries, and restarts it if it ever dies (then everything
 // is sent to it again).
 import * as vscode from 'vscode';
-import { timed } from '../util/busy';
-import { Disposable } from '../util/dispose';
+import { timed } from '../host/busy';
+import { Disposable } from '../host/dispose';
 import type { FromWorker, Query, QueryResult, ToWorker } from '../protocol/worker';
 import type { StartWorker, WorkerPort } from './workerPort';
 import type { HostFiles } from './hostFiles';

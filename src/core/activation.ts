@@ -1,7 +1,10 @@
 // The FFN's activation stage, plain or gated.
 //   plain:  act = f(up)
-//   gated:  act = f(gate) ⊙ up   (swiglu: f = SiLU, geglu: f = GELU, reglu: f = ReLU)
+//   gated:  act = f(gate) ⊙ up   (swiglu: f = SiLU, geglu: f = GELU, reglu: f = ReLU,
+//           geglu_tanh: f = GELU-tanh, gemma's gelu_pytorch_tanh(gate) · up)
+// GELU is the exact one (erf: gelu.ts), gpt_neox's `gelu`; GELU-tanh is gelu_new / gelu_pytorch_tanh.
 
+import { isGated, type Activation } from './activationKinds';
 import { gelu } from './gelu';
 import type { StageOp } from './graph';
 import { unionCols, type Cols } from './params';
@@ -10,22 +13,8 @@ import { geluTanh, geluTanhExpArg } from './geluTanh';
 import { relu } from './relu';
 import { silu, siluExpArg } from './silu';
 
-export type Activation = 'relu' | 'gelu' | 'gelu_tanh' | 'silu' | 'linear' | 'swiglu' | 'geglu' | 'reglu';
-
-export const ACTIVATIONS: readonly Activation[] = ['relu', 'gelu', 'gelu_tanh', 'silu', 'linear', 'swiglu', 'geglu', 'reglu'];
-
-const LABELS: Record<Activation, string> = {
-  relu: 'ReLU', gelu: 'GELU', gelu_tanh: 'GELU (tanh)', silu: 'SiLU', linear: 'linear', swiglu: 'SwiGLU', geglu: 'GeGLU', reglu: 'ReGLU',
-};
-
-/** How the panel and hovers name an activation. */
-export function activationLabel(a: string): string {
-  return LABELS[a as Activation] ?? a;
-}
-
-export function isGated(a: Activation): boolean {
-  return a === 'swiglu' || a === 'geglu' || a === 'reglu';
-}
+// (the names live below the functions, so the spec can name an activation without importing them)
+export { ACTIVATIONS, activationLabel, gateActivation, isGated, type Activation } from './activationKinds';
 
 const identity = (x: number): number => x;
 
@@ -34,17 +23,17 @@ export function activationFn(a: Activation): (x: number) => number {
   switch (a) {
     case 'relu': case 'reglu': return relu;
     case 'gelu': case 'geglu': return gelu;
-    case 'gelu_tanh': return geluTanh;
+    case 'gelu_tanh': case 'geglu_tanh': return geluTanh;
     case 'silu': case 'swiglu': return silu;
     case 'linear': return identity;
   }
 }
 
-/** For f(x) = x / (1 + e^g(x)) (SiLU, GELU-tanh): g, so a whole stage takes e^ in one vector pass. */
+/** For f(x) = x / (1 + e^g(x)) (SiLU, GELU-tanh, and their gated forms): g, so a whole stage takes e^ in one vector pass. */
 function sigmoidArg(a: Activation): ((x: number) => number) | null {
   switch (a) {
     case 'silu': case 'swiglu': return siluExpArg;
-    case 'gelu_tanh': return geluTanhExpArg;
+    case 'gelu_tanh': case 'geglu_tanh': return geluTanhExpArg;
     default: return null;
   }
 }
@@ -85,8 +74,9 @@ export function activationColumns(act: Float32Array, up: Float32Array, gate: Flo
     const v = g !== null && units === null ? vectorExp() : null;
     if (v !== null) {
       // every pass in WebAssembly, with the same f64 operations as the loops below
-      if (gated) v.sigmoidAct(act, gate!, up, n, 'silu');
-      else v.sigmoidAct(act, up, null, n, a === 'gelu_tanh' ? 'gelu_tanh' : 'silu');
+      const kind = a === 'gelu_tanh' || a === 'geglu_tanh' ? 'gelu_tanh' : 'silu';
+      if (gated) v.sigmoidAct(act, gate!, up, n, kind);
+      else v.sigmoidAct(act, up, null, n, kind);
       return;
     }
     if (g !== null) {

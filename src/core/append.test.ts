@@ -11,7 +11,7 @@ import type { Model } from './model';
 import type { Param } from './params';
 import type { ModelSpec } from './spec';
 import { createWasmKernel } from './wasm';
-import { rng } from '../util/rng';
+import { rng } from './rng';
 
 type Arch = 'gpt2' | 'llama';
 

@@ -3,6 +3,7 @@
 //   tokens:  row ids[t] of the embedding table `embed` (V,C), plus row t of the learned
 //            positions `pos` (P,C) for GPT-2
 
+import { PARAM } from './ids';
 import type { StageOp } from './graph';
 import { outputsInputs, readOutputRow, type Param } from './params';
 import { positionalForward } from './positional';
@@ -28,11 +29,11 @@ export const embeddingOp: StageOp<EmbeddingArgs> = {
     const out = new Float32Array(T * a.C);
     const e = a.embedding;
     if (e.kind === 'vectors') {
-      const input = ctx.param('input')!.data;
+      const input = ctx.param(PARAM.input)!.data;
       if (e.positional === 'sinusoidal') positionalForward(out, input, T, a.C);
       else out.set(input.subarray(0, T * a.C));
     } else {
-      tokenEmbeddingForward(out, e.ids, ctx.param('embed')!, e.positional === 'learned' ? ctx.param('pos')!.data : null, a.C);
+      tokenEmbeddingForward(out, e.ids, ctx.param(PARAM.embed)!, e.positional === 'learned' ? ctx.param(PARAM.pos)!.data : null, a.C);
     }
     return { data: out, changed: 'all' };
   },
@@ -42,8 +43,8 @@ export const embeddingOp: StageOp<EmbeddingArgs> = {
     if (e.kind !== 'tokens') throw new Error('rows are appended only to token inputs');
     const out = new Float32Array(ctx.T * a.C);
     out.set(previous.subarray(0, T0 * a.C));
-    const pos = e.positional === 'learned' ? ctx.param('pos')!.data.subarray(T0 * a.C) : null;
-    tokenEmbeddingForward(out.subarray(T0 * a.C), e.ids.slice(T0), ctx.param('embed')!, pos, a.C);
+    const pos = e.positional === 'learned' ? ctx.param(PARAM.pos)!.data.subarray(T0 * a.C) : null;
+    tokenEmbeddingForward(out.subarray(T0 * a.C), e.ids.slice(T0), ctx.param(PARAM.embed)!, pos, a.C);
     return out;
   },
 };

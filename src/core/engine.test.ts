@@ -12,7 +12,7 @@ import type { LayerSpec, ModelSpec } from './spec';
 import { Engine } from './engine';
 import type { Stage } from './stages';
 import { createWasmKernel } from './wasm';
-import { rng } from '../util/rng';
+import { rng } from './rng';
 
 function randomModel(r: () => number): Model {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];

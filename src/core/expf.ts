@@ -9,40 +9,11 @@
 // Range: inputs below LO give exactly 0 (−∞, a masked score, among them); above HI, +∞ (true e^x
 // is finite up to 88.72: the last 0.4 saturate early, far past anything a softmax or a gate sees).
 
+import { expf } from './expfScalar';
 import { createWasmExp, type WasmExp } from './wasm/wasmExp';
 
-const f = Math.fround;
-export const EXPF = {
-  LO: f(-87.33654475), // ln 2^-126: the smallest normal result
-  HI: f(88.3), // n ≤ 127 after rounding
-  LOG2E: f(1.44269504088896341),
-  C1: f(0.693359375), // ln 2 = C1 − C2, C1 with few bits so n·C1 is exact
-  C2: f(-2.12194440e-4),
-  P: [1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1].map(f),
-} as const;
-
-// round half to even, as f32x4.nearest
-function nearestEven(v: number): number {
-  const r = Math.round(v);
-  return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
-
-/** e^x, x rounded to float32 first; bit-identical to one lane of expfInPlace. */
-export function expf(x0: number): number {
-  const x = f(x0);
-  if (x !== x) return NaN;
-  if (x > EXPF.HI) return Infinity;
-  if (x < EXPF.LO) return 0;
-  const { LOG2E, C1, C2, P } = EXPF;
-  const n = nearestEven(f(x * LOG2E));
-  let r = f(x - f(n * C1));
-  r = f(r - f(n * C2));
-  const z = f(r * r);
-  let y = P[0];
-  for (let i = 1; i < P.length; i++) y = f(f(y * r) + P[i]);
-  y = f(f(f(y * z) + r) + 1);
-  return f(y * 2 ** n);
-}
+// (the scalar form and its constants: ./expfScalar.ts, which wasm/expModule.ts reads too)
+export { expf } from './expfScalar';
 
 let vector: WasmExp | null | undefined;
 

@@ -1,6 +1,6 @@
 // GELU, tanh approximation, as torch.nn.GELU(approximate="tanh"):
 // x/2 · (1 + tanh(√(2/π) · (x + 0.044715·x³)))
-import { expf } from './expf';
+import { expf } from './expfScalar';
 
 const SQRT_2_OVER_PI = 0.7978845608028654;
 /** g(x) = K·(x + CUBIC·x³) below: the constants the vector form (wasm/expModule.ts) uses too. */

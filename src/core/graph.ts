@@ -9,9 +9,9 @@
 
 import type { MatmulKernel, Packed } from './kernel';
 import type { Cols, Param } from './params';
-import type { StageView } from '../protocol/stages';
+import type { StageView } from './stageView';
 
-export type { AxisKind, StageGroup, StageView } from '../protocol/stages';
+export type { AxisKind, StageGroup, StageView } from './stageView';
 
 /** A stage as the engine computes it: its view, its op and the op's arguments. */
 export interface StageDef<A = unknown> extends StageView {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { normOf, paramId, parseParamId, parseStageId, parseUnitId, STAGE, stageId, unitId, unitStage } from './ids';
-import { LAYER_PARAMS, layerParam, shapeOf } from './paramTable';
+import { normOf, PARAM, paramId, parseParamId, parseStageId, parseUnitId, STAGE, stageId, sublayerId, unitId, unitStage } from './ids';
+import { LAYER_PARAMS, layerParam, layerParamAt, shapeOf } from './paramTable';
 
 describe('ids: the one vocabulary', () => {
   it('builds and takes apart stage ids', () => {
@@ -30,5 +30,19 @@ describe('ids: the one vocabulary', () => {
     assert.equal(new Set(kinds).size, kinds.length);
     assert.deepEqual(shapeOf(layerParam('attn.Wk')!, { C: 8, F: 32, Q: 8, KV: 4, HS: 2, NH: 4 }), [4, 8]);
     assert.equal(layerParam('ffn.b1')!.of, 'ffn.W1');
+  });
+});
+
+describe('ids: sublayers, and the table by model-file key', () => {
+  it('names a sublayer as a whole', () => {
+    assert.equal(sublayerId(3, 'ffn'), 'layers.3.ffn');
+    assert.equal(sublayerId(0, 'attn'), 'layers.0.attn');
+  });
+  it('finds a layer param by its sublayer and key in the model file', () => {
+    assert.equal(layerParamAt('ffn', 'W1')?.kind, PARAM.W1);
+    assert.equal(layerParamAt('attention', 'bq')?.kind, PARAM.bq);
+    assert.equal(layerParamAt('ln2', 'beta')?.kind, PARAM.ln2Beta);
+    assert.equal(layerParamAt('ffn', 'Wq'), undefined);
+    assert.equal(layerParamAt('attention', 'units'), undefined); // (no file holds the unit scales)
   });
 });

@@ -144,3 +144,8 @@ export function unitStage(kind: UnitKind, layer: number): string {
 export function unitScales(kind: UnitKind, layer: number): string {
   return paramId(layer, kind === 'neuron' ? PARAM.neuronUnits : PARAM.headUnits);
 }
+
+/** A sublayer as a whole, `layers.3.ffn` or `layers.3.attn` (a part of a direct logit attribution). */
+export function sublayerId(layer: number, part: 'attn' | 'ffn'): string {
+  return join(layer, part);
+}

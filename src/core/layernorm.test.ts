@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { useWasmExp, vectorExp } from './expf';
 import { layernormForward } from './layernorm';
 import { rmsnormForward } from './rmsnorm';
+import { close, f32 } from '../../test/helpers/handChecked';
 
 function values(n: number, seed: number): Float32Array {
   let s = seed >>> 0;
@@ -58,5 +59,19 @@ describe('LayerNorm and RMSNorm: their two forms (src/core/layernorm, rmsnorm)',
     rmsnormForward(out, Float32Array.of(1, 2, 3, 4), Float32Array.of(1, 1, 2, 1), 0, 1, 4);
     const r = 1 / Math.sqrt(7.5);
     assert.deepEqual([...out], [r, 2 * r, 6 * r, 4 * r].map(Math.fround));
+  });
+});
+
+describe('layernorm', () => {
+  it('of a constant row is beta (variance 0, eps keeps it finite)', () => {
+    const out = new Float32Array(4);
+    layernormForward(out, f32([5, 5, 5, 5]), f32([2, 2, 2, 2]), f32([0.5, -1, 0, 3]), 1e-5, 1, 4);
+    assert.deepEqual([...out], [0.5, -1, 0, 3]);
+  });
+  it('of [1, 2, 3, 4]: mean 2.5, biased variance 1.25', () => {
+    const out = new Float32Array(4);
+    layernormForward(out, f32([1, 2, 3, 4]), null, null, 0, 1, 4);
+    const s = Math.sqrt(1.25);
+    close(out, [-1.5 / s, -0.5 / s, 0.5 / s, 1.5 / s]);
   });
 });

@@ -90,3 +90,8 @@ export function isMatrixKind(kind: string): boolean {
 export function shapeOf(row: ParamRow, dims: Readonly<Record<ParamDim, number>>): number[] {
   return row.shape.map((d) => dims[d]);
 }
+
+/** The row a model file writes as `key` of a layer's sublayer `sub` (`ffn` and `W1`, `ln1` and `gamma`), or undefined. */
+export function layerParamAt(sub: Sublayer, key: string): ParamRow | undefined {
+  return LAYER_PARAMS.find((r) => r.sub === sub && r.key === key);
+}

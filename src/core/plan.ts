@@ -32,7 +32,8 @@ import { residualOp } from './residual';
 import { rmsnormOp } from './rmsnorm';
 import { probsOp } from './softmax';
 import { epsOf, type ModelSpec } from './spec';
-import { stageId } from './ids';
+import { normParams, PARAM, paramId, STAGE, stageId } from './ids';
+import type { StageShow } from './stageShow';
 
 interface Text {
   readonly title: string;
@@ -42,6 +43,7 @@ interface Text {
   readonly perHead?: boolean;
   readonly masked?: boolean;
   readonly source?: { readonly params: readonly string[]; readonly perHead: boolean };
+  readonly show?: StageShow;
 }
 
 class Planner {
@@ -55,16 +57,18 @@ class Planner {
       id, shape, kind, layer, op: op as StageOp<unknown>, args,
       inputs: reads.inputs, params: reads.params,
       group: text.group, title: text.title, meaning: text.meaning, cols: text.cols,
-      perHead: text.perHead ?? false, masked: text.masked ?? false, source: text.source ?? null,
+      perHead: text.perHead ?? false, masked: text.masked ?? false, source: text.source ?? null, show: text.show ?? {},
     });
     return id;
   }
 
-  /** A norm stage of `x` with the params under `prefix` (`layers.0.ln1`, `ln_f`). */
-  norm(layer: number, kind: string, x: string, prefix: string, text: Text): string {
+  /** A norm stage of `x` with the params under its own id (`layers.0.ln1.gamma`, `ln_f.beta`). */
+  norm(layer: number, kind: string, x: string, text: Text): string {
     const { spec } = this;
     const rms = spec.normKind === 'rmsnorm';
-    const args: NormArgs = { x, gamma: `${prefix}.gamma`, beta: rms ? null : `${prefix}.beta`, eps: epsOf(spec, prefix), C: spec.C };
+    const prefix = stageId(layer, kind);
+    const { gamma, beta } = normParams(prefix);
+    const args: NormArgs = { x, gamma, beta: rms ? null : beta, eps: epsOf(spec, prefix), C: spec.C };
     const params = rms ? [args.gamma] : [args.gamma, args.beta!];
     return this.add(layer, kind, [spec.T, spec.C], rms ? rmsnormOp : layernormOp, args, { inputs: [x], params }, { ...text, source: { params, perHead: false } });
   }
@@ -74,105 +78,144 @@ const normName = (spec: ModelSpec): string => (spec.normKind === 'rmsnorm' ? 'RM
 
 export function planModel(spec: ModelSpec): StageDef[] {
   const P = new Planner(spec);
-  const { T, C } = spec;
-  const td = [T, C];
   const e = spec.embedding;
-  const inputParams = e.kind === 'vectors' ? ['input'] : e.positional === 'learned' ? ['embed', 'pos'] : ['embed'];
-  let x = P.add(-1, 'input', td, embeddingOp, { embedding: e, C }, { inputs: [], params: inputParams }, {
+  const inputParams: string[] = e.kind === 'vectors' ? [PARAM.input] : e.positional === 'learned' ? [PARAM.embed, PARAM.pos] : [PARAM.embed];
+  let x = P.add(-1, STAGE.input, [spec.T, spec.C], embeddingOp, { embedding: e, C: spec.C }, { inputs: [], params: inputParams }, {
     group: 'input', title: 'Input', cols: 'dim',
     meaning: e.kind === 'vectors'
       ? (e.positional === 'sinusoidal' ? 'the token vectors plus sinusoidal positions' : 'the token vectors entering layer 0')
       : (e.positional === 'learned' ? 'each token\'s embedding row plus its position\'s' : 'each token\'s embedding row'),
   });
-  const NN = normName(spec);
-
-  spec.layers.forEach((L, i) => {
-    const p = `layers.${i}.`;
-    let h = x;
-    // A sublayer's end: the stream plus its output (residual), then the post-norm.
-    const end = (sub: 'attn' | 'ffn', ln: 'ln1' | 'ln2', y: string, what: string): string => {
-      if (spec.residual) {
-        y = P.add(i, `${sub}.residual`, td, residualOp, { a: h, b: y, C }, { inputs: [h, y], params: [] }, {
-          group: sub === 'attn' ? 'attention' : 'ffn', cols: 'dim',
-          title: `Residual after ${sub === 'attn' ? 'Attention' : 'FFN'}`, meaning: `the input of the sublayer + what the ${what} wrote`,
-        });
-      }
-      if (spec.norm === 'post') {
-        y = P.norm(i, ln, y, p + ln, { group: sub === 'attn' ? 'attention' : 'ffn', cols: 'dim', title: `${NN} ${ln === 'ln1' ? 1 : 2}`, meaning: `${NN}(x + ${what}(x)) (post-norm)` });
-      }
-      return y;
-    };
-
-    if (L.attention) {
-      const a = L.attention;
-      const { NH, KVH, HS } = a;
-      const text = (t: Omit<Text, 'group'>): Text => ({ group: 'attention', ...t });
-      const inp = spec.norm === 'pre' ? P.norm(i, 'ln1', h, p + 'ln1', text({ cols: 'dim', title: `${NN} 1`, meaning: `normalizes each token before attention (pre-norm${spec.normKind === 'rmsnorm' ? ', by its root mean square' : ''})` })) : h;
-      const rope = a.rope ? '; rotated by its position (RoPE)' : '';
-      const proj = (k: 'q' | 'k' | 'v', H: number, title: string, meaning: string): string => {
-        const W = `${p}attn.W${k}`;
-        const b = `${p}attn.b${k}`;
-        return P.add(i, `attn.${k}`, [H, T, HS], headsOp, { x: inp, W, b, C, H, HS, rope: k === 'v' ? null : a.rope },
-          { inputs: [inp], params: [W, b] }, text({ cols: 'head-dim', perHead: true, title, meaning, source: { params: [W], perHead: true } }));
-      };
-      const gqa = KVH !== NH ? ` (${KVH} key/value heads, each shared by ${NH / KVH} query heads)` : '';
-      const q = proj('q', NH, 'Q (queries)', `what each token looks for: x·Wqᵀ + bq, split into heads${rope}`);
-      const k = proj('k', KVH, 'K (keys)', `what each token offers to be found by: x·Wkᵀ + bk${rope}${gqa}`);
-      const v = proj('v', KVH, 'V (values)', `what each token passes on when it is attended to: x·Wvᵀ + bv${gqa}`);
-      const scores = P.add(i, 'attn.scores', [NH, T, T], attentionScoresOp, { q, k, NH, KVH, HS }, { inputs: [q, k], params: [] },
-        text({ cols: 'key', perHead: true, masked: a.causal, title: 'Self-Attention Scores', meaning: `Q·Kᵀ / √d_head: how well each query (row) matches each key (column)${a.causal ? '; the causal mask hides the future' : ''}` }));
-      const weights = P.add(i, 'attn.weights', [NH, T, T], attentionWeightsOp, { scores, NH, causal: a.causal }, { inputs: [scores], params: [] },
-        text({ cols: 'key', perHead: true, masked: a.causal, title: 'Attention Weights', meaning: 'softmax of the scores by row: how much each token reads from each other token (rows sum to 1)' }));
-      const units = `${p}attn.units`;
-      const context = P.add(i, 'attn.context', [T, NH * HS], attentionContextOp, { weights, v, units, NH, KVH, HS }, { inputs: [weights, v], params: [units] },
-        text({ cols: 'dim', title: 'Context', meaning: 'each head\'s weights · V, heads side by side', source: { params: [`${p}attn.Wv`], perHead: false } }));
-      const Wo = `${p}attn.Wo`;
-      const bo = `${p}attn.bo`;
-      const out = P.add(i, 'attn.out', td, linearOp, { x: context, W: Wo, b: bo, C: NH * HS, OC: C }, { inputs: [context], params: [Wo, bo] },
-        text({ cols: 'dim', title: 'Attention Output', meaning: 'context · Woᵀ + bo', source: { params: [Wo], perHead: false } }));
-      h = end('attn', 'ln1', out, 'attention');
-    }
-
-    if (L.ffn) {
-      const f = L.ffn;
-      const { F } = f;
-      const text = (t: Omit<Text, 'group'>): Text => ({ group: 'ffn', ...t });
-      const inp = spec.norm === 'pre' ? P.norm(i, 'ln2', h, p + 'ln2', text({ cols: 'dim', title: `${NN} 2`, meaning: `normalizes each token before the FFN (pre-norm${spec.normKind === 'rmsnorm' ? ', by its root mean square' : ''})` })) : h;
-      const lin = (kind: string, W: string, b: string, xIn: string, CIn: number, OC: number, t: Omit<Text, 'group'>): string =>
-        P.add(i, kind, [T, OC], linearOp, { x: xIn, W: p + W, b: p + b, C: CIn, OC }, { inputs: [xIn], params: [p + W, p + b] }, text({ ...t, source: { params: [p + W], perHead: false } }));
-      const up = lin('ffn.up', 'ffn.W1', 'ffn.b1', inp, C, F, { cols: 'neuron', title: 'FFN - Projection Up', meaning: 'x·W1ᵀ + b1: each neuron (column) asks the token a question' });
-      const gated = isGated(f.activation);
-      const gate = gated ? lin('ffn.gate', 'ffn.Wg', 'ffn.bg', inp, C, F, { cols: 'neuron', title: 'FFN - Gate', meaning: 'x·Wgᵀ + bg: how much of each neuron passes' }) : null;
-      const act = activationLabel(f.activation);
-      const units = `${p}ffn.units`;
-      const a = P.add(i, 'ffn.act', [T, F], activationOp, { up, gate, activation: f.activation, units, F }, { inputs: gate ? [up, gate] : [up], params: [units] },
-        text({ cols: 'neuron', title: `FFN - Activation (${act})`, meaning: gated ? `${act}: f(gate) ⊙ up` : `${act}(up): which neurons answer, and how strongly`, source: { params: [`${p}ffn.W1`], perHead: false } }));
-      const down = lin('ffn.down', 'ffn.W2', 'ffn.b2', a, F, C, { cols: 'dim', title: 'FFN - Projection Down', meaning: 'act·W2ᵀ + b2: each active neuron adds its column of W2' });
-      h = end('ffn', 'ln2', down, 'FFN');
-    }
-    x = P.add(i, 'out', td, aliasOp, { of: h }, { inputs: [h], params: [] }, { group: 'layer', cols: 'dim', title: `Layer ${i} Output`, meaning: 'the residual stream after this layer: what it hands on' });
+  spec.layers.forEach((_, i) => {
+    x = planLayer(P, i, x);
   });
+  planOutput(P, x);
+  return P.stages;
+}
 
-  if (spec.finalNorm) x = P.norm(-1, 'ln_f', x, 'ln_f', { group: 'output', cols: 'dim', title: `Final ${NN}`, meaning: `${NN} of the last layer's output` });
-  const output = P.add(-1, 'output', td, aliasOp, { of: x }, { inputs: [x], params: [] }, { group: 'output', cols: 'dim', title: 'Output', meaning: spec.finalNorm ? 'the final norm of the last layer\'s output' : 'the last layer\'s output' });
-
-  const head = spec.head;
-  if (head) {
-    const { V } = head;
-    const logits = P.add(-1, 'head.logits', [T, V], linearOp, { x: output, W: 'head.W', b: 'head.b', C, OC: V }, { inputs: [output], params: ['head.W', 'head.b'] },
-      { group: 'head', cols: 'vocab', title: 'Logits', meaning: 'output·Wᵀ + b: a score per vocabulary word', source: { params: ['head.W'], perHead: false } });
-    P.add(-1, 'head.probs', [T, V], probsOp, { logits, V, temperature: head.temperature }, { inputs: [logits], params: [] },
-      { group: 'head', cols: 'vocab', title: `Probabilities (temperature ${head.temperature})`, meaning: 'softmax(logits / temperature) by row', source: { params: ['head.W'], perHead: false } });
-    if (spec.lens) {
-      const rms = spec.normKind === 'rmsnorm';
-      const norm = spec.finalNorm ? { kind: spec.normKind, gamma: 'ln_f.gamma', beta: rms ? null : 'ln_f.beta', eps: epsOf(spec, 'ln_f') } : null;
-      const normParams = norm ? (rms ? ['ln_f.gamma'] : ['ln_f.gamma', 'ln_f.beta']) : [];
-      spec.layers.forEach((_, i) => {
-        const li = stageId(i, 'out');
-        P.add(i, 'lens.logits', [T, V], lensOp, { x: li, norm, W: 'head.W', b: 'head.b', C, V }, { inputs: [li], params: [...normParams, 'head.W', 'head.b'] },
-          { group: 'lens', cols: 'vocab', title: `Logit Lens, layer ${i}`, meaning: `the head read off layer ${i}'s output${norm ? ' through the final norm' : ''}: what the model would predict if it stopped here`, source: { params: ['head.W'], perHead: false } });
+/** Layer i on the stream `x`: its attention, its FFN, each with its residual and norms; returns its output. */
+function planLayer(P: Planner, i: number, x: string): string {
+  const { spec } = P;
+  const L = spec.layers[i];
+  const td = [spec.T, spec.C];
+  const NN = normName(spec);
+  let h = x;
+  // A sublayer's end: the stream plus its output (residual), then the post-norm.
+  const end = (sub: 'attn' | 'ffn', y: string): string => {
+    const attn = sub === 'attn';
+    const what = attn ? 'attention' : 'FFN';
+    const group = attn ? 'attention' : 'ffn';
+    if (spec.residual) {
+      y = P.add(i, attn ? STAGE.attnResidual : STAGE.ffnResidual, td, residualOp, { a: h, b: y, C: spec.C }, { inputs: [h, y], params: [] }, {
+        group, cols: 'dim', title: `Residual after ${attn ? 'Attention' : 'FFN'}`, meaning: `the input of the sublayer + what the ${what} wrote`,
       });
     }
-  }
-  return P.stages;
+    if (spec.norm === 'post') {
+      y = P.norm(i, attn ? STAGE.ln1 : STAGE.ln2, y, { group, cols: 'dim', title: `${NN} ${attn ? 1 : 2}`, meaning: `${NN}(x + ${what}(x)) (post-norm)` });
+    }
+    return y;
+  };
+  if (L.attention) h = end('attn', planAttention(P, i, h));
+  if (L.ffn) h = end('ffn', planFfn(P, i, h));
+  return P.add(i, STAGE.out, td, aliasOp, { of: h }, { inputs: [h], params: [] }, {
+    group: 'layer', cols: 'dim', title: `Layer ${i} Output`, meaning: 'the residual stream after this layer: what it hands on', show: { overview: 'stream' },
+  });
+}
+
+/** A norm before a sublayer (pre-norm), or the stream as it is. */
+function preNorm(P: Planner, i: number, kind: typeof STAGE.ln1 | typeof STAGE.ln2, h: string, group: StageGroup, before: string): string {
+  const { spec } = P;
+  if (spec.norm !== 'pre') return h;
+  const NN = normName(spec);
+  return P.norm(i, kind, h, { group, cols: 'dim', title: `${NN} ${kind === STAGE.ln1 ? 1 : 2}`, meaning: `normalizes each token before ${before} (pre-norm${spec.normKind === 'rmsnorm' ? ', by its root mean square' : ''})` });
+}
+
+/** Layer i's attention on the stream `h`: returns its output (before the residual). */
+function planAttention(P: Planner, i: number, h: string): string {
+  const { spec } = P;
+  const { T, C } = spec;
+  const a = spec.layers[i].attention!;
+  const { NH, KVH, HS } = a;
+  const text = (t: Omit<Text, 'group'>): Text => ({ group: 'attention', ...t });
+  const inp = preNorm(P, i, STAGE.ln1, h, 'attention', 'attention');
+  const rope = a.rope ? '; rotated by its position (RoPE)' : '';
+  const proj = (k: 'q' | 'k' | 'v', H: number, title: string, meaning: string): string => {
+    const W = paramId(i, { q: PARAM.Wq, k: PARAM.Wk, v: PARAM.Wv }[k]);
+    const b = paramId(i, { q: PARAM.bq, k: PARAM.bk, v: PARAM.bv }[k]);
+    return P.add(i, { q: STAGE.q, k: STAGE.k, v: STAGE.v }[k], [H, T, HS], headsOp, { x: inp, W, b, C, H, HS, rope: k === 'v' ? null : a.rope },
+      { inputs: [inp], params: [W, b] }, text({ cols: 'head-dim', perHead: true, title, meaning, source: { params: [W], perHead: true } }));
+  };
+  const gqa = KVH !== NH ? ` (${KVH} key/value heads, each shared by ${NH / KVH} query heads)` : '';
+  const q = proj('q', NH, 'Q (queries)', `what each token looks for: x·Wqᵀ + bq, split into heads${rope}`);
+  const k = proj('k', KVH, 'K (keys)', `what each token offers to be found by: x·Wkᵀ + bk${rope}${gqa}`);
+  const v = proj('v', KVH, 'V (values)', `what each token passes on when it is attended to: x·Wvᵀ + bv${gqa}`);
+  const scores = P.add(i, STAGE.scores, [NH, T, T], attentionScoresOp, { q, k, NH, KVH, HS }, { inputs: [q, k], params: [] },
+    text({ cols: 'key', perHead: true, masked: a.causal, title: 'Self-Attention Scores', meaning: `Q·Kᵀ / √d_head: how well each query (row) matches each key (column)${a.causal ? '; the causal mask hides the future' : ''}`,
+      show: { valueName: 'score', overview: 'block' } }));
+  const weights = P.add(i, STAGE.weights, [NH, T, T], attentionWeightsOp, { scores, NH, causal: a.causal }, { inputs: [scores], params: [] },
+    text({ cols: 'key', perHead: true, masked: a.causal, title: 'Attention Weights', meaning: 'softmax of the scores by row: how much each token reads from each other token (rows sum to 1)',
+      show: { valueName: 'weight', nonNegative: true, attentionPattern: true } }));
+  const units = paramId(i, PARAM.headUnits);
+  const Wv = paramId(i, PARAM.Wv);
+  const context = P.add(i, STAGE.context, [T, NH * HS], attentionContextOp, { weights, v, units, NH, KVH, HS }, { inputs: [weights, v], params: [units] },
+    text({ cols: 'dim', title: 'Context', meaning: 'each head\'s weights · V, heads side by side', source: { params: [Wv], perHead: false }, show: { units: 'head' } }));
+  const Wo = paramId(i, PARAM.Wo);
+  const bo = paramId(i, PARAM.bo);
+  return P.add(i, STAGE.attnOut, [T, C], linearOp, { x: context, W: Wo, b: bo, C: NH * HS, OC: C }, { inputs: [context], params: [Wo, bo] },
+    text({ cols: 'dim', title: 'Attention Output', meaning: 'context · Woᵀ + bo', source: { params: [Wo], perHead: false } }));
+}
+
+/** Layer i's FFN on the stream `h`: returns its output (before the residual). */
+function planFfn(P: Planner, i: number, h: string): string {
+  const { spec } = P;
+  const { T, C } = spec;
+  const f = spec.layers[i].ffn!;
+  const { F } = f;
+  const text = (t: Omit<Text, 'group'>): Text => ({ group: 'ffn', ...t });
+  const inp = preNorm(P, i, STAGE.ln2, h, 'ffn', 'the FFN');
+  const lin = (kind: string, Wk: string, bk: string, xIn: string, CIn: number, OC: number, t: Omit<Text, 'group'>): string => {
+    const W = paramId(i, Wk);
+    const b = paramId(i, bk);
+    return P.add(i, kind, [T, OC], linearOp, { x: xIn, W, b, C: CIn, OC }, { inputs: [xIn], params: [W, b] }, text({ ...t, source: { params: [W], perHead: false } }));
+  };
+  const block = { overview: 'block' } as const;
+  const up = lin(STAGE.up, PARAM.W1, PARAM.b1, inp, C, F, { cols: 'neuron', title: 'FFN - Projection Up', meaning: 'x·W1ᵀ + b1: each neuron (column) asks the token a question', show: block });
+  const gated = isGated(f.activation);
+  const gate = gated ? lin(STAGE.gate, PARAM.Wg, PARAM.bg, inp, C, F, { cols: 'neuron', title: 'FFN - Gate', meaning: 'x·Wgᵀ + bg: how much of each neuron passes' }) : null;
+  const act = activationLabel(f.activation);
+  const units = paramId(i, PARAM.neuronUnits);
+  // (its tooltip quotes what went in: act = f(up), or for a gated FFN f(gate) · up)
+  const quotes = gate ? [{ label: 'gate (pre-activation)', stage: gate }, { label: 'up', stage: up }] : [{ label: 'up (pre-activation)', stage: up }];
+  const a = P.add(i, STAGE.act, [T, F], activationOp, { up, gate, activation: f.activation, units, F }, { inputs: gate ? [up, gate] : [up], params: [units] },
+    text({ cols: 'neuron', title: `FFN - Activation (${act})`, meaning: gated ? `${act}: f(gate) ⊙ up` : `${act}(up): which neurons answer, and how strongly`, source: { params: [paramId(i, PARAM.W1)], perHead: false },
+      show: { ...block, valueName: 'activation', quotes, units: 'neuron', activationChart: { fn: f.activation, input: gate ?? up } } }));
+  return lin(STAGE.down, PARAM.W2, PARAM.b2, a, F, C, { cols: 'dim', title: 'FFN - Projection Down', meaning: 'act·W2ᵀ + b2: each active neuron adds its column of W2', show: { ...block, neuronWrites: true } });
+}
+
+/** The final norm, the output, and the head with its logit lens of every layer. */
+function planOutput(P: Planner, x: string): void {
+  const { spec } = P;
+  const { T, C } = spec;
+  const NN = normName(spec);
+  if (spec.finalNorm) x = P.norm(-1, STAGE.lnF, x, { group: 'output', cols: 'dim', title: `Final ${NN}`, meaning: `${NN} of the last layer's output` });
+  const output = P.add(-1, STAGE.output, [T, C], aliasOp, { of: x }, { inputs: [x], params: [] }, { group: 'output', cols: 'dim', title: 'Output', meaning: spec.finalNorm ? 'the final norm of the last layer\'s output' : 'the last layer\'s output' });
+  const head = spec.head;
+  if (!head) return;
+  const { V } = head;
+  const W = paramId(-1, PARAM.headW);
+  const b = paramId(-1, PARAM.headB);
+  const logits = P.add(-1, STAGE.logits, [T, V], linearOp, { x: output, W, b, C, OC: V }, { inputs: [output], params: [W, b] },
+    { group: 'head', cols: 'vocab', title: 'Logits', meaning: 'output·Wᵀ + b: a score per vocabulary word', source: { params: [W], perHead: false } });
+  P.add(-1, STAGE.probs, [T, V], probsOp, { logits, V, temperature: head.temperature }, { inputs: [logits], params: [] },
+    { group: 'head', cols: 'vocab', title: `Probabilities (temperature ${head.temperature})`, meaning: 'softmax(logits / temperature) by row', source: { params: [W], perHead: false }, show: { nonNegative: true } });
+  if (!spec.lens) return;
+  const rms = spec.normKind === 'rmsnorm';
+  const f = normParams(STAGE.lnF);
+  const norm = spec.finalNorm ? { kind: spec.normKind, gamma: f.gamma, beta: rms ? null : f.beta, eps: epsOf(spec, STAGE.lnF) } : null;
+  const normIds = norm ? (rms ? [f.gamma] : [f.gamma, f.beta]) : [];
+  spec.layers.forEach((_, i) => {
+    const li = stageId(i, STAGE.out);
+    P.add(i, STAGE.lens, [T, V], lensOp, { x: li, norm, W, b, C, V }, { inputs: [li], params: [...normIds, W, b] },
+      { group: 'lens', cols: 'vocab', title: `Logit Lens, layer ${i}`, meaning: `the head read off layer ${i}'s output${norm ? ' through the final norm' : ''}: what the model would predict if it stopped here`, source: { params: [W], perHead: false } });
+  });
 }

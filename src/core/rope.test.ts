@@ -94,3 +94,90 @@ describe('ropeInvFreq: rope_scaling as Hugging Face computes it', () => {
     assert.ok(Math.abs(smooth - 0.0061972) < 1e-6);
   });
 });
+
+// transformers' partial rotary (gpt_neox, phi3): cat(x_rot·cos + rotate_half(x_rot)·sin, x_pass),
+// x_rot the first R dims, inv_freq = 1 / θ^(arange(0, R, 2) / R)
+function ropePartialNaive(x: Float32Array, H: number, T: number, HS: number, theta: number, R: number): Float32Array {
+  const out = x.slice();
+  const half = R / 2;
+  for (let h = 0; h < H; h++) {
+    for (let t = 0; t < T; t++) {
+      const o = (h * T + t) * HS;
+      for (let d = 0; d < R; d++) {
+        const i = d % half;
+        const f = Math.fround(t * Math.fround(1 / Math.fround(Math.pow(theta, Math.fround((2 * i) / R)))));
+        const rot = d < half ? -x[o + d + half] : x[o + d - half];
+        out[o + d] = x[o + d] * Math.fround(Math.cos(f)) + rot * Math.fround(Math.sin(f));
+      }
+    }
+  }
+  return out;
+}
+
+describe('ropeForward, partial rotary (rope.rotaryDims)', () => {
+  it('rotates the first rotaryDims of each head with frequencies over rotaryDims, and passes the rest through bit for bit', () => {
+    for (const [H, T, HS, R] of [[2, 5, 8, 4], [3, 4, 6, 2], [1, 7, 16, 10]] as const) {
+      const x = rand(H * T * HS, R);
+      const want = ropePartialNaive(x, H, T, HS, 10000, R);
+      const got = x.slice();
+      ropeForward(got, H, T, HS, { theta: 10000, rotaryDims: R });
+      for (let i = 0; i < x.length; i++) {
+        if (i % HS >= R) assert.ok(Object.is(got[i], x[i]), `HS ${HS} R ${R}, ${i}: passed through`);
+        else assert.ok(Math.abs(got[i] - want[i]) < 1e-6, `HS ${HS} R ${R}, ${i}: ${got[i]} vs ${want[i]}`);
+      }
+    }
+  });
+  it('differs from rotating the whole head (its frequencies are over rotaryDims, not HS)', () => {
+    const x = rand(6 * 8, 5);
+    const partial = x.slice();
+    ropeForward(partial, 1, 6, 8, { theta: 10000, rotaryDims: 4 });
+    // dim 1 pairs with dim 3 (not 5) and turns at θ^(-2/4) = 0.01 per position
+    const t = 5;
+    const a = Math.fround(t * Math.fround(1 / Math.fround(Math.pow(10000, 0.5))));
+    const want = x[t * 8 + 1] * Math.fround(Math.cos(a)) - x[t * 8 + 3] * Math.fround(Math.sin(a));
+    assert.ok(Math.abs(partial[t * 8 + 1] - want) < 1e-6);
+  });
+  it('rotaryDims HS gives the bits of the whole-head rotation; 0 leaves x as it is', () => {
+    const x = rand(2 * 5 * 8, 9);
+    const whole = x.slice();
+    ropeForward(whole, 2, 5, 8, { theta: 500 });
+    const full = x.slice();
+    ropeForward(full, 2, 5, 8, { theta: 500, rotaryDims: 8 });
+    assert.deepEqual(full, whole);
+    const none = x.slice();
+    ropeForward(none, 2, 5, 8, { theta: 500, rotaryDims: 0 });
+    assert.deepEqual(none, x);
+  });
+  it('rows appended at t0 are rotated as the whole input was', () => {
+    const rope = { theta: 10000, rotaryDims: 4 };
+    const x = rand(1 * 6 * 8, 11);
+    const whole = x.slice();
+    ropeForward(whole, 1, 6, 8, rope);
+    const tail = x.slice(4 * 8);
+    ropeForward(tail, 1, 2, 8, rope, 4);
+    assert.deepEqual(tail, whole.subarray(4 * 8));
+  });
+  it('refuses a rotaryDims that is odd, negative or over HS', () => {
+    for (const R of [3, -2, 10, 2.5]) assert.throws(() => ropeForward(new Float32Array(8), 1, 1, 8, { theta: 10000, rotaryDims: R }), /rotaryDims must be an even whole number from 0 to 8/);
+  });
+});
+
+describe('ropeForward, a RoPE spec per layer (gemma3: another base on sliding layers)', () => {
+  it('layers taking turns between two specs each get their own angles', () => {
+    const local = { theta: 10000 };
+    const global = { theta: 1000000 };
+    const x = rand(2 * 6 * 8, 13);
+    for (let layer = 0; layer < 5; layer++) {
+      const theta = layer % 2 === 0 ? 10000 : 1000000;
+      const got = x.slice();
+      ropeForward(got, 2, 6, 8, layer % 2 === 0 ? local : global);
+      const want = ropeNaive(x, 2, 6, 8, theta);
+      for (let i = 0; i < x.length; i++) assert.ok(Math.abs(got[i] - want[i]) < 1e-6, `layer ${layer}, ${i}: ${got[i]} vs ${want[i]}`);
+    }
+    // both kept: asked again, the same arrays
+    assert.equal(ropeAngles(6, 8, local), ropeAngles(6, 8, local));
+    const g = ropeAngles(6, 8, global);
+    ropeAngles(6, 8, local);
+    assert.equal(ropeAngles(6, 8, global), g);
+  });
+});

@@ -4,10 +4,20 @@
 //   out[d]        = x[d]·cos − x[d + HS/2]·sin
 //   out[d + HS/2] = x[d + HS/2]·cos + x[d]·sin
 // The frequencies and angles are rounded to float32 as torch computes them.
+// Partial rotary (rope.rotaryDims = R < HS: gpt_neox, phi3): the same on the first R dims of each
+// head, with R in place of HS (pairs d, d + R/2; angle pos · θ^(-2d/R)); dims R … HS-1 pass through.
 import type { RopeSpec } from './spec';
 
+/** The dims of each head that are rotated: rope.rotaryDims (checked), else all HS. */
+export function rotaryDimsOf(HS: number, rope: RopeSpec): number {
+  const R = rope.rotaryDims;
+  if (R === undefined) return HS;
+  if (!(Number.isInteger(R) && R >= 0 && R <= HS && R % 2 === 0)) throw new RangeError(`rotaryDims must be an even whole number from 0 to ${HS}, not ${R}`);
+  return R;
+}
+
 /**
- * The HS/2 frequencies, in float32 as torch computes them: inv_freq = 1 / θ^(2i/HS)
+ * The HS/2 frequencies (HS: the rotated dims, rotaryDimsOf), in float32 as torch computes them: inv_freq = 1 / θ^(2i/HS)
  * (`base ** (arange(0, dim, 2) / dim)`), then rescaled as Hugging Face's rope_type "linear"
  * (`inv_freq / factor`) or "llama3" (`_compute_llama3_parameters`).
  */
@@ -40,20 +50,29 @@ export function ropeInvFreq(HS: number, rope: RopeSpec): Float32Array {
   return inv;
 }
 
-/** cos and sin (T, HS/2) of every position's angles, read-only: the last ones are kept (every layer's q and k, in every run, ask for the same). */
+/**
+ * cos and sin (T, R/2) of every position's angles (R = rotaryDimsOf(HS, rope)), read-only: the
+ * last few asked are kept (every layer's q and k, in every run, ask for the same; gemma3's layers
+ * take turns between two specs).
+ */
 export function ropeAngles(T: number, HS: number, rope: RopeSpec): { readonly cos: Float32Array; readonly sin: Float32Array } {
-  if (lastAngles === null || lastAngles.T !== T || lastAngles.HS !== HS || lastAngles.rope !== rope) lastAngles = { T, HS, rope, ...computeAngles(T, HS, rope) };
-  return lastAngles;
+  const at = recentAngles.findIndex((a) => a.T === T && a.HS === HS && a.rope === rope);
+  const hit = at >= 0 ? recentAngles.splice(at, 1)[0] : { T, HS, rope, ...computeAngles(T, HS, rope) };
+  recentAngles.unshift(hit);
+  if (recentAngles.length > KEPT_ANGLES) recentAngles.pop();
+  return hit;
 }
 
 // (SmolLM2's 60 calls a forward took 1.6 ms of sines and cosines)
-let lastAngles: { readonly T: number; readonly HS: number; readonly rope: RopeSpec; readonly cos: Float32Array; readonly sin: Float32Array } | null = null;
+const KEPT_ANGLES = 4;
+const recentAngles: Array<{ readonly T: number; readonly HS: number; readonly rope: RopeSpec; readonly cos: Float32Array; readonly sin: Float32Array }> = [];
 
 function computeAngles(T: number, HS: number, rope: RopeSpec): { cos: Float32Array; sin: Float32Array } {
-  const half = HS / 2;
+  const R = rotaryDimsOf(HS, rope);
+  const half = R / 2;
   const cos = new Float32Array(T * half);
   const sin = new Float32Array(T * half);
-  const inv = ropeInvFreq(HS, rope);
+  const inv = ropeInvFreq(R, rope);
   for (let i = 0; i < half; i++) {
     for (let t = 0; t < T; t++) {
       const angle = Math.fround(t * inv[i]);
@@ -64,9 +83,9 @@ function computeAngles(T: number, HS: number, rope: RopeSpec): { cos: Float32Arr
   return { cos, sin };
 }
 
-// x (H,T,HS) rotated in place, every head alike
+// x (H,T,HS) rotated in place, every head alike (its first R = rotaryDimsOf(HS, rope) dims; the rest kept)
 export function ropeForward(x: Float32Array, H: number, T: number, HS: number, rope: RopeSpec, t0 = 0): void {
-  const half = HS / 2;
+  const half = rotaryDimsOf(HS, rope) / 2;
   const { cos, sin } = ropeAngles(t0 + T, HS, rope);
   for (let h = 0; h < H; h++) {
     for (let t = 0; t < T; t++) {

@@ -60,7 +60,7 @@ export function runSize(spec: ModelSpec): RunSize {
 }
 
 /**
- * The memory a run may take, in bytes: set once by the platform (src/util/nodeRunBudget.ts on Node,
+ * The memory a run may take, in bytes: set once by the platform (src/worker/nodeRunBudget.ts on Node,
  * from the machine's memory); 2 GiB where nothing says (a browser tab's worker, tests).
  */
 let budget = 2 ** 31;

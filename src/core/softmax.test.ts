@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { softmaxForward, softmaxScalar } from './softmax';
 import { vectorExp } from './expf';
+import { close, f32 } from '../../test/helpers/handChecked';
 
 function rows(R: number, N: number, seed: number, kind: number): Float32Array {
   let s = seed >>> 0;
@@ -88,5 +89,34 @@ describe('softmax: its two forms (src/core/softmax)', () => {
       assert.ok(Math.abs(total - 1) < 1e-5, `row ${r} sums to ${total}`);
     }
     assert.deepEqual([...out.subarray(3 * N)], new Array(N).fill(0));
+  });
+});
+
+describe('softmax', () => {
+  it('of [1000, -1000] is [1, 0] (the row max is subtracted first)', () => {
+    const out = new Float32Array(2);
+    softmaxForward(out, f32([1000, -1000]), 1, 2);
+    assert.deepEqual([...out], [1, 0]);
+  });
+  it('of [1000, 1000] is [0.5, 0.5]', () => {
+    const out = new Float32Array(2);
+    softmaxForward(out, f32([1000, 1000]), 1, 2);
+    assert.deepEqual([...out], [0.5, 0.5]);
+  });
+  it('of [0, ln 3] is [1/4, 3/4]; -∞ entries give exactly 0', () => {
+    const out = new Float32Array(3);
+    softmaxForward(out, f32([0, Math.log(3), -Infinity]), 1, 3);
+    close(out, [0.25, 0.75, 0]);
+    assert.equal(out[2], 0);
+  });
+  it('an all-masked row gives zeros, not NaN', () => {
+    const out = new Float32Array(2);
+    softmaxForward(out, f32([-Infinity, -Infinity]), 1, 2);
+    assert.deepEqual([...out], [0, 0]);
+  });
+  it('applies the scale (1/temperature) before exp', () => {
+    const out = new Float32Array(2);
+    softmaxForward(out, f32([0, Math.log(3)]), 1, 2, 2); // softmax([0, 2 ln 3]) = [1/10, 9/10]
+    close(out, [0.1, 0.9]);
   });
 });

@@ -8,7 +8,7 @@
 //   HS  = head size           V   = vocab                   L  = layers
 //   OC  = output channels of a linear layer
 
-import type { Activation } from './activation';
+import type { Activation } from './activationKinds';
 
 export type Norm = 'none' | 'pre' | 'post';
 export type NormKind = 'layernorm' | 'rmsnorm';
@@ -24,8 +24,19 @@ export interface AttentionSpec {
   readonly KVH: number;
   readonly HS: number;
   readonly causal: boolean;
-  /** Rotary positions on Q and K (rotate-half, as Hugging Face's Llama), or none. */
+  /** Rotary positions on Q and K (rotate-half, as Hugging Face's Llama), or none. Per layer: gemma3's sliding layers have their own base. */
   readonly rope: RopeSpec | null;
+  /** The scores' scale; absent: 1/√HS (gemma: query_pre_attn_scalar^-½). */
+  readonly scale?: number;
+  /** Soft-cap of the scores, tanh(s / c) · c, after the scale and before the mask (gemma2's attn_logit_softcapping); absent or null: none. */
+  readonly softcap?: number | null;
+  /** Sliding window: key j is seen by query i iff i − window < j ≤ i (mistral, gemma's sliding layers); absent or null: every earlier key. */
+  readonly window?: number | null;
+  /**
+   * RMSNorm of each head's HS numbers of Q and K before RoPE (q_norm/k_norm: qwen3 plain, gemma3
+   * (1+w)), gains `attn.q_norm.gamma` / `attn.k_norm.gamma` (HS); absent or null: none.
+   */
+  readonly qkNorm?: { readonly eps: number; readonly onePlus: boolean } | null;
 }
 
 /**
@@ -37,6 +48,12 @@ export interface AttentionSpec {
 export interface RopeSpec {
   readonly theta: number;
   readonly scaling?: RopeScaling | null;
+  /**
+   * Partial rotary (gpt_neox rotary_pct, phi3 partial_rotary_factor): only the first rotaryDims
+   * of each head are rotated, with frequencies over rotaryDims (θ^(-2i/rotaryDims)); the rest pass
+   * through. Even, at most HS; absent: HS (the whole head).
+   */
+  readonly rotaryDims?: number;
 }
 
 export type RopeScaling =
@@ -51,6 +68,13 @@ export interface FfnSpec {
 export interface LayerSpec {
   readonly attention: AttentionSpec | null;
   readonly ffn: FfnSpec | null;
+  /**
+   * Parallel residual (gpt_neox use_parallel_residual): out = x + attn(ln1(x)) + ffn(ln2(x)), added
+   * as transformers adds them, (ffn + attn) + x; no `attn.residual` stage. Absent or false: sequential.
+   */
+  readonly parallelResidual?: boolean;
+  /** Gemma's norms after each sublayer (`ln1_post` on attn.out, `ln2_post` on ffn.down) before its residual add; absent or false: none. */
+  readonly postNorms?: boolean;
 }
 
 export interface ModelSpec {
@@ -64,9 +88,14 @@ export interface ModelSpec {
   readonly residual: boolean;
   readonly layers: readonly LayerSpec[];
   readonly finalNorm: boolean;
-  readonly head: { readonly V: number; readonly temperature: number } | null;
+  /** The unembedding; `softcap`: head.logits = tanh(l / c) · c (gemma2's final_logit_softcapping), absent or null: none. */
+  readonly head: { readonly V: number; readonly temperature: number; readonly softcap?: number | null } | null;
   /** Also the logit lens: the head applied to the final norm of every layer's output. */
   readonly lens: boolean;
+  /** Every RMSNorm as x̂ · (1 + w) (gemma; its stored gains are w), else w · x̂; absent: false. */
+  readonly normOnePlus?: boolean;
+  /** `input` = the embedding × this (gemma: float32(√C), embedScale.ts); absent: 1. */
+  readonly embedScale?: number;
 }
 
 export const DEFAULT_EPS = 1e-5;

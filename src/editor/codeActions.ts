@@ -2,8 +2,8 @@
 // tokens or a bias, add a missing bias filled with zeros). The worker computes the edits.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import { timed } from '../util/busy';
-import { Disposable } from '../util/dispose';
+import { timed } from '../host/busy';
+import { Disposable } from '../host/dispose';
 import type { ModelDocuments } from './modelDocuments';
 import { MODEL_SELECTOR } from './selector';
 

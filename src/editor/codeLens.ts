@@ -2,9 +2,9 @@
 // matrices) and a "Visualize" lens above each FFN. Refreshed whenever a computation finishes.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import { SECTION } from '../config';
-import { timed } from '../util/busy';
-import { Disposable } from '../util/dispose';
+import { SECTION } from '../host/config';
+import { timed } from '../host/busy';
+import { Disposable } from '../host/dispose';
 import type { ModelDocuments } from './modelDocuments';
 import { MODEL_SELECTOR } from './selector';
 
@@ -25,9 +25,9 @@ export class ModelCodeLensProvider extends Disposable implements vscode.CodeLens
 
   async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
     if (!vscode.workspace.getConfiguration(SECTION, doc).get<boolean>('codeLens.enabled', true) || !this.docs.isTracked(doc.uri)) return [];
-    const r = await this.client.query(doc.uri.toString(), { kind: 'lenses' });
-    if (token.isCancellationRequested || !r || r.kind !== 'lenses' || r.version !== doc.version) return [];
-    return r.lenses.map((l) => {
+    const r = await this.client.query(doc.uri.toString(), { kind: 'codeLenses' });
+    if (token.isCancellationRequested || !r || r.kind !== 'codeLenses' || r.version !== doc.version) return [];
+    return r.codeLenses.map((l) => {
       const range = new vscode.Range(doc.positionAt(l.start), doc.positionAt(l.end));
       return new vscode.CodeLens(range, l.visualize
         ? { title: `$(graph) ${l.title}`, command: 'ffnLens.visualize', arguments: [doc.uri, l.visualize], tooltip: 'Open the FFN Lens panel beside this file, at this FFN' }

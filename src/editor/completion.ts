@@ -4,8 +4,8 @@
 // them on every keystroke; the worker finds the cursor's place in the text instead (off this thread).
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import { timed } from '../util/busy';
-import { Disposable } from '../util/dispose';
+import { timed } from '../host/busy';
+import { Disposable } from '../host/dispose';
 import type { ModelDocuments } from './modelDocuments';
 import { MODEL_SELECTOR } from './selector';
 

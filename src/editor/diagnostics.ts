@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { WorkerProblem } from '../protocol/worker';
-import { rangeOf } from '../panel/source';
-import { Disposable } from '../util/dispose';
+import { rangeOf } from './panelSource';
+import { Disposable } from '../host/dispose';
 import type { DiskModels } from './diskModels';
 import type { ModelDocuments } from './modelDocuments';
 

@@ -3,8 +3,8 @@
 // write is complete (settle.ts): a save of 83 MB takes a while, and a half-written file is never read.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { PanelSource } from '../panel/source';
-import { Disposable } from '../util/dispose';
+import type { PanelSource } from './panelSource';
+import { Disposable } from '../host/dispose';
 import { Settle } from './settle';
 
 /** VS Code does not synchronize documents above this size with extensions. */

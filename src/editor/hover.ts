@@ -2,9 +2,9 @@
 // values it leads to, from the latest computation. The worker answers; a hover never recomputes.
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import { SECTION } from '../config';
-import { timed } from '../util/busy';
-import { Disposable } from '../util/dispose';
+import { SECTION } from '../host/config';
+import { timed } from '../host/busy';
+import { Disposable } from '../host/dispose';
 import type { ModelDocuments } from './modelDocuments';
 import { MODEL_SELECTOR } from './selector';
 

@@ -15,8 +15,8 @@ import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { TextChange } from '../protocol/worker';
 import { isModelFileName, looksLikeModelText } from '../model/read';
-import { timed } from '../util/busy';
-import { Disposable } from '../util/dispose';
+import { timed } from '../host/busy';
+import { Disposable } from '../host/dispose';
 import { MODEL_LANGUAGE } from './selector';
 
 const JSON_LANGUAGES = new Set(['json', 'jsonc', MODEL_LANGUAGE]);

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { SummaryMessage } from '../protocol/panel';
-import { Disposable } from '../util/dispose';
+import { Disposable } from '../host/dispose';
 import type { ModelDocuments } from './modelDocuments';
 
 function compact(n: number): string {
@@ -11,13 +11,13 @@ function compact(n: number): string {
 }
 
 export function statusText(s: SummaryMessage): { text: string; tooltip: string } {
-  const dff = s.layers.find((l) => l.ffn)?.ffn?.dFf;
+  const dff = s.layers.find((l) => l.ffn)?.ffn?.F;
   const p = s.params;
   const share = p.total ? Math.round((100 * p.ffn) / p.total) : 0;
-  const shape = `${s.seq}×${s.dModel}${dff ? `→${dff}` : ''}`;
+  const shape = `${s.T}×${s.C}${dff ? `→${dff}` : ''}`;
   return {
     text: `$(graph) ${shape} · ${compact(p.total)} params${p.total ? ` · FFN ${share}%` : ''}`,
-    tooltip: `${s.name}\n${s.seq} token${s.seq === 1 ? '' : 's'}, d_model ${s.dModel}${dff ? `, d_ff ${dff}` : ''}, ${s.layers.length} layer${s.layers.length === 1 ? '' : 's'}\n` +
+    tooltip: `${s.name}\n${s.T} token${s.T === 1 ? '' : 's'}, d_model ${s.C}${dff ? `, d_ff ${dff}` : ''}, ${s.layers.length} layer${s.layers.length === 1 ? '' : 's'}\n` +
       `${p.total.toLocaleString('en-US')} parameters: attention ${p.attention.toLocaleString('en-US')}, FFN ${p.ffn.toLocaleString('en-US')}, norms ${p.norm.toLocaleString('en-US')}, head ${p.head.toLocaleString('en-US')}\n` +
       (p.total ? `FFN holds ${share}% of the parameters\n` : '') + 'Click to visualize',
   };

@@ -4,8 +4,9 @@
 // shown in the file's own editor (`column`) while the panel stays in front, to show what it changed.
 import * as vscode from 'vscode';
 import { addAblate, addMapEntry, type Insertion } from '../model/checkpointEdits';
+import { neuronInputRow } from '../model/checkpointRequest';
 import type { CellUnit } from '../protocol/worker';
-import { formatFloat32 } from '../util/float32';
+import { formatFloat32 } from '../shared/float32';
 
 export async function unitActions(doc: vscode.TextDocument, u: CellUnit, column: vscode.ViewColumn): Promise<void> {
   const what = u.kind === 'neuron' ? `neuron ${u.index} of layer ${u.layer}'s FFN` : `head ${u.index} of layer ${u.layer}'s attention`;
@@ -20,8 +21,8 @@ export async function unitActions(doc: vscode.TextDocument, u: CellUnit, column:
       },
     },
   ];
+  const target = neuronInputRow(u.layer, u.index);
   if (u.w1) {
-    const target = `layers.${u.layer}.ffn.W1[${u.index}]`;
     items.push({ label: `$(edit) Copy its input weights into "weights"`, detail: `Adds "${target}": [${u.w1.length} numbers] to edit by hand: its row of the up-projection W1 (Hugging Face's mlp.up_proj; GPT-2's mlp.c_fc)`, run: () => addMapEntry(doc.getText(), 'weights', target, `[${u.w1!.map((x) => formatFloat32(x)).join(', ')}]`) });
   }
   const pick = await vscode.window.showQuickPick(items, { title: `FFN Lens: ${what}`, placeHolder: 'What to do with this unit (an edit of the model file)' });
@@ -35,7 +36,7 @@ export async function unitActions(doc: vscode.TextDocument, u: CellUnit, column:
   edit.insert(doc.uri, doc.positionAt(ins.offset), ins.text);
   await vscode.workspace.applyEdit(edit);
   const ed = await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: true });
-  const at = doc.positionAt(ins.offset + ins.text.indexOf(u.kind === 'neuron' && pick.label.includes('Copy') ? 'layers' : u.text));
+  const at = doc.positionAt(ins.offset + ins.text.indexOf(u.kind === 'neuron' && pick.label.includes('Copy') ? target : u.text));
   ed.selection = new vscode.Selection(at, at);
   ed.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

@@ -13,7 +13,7 @@
 // activation times its column of W2 (without b2); an MLP layer's, its whole output (with b2).
 
 import { epsOf } from '../core/spec';
-import { stageId } from '../core/ids';
+import { PARAM, paramId, STAGE, stageId, sublayerId, unitId } from '../core/ids';
 import { LensError, top2, type Run } from './cache';
 import { backProject, dot, weightAt } from './weights';
 
@@ -65,7 +65,7 @@ export function directLogitAttribution(run: Run, opts: DlaOptions = {}): Dla {
   const V = spec.head.V;
   const pos = opts.pos ?? T - 1;
   if (!Number.isInteger(pos) || pos < 0 || pos >= T) throw new LensError(`position ${pos} is outside 0…${T - 1}`);
-  const logits = run.stage('head.logits').subarray(pos * V, (pos + 1) * V);
+  const logits = run.stage(STAGE.logits).subarray(pos * V, (pos + 1) * V);
   const [first, second] = top2(logits);
   const target = opts.target ?? first;
   const alt = opts.alt === 'second' ? (target === first ? second : first) : opts.alt ?? null;
@@ -76,23 +76,23 @@ export function directLogitAttribution(run: Run, opts: DlaOptions = {}): Dla {
   const logitDiff = logits[target] - (alt === null ? 0 : logits[alt]);
 
   // u = W_U[:, a] − W_U[:, b]: the head as a linear layer of C inputs and V outputs
-  const W = params.get('head.W') ?? null;
+  const W = params.get(PARAM.headW) ?? null;
   const u = new Float64Array(C);
   for (let c = 0; c < C; c++) {
     const wa = W ? weightAt(W, c, target, C, V) : c === target ? 1 : 0;
     const wb = alt === null ? 0 : W ? weightAt(W, c, alt, C, V) : c === alt ? 1 : 0;
     u[c] = wa - wb;
   }
-  const bU = params.get('head.b')?.data;
+  const bU = params.get(PARAM.headB)?.data;
   let constant = bU ? bU[target] - (alt === null ? 0 : bU[alt]) : 0;
 
   // the frozen final norm: d' such that part · d' is the part's share of the logit
   const L = spec.layers.length;
-  const x = run.stage(L ? stageId(L - 1, 'out') : 'input').subarray(pos * C, (pos + 1) * C);
+  const x = run.stage(L ? stageId(L - 1, STAGE.out) : STAGE.input).subarray(pos * C, (pos + 1) * C);
   const d = new Float64Array(C);
   if (spec.finalNorm) {
-    const gamma = params.get('ln_f.gamma')?.data;
-    const eps = epsOf(spec, 'ln_f');
+    const gamma = params.get(PARAM.lnFGamma)?.data;
+    const eps = epsOf(spec, STAGE.lnF);
     if (spec.normKind === 'rmsnorm') {
       let ss = 0;
       for (let c = 0; c < C; c++) ss += x[c] * x[c];
@@ -109,54 +109,53 @@ export function directLogitAttribution(run: Run, opts: DlaOptions = {}): Dla {
       for (let c = 0; c < C; c++) md += (d[c] = ((gamma ? gamma[c] : 1) * u[c]) / sigma);
       md /= C;
       for (let c = 0; c < C; c++) d[c] -= md;
-      const beta = params.get('ln_f.beta')?.data;
+      const beta = params.get(PARAM.lnFBeta)?.data;
       if (beta) constant += dot(beta, u, C);
     }
   } else d.set(u);
 
   const parts: DlaPart[] = [];
   const row = (id: string, width: number): Float32Array => run.stage(id).subarray(pos * width, (pos + 1) * width);
-  const input = row('input', C);
+  const input = row(STAGE.input, C);
   const e = spec.embedding;
   if (e.kind === 'tokens' && e.positional === 'learned') {
     // the input row is embed[id] + pos[pos]: the two apart (the input as computed, so an
     // override of the embedding row counts where it acts)
-    const P = params.get('pos')!.data.subarray(pos * C, (pos + 1) * C);
+    const P = params.get(PARAM.pos)!.data.subarray(pos * C, (pos + 1) * C);
     const posPart = dot(P, d, C);
-    parts.push({ name: 'embed', kind: 'embed', layer: -1, unit: -1, value: dot(input, d, C) - posPart });
+    parts.push({ name: PARAM.embed, kind: 'embed', layer: -1, unit: -1, value: dot(input, d, C) - posPart });
     parts.push({ name: 'pos_embed', kind: 'embed', layer: -1, unit: -1, value: posPart });
-  } else parts.push({ name: e.kind === 'tokens' ? 'embed' : 'input', kind: 'embed', layer: -1, unit: -1, value: dot(input, d, C) });
+  } else parts.push({ name: e.kind === 'tokens' ? PARAM.embed : PARAM.input, kind: 'embed', layer: -1, unit: -1, value: dot(input, d, C) });
 
   const heads: number[][] = [];
   const neurons: Float64Array[] = [];
   const all: DlaPart[] = [];
   spec.layers.forEach((layer, l) => {
-    const p = `layers.${l}.`;
     const a = layer.attention;
     if (a) {
       const K = a.NH * a.HS;
-      const ctx = row(stageId(l, 'attn.context'), K);
-      const back = backProject(params.get(p + 'attn.Wo') ?? null, d, K, C);
+      const ctx = row(stageId(l, STAGE.context), K);
+      const back = backProject(params.get(paramId(l, PARAM.Wo)) ?? null, d, K, C);
       const hs: number[] = [];
       for (let h = 0; h < a.NH; h++) {
         let s = 0;
         for (let j = h * a.HS; j < (h + 1) * a.HS; j++) s += ctx[j] * back[j];
         hs.push(s);
-        parts.push({ name: `${p}attn.head.${h}`, kind: 'head', layer: l, unit: h, value: s });
+        parts.push({ name: unitId('head', l, h), kind: 'head', layer: l, unit: h, value: s });
       }
       heads.push(hs);
-      const bo = params.get(p + 'attn.bo')?.data;
-      parts.push({ name: `${p}attn.bo`, kind: 'bias', layer: l, unit: -1, value: bo ? dot(bo, d, C) : 0 });
+      const bo = params.get(paramId(l, PARAM.bo))?.data;
+      parts.push({ name: paramId(l, PARAM.bo), kind: 'bias', layer: l, unit: -1, value: bo ? dot(bo, d, C) : 0 });
     } else heads.push([]);
     if (layer.ffn) {
       const F = layer.ffn.F;
-      parts.push({ name: `${p}ffn`, kind: 'mlp', layer: l, unit: -1, value: dot(row(stageId(l, 'ffn.down'), C), d, C) });
-      const act = row(stageId(l, 'ffn.act'), F);
-      const g = backProject(params.get(p + 'ffn.W2') ?? null, d, F, C);
+      parts.push({ name: sublayerId(l, 'ffn'), kind: 'mlp', layer: l, unit: -1, value: dot(row(stageId(l, STAGE.down), C), d, C) });
+      const act = row(stageId(l, STAGE.act), F);
+      const g = backProject(params.get(paramId(l, PARAM.W2)) ?? null, d, F, C);
       const n = new Float64Array(F);
       for (let j = 0; j < F; j++) {
         n[j] = act[j] * g[j];
-        all.push({ name: `${p}ffn.neuron.${j}`, kind: 'neuron', layer: l, unit: j, value: n[j] });
+        all.push({ name: unitId('neuron', l, j), kind: 'neuron', layer: l, unit: j, value: n[j] });
       }
       neurons.push(n);
     } else neurons.push(new Float64Array(0));

@@ -7,9 +7,9 @@
 // A score's positions: none qualifying gives 0. On a random sequence repeated twice
 // (inductionSequence) every t of the second half qualifies, once.
 
-import { stageId } from '../core/ids';
+import { STAGE, stageId } from '../core/ids';
 import { LensError, tokenIds, type Run } from './cache';
-import { rng } from '../util/rng';
+import { rng } from '../core/rng';
 
 export interface HeadScores {
   /** [layer][head]; a layer without attention has an empty row. */
@@ -60,7 +60,7 @@ export function headScores(run: Run): HeadScores {
   spec.layers.forEach((layer, l) => {
     const row = { prev: [] as number[], dup: [] as number[], induction: [] as number[] };
     if (layer.attention) {
-      const W = run.stage(stageId(l, 'attn.weights'));
+      const W = run.stage(stageId(l, STAGE.weights));
       for (let h = 0; h < layer.attention.NH; h++) {
         const s = headScore(W.subarray(h * T * T, (h + 1) * T * T), T, ids);
         row.prev.push(s.prev);

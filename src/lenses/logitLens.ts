@@ -3,7 +3,7 @@
 // final norm of `layers.i.out`), its top words, and the probability and rank of a chosen target.
 // The last layer's row is the model's own prediction (its lens logits equal head.logits).
 
-import { stageId } from '../core/ids';
+import { STAGE, stageId } from '../core/ids';
 import { LensError, type Run } from './cache';
 
 export interface LensCell {
@@ -56,7 +56,7 @@ export function logitLensGrid(run: Run, k = 5, target: number | null = null): Le
   if (target !== null && (!Number.isInteger(target) || target < 0 || target >= V)) throw new LensError(`word ${target} is outside the vocabulary 0…${V - 1}`);
   const cells: LensCell[][] = [];
   for (let l = 0; l < L; l++) {
-    const logits = run.stage(stageId(l, 'lens.logits'));
+    const logits = run.stage(stageId(l, STAGE.lens));
     const row: LensCell[] = [];
     for (let t = 0; t < T; t++) row.push(softmaxTop(logits.subarray(t * V, (t + 1) * V), k, target));
     cells.push(row);

@@ -10,7 +10,7 @@
 
 import type { Engine } from '../core/engine';
 import type { Model } from '../core/model';
-import { stageId } from '../core/ids';
+import { PARAM, STAGE, stageId } from '../core/ids';
 import { LensError, top2, tokenIds } from './cache';
 import { weightAt } from './weights';
 
@@ -62,8 +62,8 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
   yield { done: ++done, total };
   const corruptStages = new Map(engine.run(corrupted).map((s) => [s.id, s.data]));
   yield { done: ++done, total };
-  const cleanLast = last(cleanStages.get('head.logits')!);
-  const corruptLast = last(corruptStages.get('head.logits')!);
+  const cleanLast = last(cleanStages.get(STAGE.logits)!);
+  const corruptLast = last(corruptStages.get(STAGE.logits)!);
   const target = opts.target ?? top2(cleanLast)[0];
   let alt = opts.alt === undefined ? top2(corruptLast)[0] : opts.alt;
   if (alt === target) alt = null;
@@ -75,8 +75,8 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
   // late patch. Clean, corrupted and patched runs are all measured this way, so an unchanged row
   // reads exactly 0 and the clean stream exactly 1.
   const C0 = spec.C;
-  const W = clean.params.get('head.W') ?? null;
-  const bU = clean.params.get('head.b')?.data;
+  const W = clean.params.get(PARAM.headW) ?? null;
+  const bU = clean.params.get(PARAM.headB)?.data;
   const dir = new Float64Array(C0);
   for (let c = 0; c < C0; c++) dir[c] = (W ? weightAt(W, c, target, C0, V) : c === target ? 1 : 0) - (alt === null ? 0 : W ? weightAt(W, c, alt, C0, V) : c === alt ? 1 : 0);
   const bias = bU ? bU[target] - (alt === null ? 0 : bU[alt]) : 0;
@@ -85,8 +85,8 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
     for (let c = 0, o = (T - 1) * C0; c < C0; c++) s += output[o + c] * dir[c];
     return s;
   };
-  const ldClean = ld(cleanStages.get('output')!);
-  const ldCorrupted = ld(corruptStages.get('output')!);
+  const ldClean = ld(cleanStages.get(STAGE.output)!);
+  const ldCorrupted = ld(corruptStages.get(STAGE.output)!);
   // (+ 0: an unchanged run reads 0, not −0)
   const share = (x: number): number => (ldClean === ldCorrupted ? 0 : (x - ldCorrupted) / (ldClean - ldCorrupted) + 0);
 
@@ -94,13 +94,13 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
   // (the engine may have run something else between two steps: a lens asked for meanwhile)
   const patched = (id: string, data: Float32Array, firstRow: number): Float32Array => {
     if (engine.current !== corrupted) engine.run(corrupted);
-    return engine.patched(corrupted, { id, data, firstRow }, 'output');
+    return engine.patched(corrupted, { id, data, firstRow }, STAGE.output);
   };
 
   let resid: number[][] | null = null;
   if (withResid) resid = [];
   for (let l = 0; resid && l < L; l++) {
-    const id = l === 0 ? 'input' : stageId(l - 1, 'out');
+    const id = l === 0 ? STAGE.input : stageId(l - 1, STAGE.out);
     const from = cleanStages.get(id)!;
     const base = corruptStages.get(id)!;
     const row: number[] = [];
@@ -125,7 +125,7 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
       const att = spec.layers[l].attention;
       const row: number[] = [];
       if (att) {
-        const id = stageId(l, 'attn.context');
+        const id = stageId(l, STAGE.context);
         const W = att.NH * att.HS;
         const from = cleanStages.get(id)!;
         const base = corruptStages.get(id)!;

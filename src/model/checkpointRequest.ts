@@ -3,6 +3,8 @@
 // checkpoint to check (a layer that exists, a row of the right length, an id inside the
 // vocabulary) is checked when it is resolved (src/checkpoint/resolve.ts), and reported at these
 // places.
+import { PARAM, paramId, parseParamId, parseUnitId, type UnitName } from '../core/ids';
+import { isMatrixKind, LAYER_PARAMS, type ParamRole } from '../core/paramTable';
 import type { PathSegment } from './problems';
 
 /** Where a key's value stands: its range in the text and its JSON path. */
@@ -68,26 +70,43 @@ export interface CheckpointRequest {
   readonly corruptedIdsAt: At | null;
 }
 
-// (numbers of at most 9 digits: more names no unit of any model, and a name of a million digits is not quoted whole)
-const UNIT = /^layers\.(\d{1,9})\.(ffn\.neuron|attn\.head)\.(\d{1,9})$/;
-
-export function parseUnit(text: string): { layer: number; kind: 'neuron' | 'head'; index: number } | null {
-  const m = UNIT.exec(text);
-  return m ? { layer: Number(m[1]), kind: m[2] === 'ffn.neuron' ? 'neuron' : 'head', index: Number(m[3]) } : null;
+/** `layers.3.ffn.neuron.17` → {3, neuron, 17}; null for anything else (numbers of at most 9 digits: more names no unit of any model). */
+export function parseUnit(text: string): UnitName | null {
+  return parseUnitId(text);
 }
 
-const TARGET = /^(layers\.\d{1,9}\.(?:ffn\.(?:W1|Wg|W2|b1|bg|b2)|attn\.(?:Wq|Wk|Wv|Wo|bq|bk|bv|bo)|ln[12]\.(?:gamma|beta))|ln_f\.(?:gamma|beta)|embed)((?:\[\d{1,9}\]){0,2})$/;
+/** The roles of the layer params a `weights` override may name: those a checkpoint stores (not the unit scales). */
+const OVERRIDE_ROLES: ReadonlySet<ParamRole> = new Set(['matrix', 'bias', 'gain', 'shift']);
+// (gemma's post-norms, architectures v2, are not in checkpoints-v1's roles yet)
+const NOT_YET = new Set(['ln1_post', 'ln2_post']);
+
+/** Layer param kinds a `weights` key names (`ffn.W1`, `attn.bq`, `ln1.gamma`), from the param table. */
+const LAYER_TARGETS: ReadonlySet<string> = new Set(
+  LAYER_PARAMS.filter((r) => r.key !== null && OVERRIDE_ROLES.has(r.role) && !NOT_YET.has(r.sub)).map((r) => r.kind),
+);
+/** And the model's own. */
+const MODEL_TARGETS: ReadonlySet<string> = new Set([PARAM.lnFGamma, PARAM.lnFBeta, PARAM.embed]);
 
 /** The matrix params an override names by row (the others are vectors). */
 export function isMatrixParam(param: string): boolean {
-  return param === 'embed' || /\.(W1|Wg|W2|Wq|Wk|Wv|Wo)$/.test(param);
+  return param === PARAM.embed || isMatrixKind(parseParamId(param).kind);
 }
 
 export function parseTarget(text: string): { param: string; row: number | null; col: number | null } | null {
-  const m = TARGET.exec(text);
-  if (!m) return null;
-  const idx = [...m[2].matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]));
-  return { param: m[1], row: idx[0] ?? null, col: idx[1] ?? null };
+  const bracket = text.indexOf('[');
+  const param = bracket < 0 ? text : text.slice(0, bracket);
+  const indices = bracket < 0 ? '' : text.slice(bracket);
+  if (!/^(?:\[\d{1,9}\]){0,2}$/.test(indices)) return null;
+  const { layer, kind } = parseParamId(param);
+  if (!(layer >= 0 ? LAYER_TARGETS : MODEL_TARGETS).has(kind)) return null;
+  const idx = [...indices.matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]));
+  // (the param as written: `layers.01.ffn.W1` names no param of the checkpoint, and resolve says so)
+  return { param, row: idx[0] ?? null, col: idx[1] ?? null };
+}
+
+/** The `weights` key of a neuron's input weights: its row of the up-projection W1. */
+export function neuronInputRow(layer: number, neuron: number): string {
+  return `${paramId(layer, PARAM.W1)}[${neuron}]`;
 }
 
 /** Examples for messages: the forms a `weights` key takes. */

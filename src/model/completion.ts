@@ -6,6 +6,7 @@
 
 import { CHECKPOINT_FIELDS, MODEL_FIELDS, type FieldSpec, type Fields } from './format';
 import type { PathSegment } from './problems';
+import type { CompletionItemData } from '../protocol/edits';
 
 export interface CompletionPlace {
   /** The JSON path of the object (or array) the cursor is in. */
@@ -16,14 +17,6 @@ export interface CompletionPlace {
   readonly key: string | null;
   /** Keys the object already has before the cursor. */
   readonly present: string[];
-}
-
-export interface CompletionItemData {
-  readonly label: string;
-  /** What to insert: `"key": ` with a value placeholder, or `"value"`. */
-  readonly insert: string;
-  readonly detail: string;
-  readonly documentation: string;
 }
 
 /** The place of `offset` in `text`, or null (inside a string value, a number, a comment, outside the root). */

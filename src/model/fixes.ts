@@ -1,27 +1,15 @@
 // Quick fixes, where the fix is unambiguous: the edits as offsets into the text, computed where
 // the parsed tree is (the worker). Nothing is rewritten beyond the few characters each fix needs.
+import { PARAM, paramId } from '../core/ids';
 import { elementRanges, sourceSlice, type JsonNode, type ObjectNode, type PropertyNode, type Source } from './jsonc';
 import type { Problem } from './problems';
 import type { ModelFile } from './read';
 import { pathAt } from './pathAt';
 import { child, layerPath, nodeAt } from './tree';
+import type { Fix, TextEdit } from '../protocol/edits';
 
 /** How much text one look around an offset reads (the document may be tens of megabytes). */
 const WINDOW = 4096;
-
-export interface TextEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
-
-export interface Fix {
-  readonly title: string;
-  readonly edits: readonly TextEdit[];
-  /** The problem it fixes (its code and start), if it fixes one. */
-  readonly fixes?: { readonly code: string; readonly start: number };
-  readonly preferred?: boolean;
-}
 
 /** The offset of the last line end (\n or a lone \r) before `offset` and after `floor`, or -1; reads windows, not the whole text. */
 function lastNewline(text: Source, offset: number, floor: number): number {
@@ -143,7 +131,7 @@ function missingBiasFixes(text: Source, root: JsonNode | null, model: ModelFile,
     const f = spec.layers[layer]?.ffn;
     if (!f) return [];
     wanted.push(['b1', 'W1', f.F], ['b2', 'W2', spec.C]);
-    if (params.has(`layers.${layer}.ffn.Wg`)) wanted.push(['bg', 'Wg', f.F]);
+    if (params.has(paramId(layer, PARAM.Wg))) wanted.push(['bg', 'Wg', f.F]);
   } else if (kind === 'attention') {
     if (!spec.layers[layer]?.attention) return [];
     for (const k of ['q', 'k', 'v', 'o']) wanted.push([`b${k}`, `W${k}`, spec.C]);

@@ -14,7 +14,7 @@ import { paramId, PARAM } from '../core/ids';
 import { shapeOf, sublayerParams, type ParamDim, type ParamRow, type Sublayer } from '../core/paramTable';
 import { ATTENTION_FIELDS, FFN_FIELDS, LAYERNORM_FIELDS, type Fields } from './format';
 import type { ResolvedOptions } from './generateOptions';
-import type { ParamCounts } from './params';
+import type { ParamCounts } from '../core/paramCounts';
 
 export interface Dist { readonly mean: number; readonly std: number }
 const BIAS: Dist = { mean: 0, std: 0.02 };

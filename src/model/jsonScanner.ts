@@ -2,8 +2,8 @@
 // syntax errors found (one per slip: see error()). The fast path for arrays of numbers
 // (jsonNumberArrays.ts) and the tree (jsonTree.ts) build on it.
 
-import { lineStarts } from '../util/lineStarts';
-import { lastAtOrBelow } from '../util/search';
+import { lineStarts } from './lineStarts';
+import { lastAtOrBelow } from '../shared/search';
 import * as jsonChars from './jsonChars';
 import type { SyntaxProblem } from './jsonNodes';
 import { sourceBytes, sourceSlice, type Source } from './jsonSource';

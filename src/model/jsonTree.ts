@@ -2,7 +2,7 @@
 // numbers excepted: jsonNumberArrays.ts), with recovery after a slip so that every error has its
 // exact position and one slip gives one error, not a cascade.
 
-import { describeChar, quote } from '../util/quote';
+import { describeChar, quote } from '../shared/quote';
 import * as jsonChars from './jsonChars';
 import { misplacedClose, type MisplacedClose } from './jsonCloseHints';
 import type { ArrayNode, InvalidNode, JsonNode, NumbersNode, ObjectNode, ParsedJson, PropertyNode } from './jsonNodes';
@@ -12,7 +12,7 @@ import { NumberArrayScanner } from './jsonNumberArrays';
 
 // (module constants, not imports read where used: the per-file build the tests run reads an
 // imported name through a getter each time, which costs the byte loops several times their speed)
-const { COLON, COMMA, CR, LBRACE, LBRACKET, LF, MINUS, NINE, QUOTE, RBRACE, RBRACKET, ZERO, isWordChar, startsWithAscii } = jsonChars;
+const { COLON, COMMA, CR, LBRACE, LBRACKET, LF, MINUS, NINE, QUOTE, RBRACE, RBRACKET, ZERO, isWordChar, skipNested, startsWithAscii } = jsonChars;
 const { scanNumber } = jsonNumber;
 
 /** Nesting deeper than this is refused (no recursion without bound). */
@@ -30,6 +30,8 @@ export class TreeParser extends NumberArrayScanner {
    * an object unclosed, that } most likely belongs to an outer object and its own is missing.
    */
   private misplaced: MisplacedClose | null = null;
+  /** The end of the file inside open containers was reported (by the innermost). */
+  private endSaid = false;
   /** The starts of the objects and arrays being read (slow path), outermost first. */
   private readonly openStack: number[] = [];
 
@@ -127,8 +129,10 @@ export class TreeParser extends NumberArrayScanner {
   private tooDeep(): InvalidNode {
     const start = this.pos;
     this.error(`nesting is deeper than ${MAX_DEPTH} levels`, start, start + 1);
-    this.pos = this.len;
-    return { kind: 'invalid', text: '', start, end: this.len };
+    // (past this value only, by counting its brackets: the rest of the file reads on, and the
+    // containers around it are not each called unterminated)
+    this.pos = skipNested(this.b, start, this.len);
+    return { kind: 'invalid', text: '', start, end: this.pos };
   }
 
   private parseObject(): ObjectNode {
@@ -187,9 +191,12 @@ export class TreeParser extends NumberArrayScanner {
       // up to this object, left without one)
       const what = m.key === null ? 'the object' : quote(m.key);
       this.error(`expected } before this one: ${what} (opened on line ${this.lineOf(m.open)}) is not closed, and this } lines up with the { on line ${this.lineOf(m.belongsTo)}`, m.at, m.at + 1);
-    } else {
-      this.error(`unterminated ${object ? 'object' : 'array'}: expected ${object ? '}' : ']'}`, start, start + 1);
+    } else if (!this.endSaid) {
+      // (the innermost container the file ends in says it, once: each around it is open too)
+      const around = this.openStack.length - 1;
+      this.error(`unterminated ${object ? 'object' : 'array'}: expected ${object ? '}' : ']'}${around > 0 ? ` (the file ends inside ${around} more object${around > 1 ? 's or arrays' : ' or array'} around it)` : ''}`, start, start + 1);
     }
+    this.endSaid = true;
   }
 
   /** Between two members: a comma (or a trailing one before `close`). True when the container ends here. */

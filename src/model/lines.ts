@@ -1,10 +1,10 @@
 // Offsets to 1-based line and column (UTF-16 code units, as VS Code counts them; for a file read
 // as bytes, byte offsets, which are the same for the ASCII that weight files are made of). Lines
-// end at "\n", "\r\n" or a lone "\r", as in VS Code (util/lineStarts.ts).
+// end at "\n", "\r\n" or a lone "\r", as in VS Code (lineStarts.ts).
 import type { Source } from './jsonc';
 import { TextChunks } from './textChunks';
-import { LineStarts } from '../util/lineStarts';
-import { lastAtOrBelow } from '../util/search';
+import { LineStarts } from './lineStarts';
+import { lastAtOrBelow } from '../shared/search';
 
 export class LineIndex {
   private starts: number[] | null = null;

@@ -6,7 +6,7 @@ import type { Layout } from '../core/spec';
 import type { CheckpointFacts } from './checkpointFacts';
 import type { CheckpointRequest } from './checkpointRequest';
 import type { JsonNode, NumbersNode, ParsedJson } from './jsonc';
-import type { ParamCounts } from './params';
+import type { ParamCounts } from '../core/paramCounts';
 import type { PathSegment, Problem } from './problems';
 
 export interface ModelDims {

@@ -1,7 +1,8 @@
 // What the reader reports: errors (no model can be built) and warnings (legal but suspicious),
 // each with its JSON path and the offsets of the text it is about.
 
-import { QUOTE_MAX, quoteBare } from '../util/quote';
+import { QUOTE_MAX, quoteBare } from '../shared/quote';
+import type { FixHint } from '../protocol/edits';
 
 export type Severity = 'error' | 'warning';
 
@@ -23,14 +24,6 @@ export type ProblemCode =
   | 'duplicate-key'
   | 'unused'          // present but without effect (ln1 with norm "none", Wg without gating)
   | 'internal';       // a bug of ours, said plainly
-
-/** Data a quick fix needs; only where the fix is unambiguous. */
-export type FixHint =
-  | { kind: 'rename-key'; to: string }
-  | { kind: 'set-layout'; to: 'out_in' | 'in_out' }
-  | { kind: 'tokens-length'; expected: number }
-  /** A vector of the wrong length: pad with `fill` (0 for biases, 1 for a LayerNorm gamma), or trim. */
-  | { kind: 'vector-length'; expected: number; fill: number };
 
 export type PathSegment = string | number;
 

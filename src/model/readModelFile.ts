@@ -8,7 +8,7 @@ import { paramId, PARAM } from '../core/ids';
 import { LAYER_FIELDS, MODEL_FIELDS } from './format';
 import type { ObjectNode, PropertyNode } from './jsonc';
 import type { ModelFile } from './modelFile';
-import type { ParamCounts } from './params';
+import type { ParamCounts } from '../core/paramCounts';
 import type { PathSegment } from './problems';
 import { defaultModelName, describe } from './readerBase';
 import { readHead, readLayer, readLayerNorm, type Counts, type Dims } from './readLayer';

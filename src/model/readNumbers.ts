@@ -6,8 +6,8 @@ import type { Layout } from '../core/spec';
 import { sourceSlice, type ArrayNode, type JsonNode, type NumbersNode, type PropertyNode } from './jsonc';
 import type { ParamNode, RowBinding } from './modelFile';
 import { formatPath, type PathSegment, type ProblemCode } from './problems';
-import { describe, oneLine, ReaderBase } from './readerBase';
-import { formatFloat32 } from '../util/float32';
+import { describe, notJsonNumber, oneLine, ReaderBase } from './readerBase';
+import { formatFloat32 } from '../shared/float32';
 
 /** A checked matrix as the file stores it: rows × cols. */
 export interface Mat { readonly rows: number; readonly cols: number; readonly data: Float32Array; readonly node: JsonNode }
@@ -41,7 +41,7 @@ export class NumberReader extends ReaderBase {
         if (msg) code = 'overflow';
       } else if (item.kind === 'nonfinite') {
         code = 'nonfinite';
-        msg = `${formatPath(at)} is ${item.text}, which is not a number JSON allows: write a finite number`;
+        msg = `${formatPath(at)} is ${notJsonNumber(item.text)}: write a finite number`;
       } else if (item.kind === 'invalid') {
         code = 'syntax';
         msg = null; // the syntax error is reported already

@@ -4,8 +4,9 @@
 
 import { nearestKey, type Fields } from './format';
 import { FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type JsonNode, type ObjectNode, type ParsedJson, type PropertyNode, type Source } from './jsonc';
-import { formatPath, type FixHint, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
-import { quote } from '../util/quote';
+import type { FixHint } from '../protocol/edits';
+import { formatPath, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
+import { quote } from '../shared/quote';
 
 /** Where a problem stands in the text. */
 export interface Span { readonly start: number; readonly end: number }
@@ -122,7 +123,7 @@ export class ReaderBase {
     const v = p.value;
     const what = opts.integer ? 'a whole number' : 'a number';
     if (v.kind === 'nonfinite') {
-      this.error('nonfinite', path, v, `${formatPath(path)} must be a finite number, found ${v.text} (JSON has no ${v.text})`);
+      this.error('nonfinite', path, v, `${formatPath(path)} must be a finite number, found ${notJsonNumber(v.text)}`);
       return dflt;
     }
     if (v.kind !== 'number') {
@@ -184,9 +185,17 @@ export function describe(node: JsonNode): string {
     case 'string': return `the string ${quote(node.value, 24)}`;
     case 'boolean': return String(node.value);
     case 'null': return 'null';
-    case 'nonfinite': return node.text;
+    case 'nonfinite': return notJsonNumber(node.text);
     case 'invalid': return node.text ? quote(node.text) : 'nothing';
   }
+}
+
+/**
+ * A NaN or Infinity the file holds, named as the file's word, not as a value we computed (so it
+ * never reads like one of our own NaNs): "NaN, which is not a number JSON allows".
+ */
+export function notJsonNumber(word: string): string {
+  return `${word}, which is not a number JSON allows`;
 }
 
 /** Whether a value holds weights: an array of numbers, or an array or object with one inside. */

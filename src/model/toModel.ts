@@ -6,7 +6,7 @@
 import type { Activation } from '../core/activation';
 import { normOf, paramId, PARAM } from '../core/ids';
 import type { Model } from '../core/model';
-import { LAYER_PARAMS, shapeOf, sublayerParams, type ParamDim, type Sublayer } from '../core/paramTable';
+import { LAYER_PARAMS, layerParamAt, shapeOf, type ParamDim, type Sublayer } from '../core/paramTable';
 import type { Param } from '../core/params';
 import { DEFAULT_EPS, type Layout, type ModelSpec, type Norm } from '../core/spec';
 
@@ -40,7 +40,7 @@ export interface ReadWeights {
 
 /** The param id of the tensor a model file writes under `key` of sublayer `sub` of layer `layer`. */
 export function layerParamId(layer: number, sub: Sublayer, key: string): string {
-  const row = sublayerParams(sub).find((r) => r.key === key);
+  const row = layerParamAt(sub, key);
   if (!row) throw new Error(`the parameter table has no key ${key} in ${sub}`); // (a bug of ours: readModel reports it)
   return paramId(layer, row.kind);
 }

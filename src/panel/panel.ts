@@ -5,16 +5,17 @@
 // webview that (re)starts asks the worker, which replays its last render (or computes it).
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { CompareSpec, FromWorker, WorkerProblem } from '../protocol/worker';
+import type { CompareSpec, FromWorker } from '../protocol/worker';
 import { baselineFor, gitAvailable, type BaselineKind } from '../editor/baselines';
-import { readSettings, writePanelSetting } from '../config';
-import { csvText, npyBytes } from '../util/npy';
-import { formatFloat32 } from '../util/float32';
-import { timed } from '../util/busy';
-import { Disposable } from '../util/dispose';
+import { readSettings, writePanelSetting } from '../host/config';
+import { csvText, npyBytes } from '../shared/npy';
+import { formatFloat32 } from '../shared/float32';
+import { timed } from '../host/busy';
+import { Disposable } from '../host/dispose';
 import { panelHtml } from './html';
-import type { FromWebview, ProblemInfo, ToWebview } from '../protocol/panel';
-import { rangeOf, type PanelSource } from './source';
+import type { FromWebview, ToWebview } from '../protocol/panel';
+import { DroppedParts, modelToWebview, toWebview } from './relay';
+import { rangeOf, type PanelSource } from '../editor/panelSource';
 import type { ReadProgress } from '../compute/hostFiles';
 import { loadingNotice, readIsFor, type ReadShown } from './loadingNotice';
 import type { LensKind, LensResult } from '../protocol/lenses';
@@ -60,6 +61,8 @@ export class Panel extends Disposable {
   /** The baseline the panel compares with, or null. */
   private compare: CompareSpec | null = null;
   private readonly exports = new Map<number, (r: Uint8Array | Error | 'pooled') => void>();
+  /** The words and plan of a model message dropped as stale, for the next that leaves them out. */
+  private readonly dropped = new DroppedParts();
   private nextExport = 1;
 
   constructor(
@@ -137,6 +140,7 @@ export class Panel extends Disposable {
   resubscribe(): void {
     if (!this.webviewReady) return; // ('ready' asks, when it comes)
     this.shown = -1;
+    this.dropped.clear(); // (the replay's summary comes whole)
     this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
     if (this.wanted !== undefined) this.client.send({ type: 'want', doc: this.src.key, ...this.wanted });
     if (this.compare) this.client.send({ type: 'compare', doc: this.src.key, baseline: this.compare });
@@ -178,6 +182,7 @@ export class Panel extends Disposable {
   fromWorker(m: FromWorker): void {
     if (m.type === 'model') {
       if (this.isStale(m.version)) {
+        if (m.summary) this.dropped.dropped(m.summary);
         this.stats.droppedStale++;
         return;
       }
@@ -191,11 +196,10 @@ export class Panel extends Disposable {
         this.setTitle(m.summary.name);
         this.stats.posted.model++;
         this.stats.lastPostedVersion = m.version;
-        this.post({ type: 'model', version: m.version, summary: m.summary, warnings: this.infos(m.problems), ...(m.trace ? { trace: [...m.trace, Date.now()] } : {}) });
-      } else {
-        this.stats.posted.problems++;
-        this.post({ type: 'problems', version: m.version, problems: this.infos(m.problems) });
+        this.post(modelToWebview({ ...m, summary: this.dropped.restore(m.summary) }));
+        return;
       }
+      this.stats.posted.problems++;
     } else if (m.type === 'stage' || m.type === 'kept' || m.type === 'cols' || m.type === 'same') {
       // (a render overtaken by an edit while it streams stops here: the newer one is coming)
       if (m.version !== this.shown || this.isStale(m.version)) {
@@ -204,33 +208,21 @@ export class Panel extends Disposable {
       }
       // (a stage's numbers, as pieces, changed columns or another stage's: each counts once)
       if (m.type === 'cols' || m.type === 'same' || (m.type === 'stage' && m.offset === 0)) this.stats.posted.stage++;
-      if (m.type === 'kept') this.post({ type: 'kept', version: m.version, id: m.id, base: m.base });
-      else if (m.type === 'cols') this.post({ type: 'cols', version: m.version, id: m.id, cols: m.cols, data: m.data, base: m.base });
-      else if (m.type === 'same') this.post({ type: 'same', version: m.version, id: m.id, of: m.of });
-      else {
-        this.post({ type: 'stage', version: m.version, id: m.id, shape: m.shape, data: m.data, offset: m.offset, total: m.total, ...(m.pooled ? { pooled: m.pooled } : {}) });
-      }
-    } else if (m.type === 'top') {
-      if (m.version !== this.shown || this.isStale(m.version)) return;
-      this.post({ type: 'top', version: m.version, top: m.top });
-    } else if (m.type === 'done') {
+    } else if (m.type === 'top' || m.type === 'done') {
       // A render overtaken by an edit while it streamed is not shown as complete: its cards that
       // did not get numbers stay marked as older until the newer render comes.
       if (m.version !== this.shown || this.isStale(m.version)) return;
-      this.stats.posted.done++;
-      this.post({ type: 'done', version: m.version, ms: m.ms.parse + m.ms.forward, ...(m.kernel ? { kernel: m.kernel } : {}) });
+      if (m.type === 'done') this.stats.posted.done++;
     } else if (m.type === 'compare') {
       if (this.isStale(m.version)) return;
-      this.post({ type: 'compare', version: m.version, label: m.label, error: m.error, incomparable: m.incomparable, top: m.top });
     } else if (m.type === 'loading') {
       this.loading = true;
       this.loadingWhat = m.what;
       this.post({ type: 'notice', text: loadingNotice(m.what, this.readShown) });
+      return;
     }
-  }
-
-  private infos(problems: readonly WorkerProblem[]): ProblemInfo[] {
-    return problems.map((p) => ({ severity: p.severity, code: p.code, message: p.message, path: p.path, line: p.line, col: p.col }));
+    const out = toWebview(m);
+    if (out) this.post(out);
   }
 
   /** A (re)started webview: its settings and notice now, the numbers from the worker's replay. */

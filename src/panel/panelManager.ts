@@ -4,13 +4,13 @@
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
 import type { ReadProgress } from '../compute/hostFiles';
-import { readSettings } from '../config';
+import { readSettings } from '../host/config';
 import { DiskModels, EXTENSION_FILE_LIMIT, fileSize, LARGE_FILE_NOTICE } from '../editor/diskModels';
 import type { ModelDocuments } from '../editor/modelDocuments';
-import { Disposable } from '../util/dispose';
+import { Disposable } from '../host/dispose';
 import { unitActions } from '../editor/unitActions';
 import { Panel, PANEL_VIEW_TYPE } from './panel';
-import { documentSource, rangeOf, type PanelSource } from './source';
+import { documentSource, rangeOf, type PanelSource } from '../editor/panelSource';
 import { restoreCandidates } from './restoreUri';
 
 interface SavedState {

@@ -16,7 +16,8 @@ export interface PanelSettings {
 }
 
 export type { HighlightTarget, LayerSummary, ModelSummary, ProblemInfo, SummaryMessage } from './stages';
-import type { HighlightTarget, ProblemInfo, SummaryMessage, TopWords } from './stages';
+import type { HighlightTarget, ProblemInfo, SummaryMessage } from './stages';
+import type { RenderMessage } from './stageMessages';
 import type { LensKind, LensRequest, LensResult } from './lenses';
 
 /** Host → webview */
@@ -30,22 +31,8 @@ export type ToWebview =
   /** A new render begins: lay out these stages; keep showing the old numbers until new ones come. */
   /** (`trace`: the worker's, and when the host forwarded it) */
   | { readonly type: 'model'; readonly version: number; readonly summary: SummaryMessage; readonly warnings: readonly ProblemInfo[]; readonly trace?: readonly number[] }
-  /**
-   * Numbers of a stage: `data` holds floats offset … offset + its length of `total` (a large stage
-   * comes in pieces, so that no single postMessage holds the editor's thread for long).
-   */
-  | { readonly type: 'stage'; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number; readonly pooled?: number }
-  /** The top words of every token of render `version` (its head.probs; the chart reads these, not the stage). */
-  | { readonly type: 'top'; readonly version: number; readonly top: TopWords }
-  /**
-   * Only these columns of a stage changed: `data` holds them row by row; the rest are those of the
-   * numbers of render `base` (a panel that holds others asks for everything again: 'resync').
-   */
-  | { readonly type: 'cols'; readonly version: number; readonly id: string; readonly cols: readonly number[]; readonly data: ArrayBuffer; readonly base: number }
-  /** This stage holds the numbers of stage `of` of the same render. */
-  | { readonly type: 'same'; readonly version: number; readonly id: string; readonly of: string }
-  /** This stage holds the numbers render `base` sent: keep them, now current (or 'resync' if the panel holds others). */
-  | { readonly type: 'kept'; readonly version: number; readonly id: string; readonly base: number }
+  /** A stage's numbers (four encodings), the top words of render `version`, compare: the worker's messages as they are (src/protocol/stageMessages.ts). */
+  | RenderMessage
   /** `kernel`: the matmul kernel the worker ran (wasm-simd, or ts where WebAssembly SIMD is missing). */
   | { readonly type: 'done'; readonly version: number; readonly ms: number; readonly kernel?: string }
   /** The text does not read as a model: keep the last good render, dimmed, and say why. */
@@ -62,11 +49,6 @@ export type ToWebview =
   | { readonly type: 'focusLens'; readonly kind: LensKind }
   /** Export: a stage's heatmap as PNG, its numbers as CSV or .npy, or the panel as an HTML report; answered by 'exported'. */
   | { readonly type: 'export'; readonly id: number; readonly kind: 'png' | 'csv' | 'npy' | 'report'; readonly stageId: string | null }
-  /**
-   * Compare: the stages that follow are differences from this baseline (label null: compare off;
-   * version −1: the choice was cancelled). `top`: the baseline's top words per token, [T][k] flattened.
-   */
-  | { readonly type: 'compare'; readonly version: number; readonly label: string | null; readonly error: string | null; readonly incomparable: readonly string[]; readonly top: { readonly k: number; readonly ids: readonly number[]; readonly p: readonly number[] } | null }
   /** How far the patching has got. */
   | { readonly type: 'lensProgress'; readonly done: number; readonly total: number };
 

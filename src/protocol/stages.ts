@@ -1,60 +1,27 @@
 // The stage and model descriptions that travel between the compute worker, the extension host and
-// the panel's webview. Types only: every side imports them with `import type`.
+// the panel's webview. Types only: every side imports them with `import type`. A stage's view and
+// the parameter counts are core's (the plan describes each stage); they travel as they are.
+// Dimensions on the wire are named as in src/core/spec.ts (its dimension key): T tokens, C d_model,
+// F d_ff, NH heads, KVH key/value heads, V vocabulary; what a person reads (d_model, d_ff) is the
+// panel's wording, not the wire's.
 
-/** What a stage's columns (its last axis) are. */
-export type AxisKind = 'token' | 'dim' | 'neuron' | 'head-dim' | 'key' | 'vocab';
+import type { ParamCounts } from '../core/paramCounts';
+import type { StageView } from '../core/stageView';
 
-/** Where a stage belongs in the panel. */
-export type StageGroup = 'input' | 'attention' | 'ffn' | 'layer' | 'output' | 'head' | 'lens';
-
-/** What the panel, the hovers and the command line know of a stage (src/core/plan.ts describes each). */
-export interface StageView {
-  readonly id: string;
-  readonly shape: readonly number[];
-  /** The id without `layers.i.` (`attn.q`, `ffn.up`, `out`, `head.logits`). */
-  readonly kind: string;
-  /** -1 outside the layers. */
-  readonly layer: number;
-  readonly group: StageGroup;
-  readonly title: string;
-  readonly meaning: string;
-  readonly cols: AxisKind;
-  /** [heads, seq, x]: drawn one head at a time. */
-  readonly perHead: boolean;
-  /** Scores and weights of causal attention: the masked cells are drawn as masked. */
-  readonly masked: boolean;
-  /**
-   * The numbers in the file a cell is most directly made of: the unit (output row) of the first of
-   * `params` the model has, numbered by the cell's last index (plus its head × head size for a
-   * per-head stage), else the input cell of the cell's token.
-   */
-  readonly source: { readonly params: readonly string[]; readonly perHead: boolean } | null;
-  /** The stages and params it reads. */
-  readonly inputs: readonly string[];
-  readonly params: readonly string[];
-}
-
-/** How many parameters a model has, by part (the FFN's share of a GPT-style block is about two thirds). */
-export interface ParamCounts {
-  readonly attention: number;
-  readonly ffn: number;
-  /** Norm gains and biases. */
-  readonly norm: number;
-  /** The prediction head's matrix; 0 without a head (or tied to the embedding). */
-  readonly head: number;
-  readonly total: number;
-}
+export type { AxisKind, StageGroup, StageView } from '../core/stageView';
+export type { ParamCounts } from '../core/paramCounts';
+export type { StageQuote, StageShow } from '../core/stageShow';
 
 export interface LayerSummary {
   readonly attention: {
-    readonly heads: number;
-    readonly kvHeads: number;
+    readonly NH: number;
+    readonly KVH: number;
     readonly causal: boolean;
     readonly rope: boolean;
     /** Projections the file leaves out (the identity). */
     readonly identity: readonly string[];
   } | null;
-  readonly ffn: { readonly activation: string; readonly dFf: number; readonly gated: boolean } | null;
+  readonly ffn: { readonly activation: string; readonly F: number; readonly gated: boolean } | null;
 }
 
 /** What the panel needs to lay itself out before any number arrives. */
@@ -62,8 +29,8 @@ export interface ModelSummary {
   readonly name: string;
   readonly tokens: readonly string[];
   readonly vocab: readonly string[];
-  readonly seq: number;
-  readonly dModel: number;
+  readonly T: number;
+  readonly C: number;
   readonly layout: 'out_in' | 'in_out';
   readonly norm: 'none' | 'pre' | 'post';
   readonly normKind: 'layernorm' | 'rmsnorm';
@@ -71,7 +38,7 @@ export interface ModelSummary {
   readonly positional: 'none' | 'sinusoidal' | 'learned';
   readonly finalNorm: boolean;
   readonly layers: readonly LayerSummary[];
-  readonly head: { readonly temperature: number; readonly vocabSize: number } | null;
+  readonly head: { readonly temperature: number; readonly V: number } | null;
   readonly params: ParamCounts;
   /** Every stage, in computation order. */
   readonly stages: readonly StageView[];
@@ -82,6 +49,8 @@ export interface ModelSummary {
   readonly layoutKey: number;
   /** Changes exactly when the words (`vocab`) do: a summary sent without them has those of the last one with this key. */
   readonly vocabKey: number;
+  /** Changes exactly when `stages` (the plan as the panel reads it) does: a summary sent without them has those of the last one with this key. */
+  readonly planKey: number;
 }
 
 /** A problem as the panel lists it. */
@@ -102,11 +71,17 @@ export type HighlightTarget =
   | { readonly kind: 'dim'; readonly layer: number; readonly index: number };
 
 /**
- * A ModelSummary on its way from the worker to the panel: `vocab` is null when it is the one of the
- * last summary sent to that panel with the same `vocabKey` (GPT-2's 50,257 words go once, not with
- * every edit of its prompt: ~0.5 MB of strings cloned and serialized on the extension host's thread).
+ * A ModelSummary on its way from the worker to the panel, its two large parts sent only when the
+ * panel lacks them: `vocab` is null when it is the one of the last summary sent to that panel with
+ * the same `vocabKey` (GPT-2's 50,257 words go once, not with every edit of its prompt: ~0.5 MB of
+ * strings cloned and serialized on the extension host's thread), `stages` null when they are those
+ * of the last summary with the same `planKey` (GPT-2-small's plan: ~63 KB of JSON, the same after
+ * an edit of a weight, an override or a token). A panel that lacks them asks for everything again.
  */
-export type SummaryMessage = Omit<ModelSummary, 'vocab'> & { readonly vocab: readonly string[] | null };
+export type SummaryMessage = Omit<ModelSummary, 'vocab' | 'stages'> & {
+  readonly vocab: readonly string[] | null;
+  readonly stages: readonly StageView[] | null;
+};
 
 
 /** The k most probable next words of every token, most probable first: ids and p are [T][k] flattened. */

@@ -2,11 +2,9 @@
 // the forward pass never block the editor). Documents are named by their URI string; every
 // result carries the document version it was computed from.
 
-import type { Fix } from '../model/fixes';
-import type { CompletionItemData } from '../model/completion';
-import type { FixHint } from '../model/problems';
+import type { CompletionItemData, Fix, FixHint } from './edits';
 import type { HighlightTarget, ProblemInfo, SummaryMessage } from './panel';
-import type { TopWords } from './stages';
+import type { CompareMessage, ForDoc, StageMessage, TopMessage } from './stageMessages';
 import type { LensRequest, LensResult } from './lenses';
 
 /** Where a file is, as src/checkpoint/files.ts's Located says. */
@@ -15,8 +13,8 @@ export type FsLocated =
   | { readonly kind: 'missing' }
   | { readonly kind: 'link'; readonly at: string };
 
-/** A code lens: its range in the text and its title. */
-export interface Lens {
+/** A VS Code code lens (the line above a part of the model file): its range in the text and its title. */
+export interface CodeLens {
   readonly start: number;
   readonly end: number;
   readonly title: string;
@@ -91,7 +89,7 @@ export type ToWorker =
 export type Query =
   | { readonly kind: 'locate'; readonly stageId: string; readonly index: readonly number[] }
   | { readonly kind: 'hover'; readonly offset: number }
-  | { readonly kind: 'lenses' }
+  | { readonly kind: 'codeLenses' }
   | { readonly kind: 'cursor'; readonly offset: number }
   | { readonly kind: 'fixes'; readonly start: number; readonly end: number }
   | { readonly kind: 'text-length' }
@@ -102,7 +100,11 @@ export type Query =
   | { readonly kind: 'speed' }
   /** Every number of a stage of the current run (an export of a stage the panel holds pooled). */
   | { readonly kind: 'stage'; readonly stageId: string }
-  /** A research lens of the current run (src/protocol/lenses.ts); patching reports progress and can be cancelled. */
+  /**
+   * A research lens of the current run (src/protocol/lenses.ts: the logit lens, attribution, head
+   * scores, patching); patching reports progress and can be cancelled. ("lens" is only ever these;
+   * VS Code's are code lenses.)
+   */
   | { readonly kind: 'lens'; readonly request: LensRequest };
 
 /** 1-based line and column of the start and end of a range (UTF-16 code units, as VS Code counts). */
@@ -114,7 +116,7 @@ export interface Located extends LineCol { readonly start: number; readonly end:
 export type QueryResult =
   | { readonly kind: 'locate'; readonly version: number; readonly located: Located | null }
   | { readonly kind: 'hover'; readonly version: number; readonly hover: { readonly markdown: string; readonly start: number; readonly end: number } | null }
-  | { readonly kind: 'lenses'; readonly version: number; readonly lenses: readonly Lens[] }
+  | { readonly kind: 'codeLenses'; readonly version: number; readonly codeLenses: readonly CodeLens[] }
   | { readonly kind: 'cursor'; readonly version: number; readonly cursor: CursorTarget | null }
   | { readonly kind: 'fixes'; readonly version: number; readonly fixes: readonly Fix[] }
   | { readonly kind: 'text-length'; readonly version: number; readonly length: number }
@@ -146,25 +148,9 @@ export type FromWorker =
    * machine): the host sent the change, the worker took it, its run began, this message was posted.
    */
   | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: SummaryMessage | null; readonly trace?: readonly number[] }
-  /**
-   * Numbers of a stage: floats offset … offset + their count of `total`. A large stage comes in
-   * pieces of at most STAGE_PIECE floats, sized for the webview: the host forwards them as they are.
-   * `pooled` (a stage across a vocabulary wider than the panel draws, shape [rows, V]): the numbers
-   * are [rows][pooled] values, each the one of largest |v| of its block of words (the panel's own
-   * pooling rule: src/util/pool.ts), then [rows][pooled] word ids of those values.
-   */
-  | { readonly type: 'stage'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly offset: number; readonly total: number; readonly pooled?: number }
-  /** The prediction of the stage head.probs just posted: its top words of every token (the panel's chart). */
-  | { readonly type: 'top'; readonly doc: string; readonly version: number; readonly top: TopWords }
-  /**
-   * Only these columns (last axis) of a stage changed since the numbers the panel holds of it,
-   * those sent in version `base`: `data` holds them, row by row ([rows][cols.length]).
-   */
-  | { readonly type: 'cols'; readonly doc: string; readonly version: number; readonly id: string; readonly shape: readonly number[]; readonly cols: readonly number[]; readonly data: ArrayBuffer; readonly base: number }
-  /** This stage holds the very numbers of stage `of` of the same version (`layers.i.out`, `output`). */
-  | { readonly type: 'same'; readonly doc: string; readonly version: number; readonly id: string; readonly of: string }
-  /** This stage of `version` holds the numbers sent in version `base` (not sent again). */
-  | { readonly type: 'kept'; readonly doc: string; readonly version: number; readonly id: string; readonly base: number }
+  /** A stage's numbers in one of their four encodings, the prediction's top words (src/protocol/stageMessages.ts). */
+  | ForDoc<StageMessage>
+  | ForDoc<TopMessage>
   | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number }; readonly kernel?: string }
   /** A checkpoint (or tokenizer) the file names is being read: the numbers come when it is in. */
   | { readonly type: 'loading'; readonly doc: string; readonly version: number; readonly what: string }
@@ -176,12 +162,7 @@ export type FromWorker =
   /** A sniffed document's top level is not a model's after all: the host stops tracking it. */
   | { readonly type: 'notModel'; readonly doc: string; readonly version: number }
   | { readonly type: 'reply'; readonly id: number; readonly result: QueryResult | null }
-  /**
-   * The stages of `version` that follow are differences from this baseline (label null: compare is
-   * off). `incomparable`: stages the baseline has in another shape (or lacks), sent as they are.
-   * `top`: the baseline's top words per token, [T][k] flattened.
-   */
-  | { readonly type: 'compare'; readonly doc: string; readonly version: number; readonly label: string | null; readonly error: string | null; readonly incomparable: readonly string[]; readonly top: { readonly k: number; readonly ids: readonly number[]; readonly p: readonly number[] } | null }
+  | ForDoc<CompareMessage>
   /**
    * In the web worker host the worker has no file system: it asks the host (vscode.workspace.fs)
    * for a file's size or its bytes, by path (the document's fileName style).

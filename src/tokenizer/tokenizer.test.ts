@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadTokenizer, TokenizerError, visible, visibleReference, type TextTokenizer } from './tokenizer';
-import { rng } from '../util/rng';
+import { rng } from '../core/rng';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const gpt3 = require('gpt-3-encoder') as { encode(s: string): number[] };

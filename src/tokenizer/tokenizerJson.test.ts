@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadTokenizer, TokenizerError } from './tokenizer';
 import { mayBacktrack } from './backtracking';
-import { rng } from '../util/rng';
+import { rng } from '../core/rng';
 
 const REPO = resolve(__dirname, '../../..');
 const gpt2 = (): Record<string, unknown> => JSON.parse(readFileSync(join(REPO, 'media/tokenizers/gpt2/tokenizer.json'), 'utf8')) as Record<string, unknown>;

@@ -4,6 +4,7 @@
 // by the host as text. Computed with the document's engine (its packed weights: a checkpoint's
 // unchanged tensors are not packed twice) and kept until what it depends on changes.
 
+import { STAGE } from '../core/ids';
 import type { Engine } from '../core/engine';
 import { CheckpointResolver } from '../checkpoint/resolve';
 import { resolveRead, type CheckpointStore } from '../checkpoint/store';
@@ -83,7 +84,7 @@ export class Baseline {
 
   private compute(m: ModelFile, engine: Engine): BaselineRun {
     const stages = new Map(engine.forwardOnce(m.model).map((s) => [s.id, s.data]));
-    const probs = stages.get('head.probs');
+    const probs = stages.get(STAGE.probs);
     const head = m.model.spec.head;
     const top = probs && head ? topWords(probs, m.model.spec.T, head.V, BASELINE_TOP) : null;
     return { label: this.label, stages, error: null, top };

@@ -15,7 +15,7 @@ import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { readModel } from '../model/read';
 import type { FromWorker } from '../protocol/worker';
 import { DocSession } from './session';
-import { fmt } from './computed';
+import { fmt } from './docStages';
 import { applyStageMessage, type StageView } from '../../test/helpers/stageView';
 
 const REPO = resolve(__dirname, '../../..');
@@ -123,6 +123,35 @@ describe('a checkpoint document in the worker', () => {
     assert.equal((await model(3)).summary!.vocab?.length, 512);
   });
 
+  it('the plan (the summary\'s stages) goes to the panel only when it changed: an ablate or another token keeps it, a token more sends it, a new subscriber gets it again', async () => {
+    const h = new Harness();
+    const model = async (version: number): Promise<Extract<FromWorker, { type: 'model' }>> => (await h.next((m) => m.type === 'model' && m.version === version && m.summary !== null)) as Extract<FromWorker, { type: 'model' }>;
+    const first = await model(1);
+    const stages = first.summary!.stages;
+    assert.ok(stages && stages.length > 50 && stages.some((s) => s.id === 'layers.4.out'), 'the whole plan, the first time');
+    await h.next((m) => m.type === 'done' && m.version === 1);
+    h.replace('"ablate": []', '"ablate": ["layers.4.ffn.neuron.17"]');
+    const ablated = await model(2);
+    assert.equal(ablated.summary!.planKey, first.summary!.planKey);
+    assert.equal(ablated.summary!.stages, null, 'an ablate: the same plan, not sent');
+    await h.next((m) => m.type === 'done' && m.version === 2);
+    h.replace('[1, 403, 407]', '[1, 403, 408]');
+    const other = await model(3);
+    assert.notEqual(other.summary!.layoutKey, first.summary!.layoutKey, 'other tokens: another layout');
+    assert.equal(other.summary!.stages, null, 'other tokens, as many: the same plan, not sent');
+    await h.next((m) => m.type === 'done' && m.version === 3);
+    h.replace('[1, 403, 408]', '[1, 403, 408, 261]');
+    const more = await model(4);
+    assert.notEqual(more.summary!.planKey, first.summary!.planKey);
+    assert.deepEqual(more.summary!.stages?.find((s) => s.id === 'layers.0.ffn.up')?.shape, [4, 172], 'a token more: the plan, its shapes of 4 tokens');
+    await h.next((m) => m.type === 'done' && m.version === 4);
+    h.messages.length = 0;
+    h.session.subscribe(true); // (a panel reloaded holds nothing)
+    const replayed = await model(4);
+    assert.equal(replayed.summary!.planKey, more.summary!.planKey);
+    assert.deepEqual(replayed.summary!.stages, more.summary!.stages);
+  });
+
   it('loads the checkpoint once, then recomputes only what an edit changes, bit for bit', async () => {
     const h = new Harness();
     await h.next((m) => m.type === 'loading');
@@ -190,10 +219,10 @@ describe('a checkpoint document in the worker', () => {
     assert.match(r.hover.markdown, /Next after #407: `#\d+` [\d.]+ % with this entry/);
     const head = h.session.query({ kind: 'hover', offset: h.text.indexOf('layers.0.attn.head.3') + 3 });
     assert.ok(head && head.kind === 'hover' && head.hover && /head 3 of layer 0's attention/.test(head.hover.markdown) && /attends most to/.test(head.hover.markdown));
-    const l = h.session.query({ kind: 'lenses' });
-    assert.ok(l && l.kind === 'lenses');
-    assert.match(l.lenses[0].title, /^llama · 5 layers · d_model 64 · 8 heads \(4 key\/value\) · d_ff 172 · vocab 512 · 260,032 params · F32$/);
-    assert.match(l.lenses[1].title, /^3 tokens: #1 #403 #407$/);
+    const l = h.session.query({ kind: 'codeLenses' });
+    assert.ok(l && l.kind === 'codeLenses');
+    assert.match(l.codeLenses[0].title, /^llama · 5 layers · d_model 64 · 8 heads \(4 key\/value\) · d_ff 172 · vocab 512 · 260,032 params · F32$/);
+    assert.match(l.codeLenses[1].title, /^3 tokens: #1 #403 #407$/);
     h.session.dispose();
   });
 

@@ -4,18 +4,20 @@
 // in the top prediction (the model computed once more without it).
 
 import { forward } from '../core/forward';
+import { PARAM, paramId, parseParamId, STAGE, stageId, unitId } from '../core/ids';
+import { layerParam } from '../core/paramTable';
 import type { MatmulKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import { CheckpointResolver, overriddenValues } from '../checkpoint/resolve';
 import type { At, CheckpointRequest } from '../model/checkpointRequest';
-import type { CellUnit, Lens } from '../protocol/worker';
+import type { CellUnit, CodeLens } from '../protocol/worker';
 import type { Model } from '../core/model';
 import { outputsInputs, readOutputRow } from '../core/params';
 import type { StageView } from '../protocol/stages';
-import { formatCount, formatValue, plural } from '../util/numberFormat';
-import { fmt, table, tokenRows, type Computed } from './computed';
+import { formatCount, formatValue, plural } from '../shared/numberFormat';
+import { fmt, table, tokenRows, type DocStages } from './docStages';
 
-export function checkpointLenses(c: Computed): Lens[] {
+export function checkpointCodeLenses(c: DocStages): CodeLens[] {
   const facts = c.model.checkpoint;
   if (!facts) return [];
   const { spec } = c.model.model;
@@ -28,7 +30,7 @@ export function checkpointLenses(c: Computed): Lens[] {
     src.modelType, plural(spec.layers.length, 'layer'), `d_model ${spec.C}`, heads, ffn ? `d_ff ${ffn.F}` : 'no FFN',
     `vocab ${formatCount(spec.head?.V ?? 0)}`, `${formatCount(src.paramCount)} params`, src.dtypes.join('/'),
   ];
-  const out: Lens[] = [{ start: req.folderAt.start, end: req.folderAt.end, title: parts.join(' · ') }];
+  const out: CodeLens[] = [{ start: req.folderAt.start, end: req.folderAt.end, title: parts.join(' · ') }];
   const inputAt = req.promptAt ?? req.tokenIdsAt;
   if (inputAt) {
     const shown = c.model.tokens.slice(0, 12).join(' ');
@@ -37,6 +39,9 @@ export function checkpointLenses(c: Computed): Lens[] {
   return out;
 }
 
+/** The per-head stages drawn one query head at a time (K and V are key/value heads, which query heads share). */
+const QUERY_HEADS: ReadonlySet<string> = new Set([STAGE.q, STAGE.scores, STAGE.weights]);
+
 /** The neuron or head a cell of a stage belongs to (the panel offers to switch it off), or null. */
 export function cellUnit(model: Model, def: StageView, index: readonly number[]): CellUnit | null {
   const L = def.layer;
@@ -44,28 +49,26 @@ export function cellUnit(model: Model, def: StageView, index: readonly number[])
   if (L < 0 || !layer) return null;
   if (def.cols === 'neuron' && layer.ffn) {
     const j = index[index.length - 1];
-    const W1 = model.params.get(`layers.${L}.ffn.W1`);
+    const W1 = model.params.get(paramId(L, PARAM.W1));
     let w1: number[] | null = null;
     if (W1 && W1.shape.length === 2) {
       const [N, K] = outputsInputs(W1);
       w1 = new Array<number>(K);
       readOutputRow(W1, j, K, N, w1);
     }
-    return { text: `layers.${L}.ffn.neuron.${j}`, kind: 'neuron', layer: L, index: j, w1 };
+    return { text: unitId('neuron', L, j), kind: 'neuron', layer: L, index: j, w1 };
   }
   const a = layer.attention;
   if (!a) return null;
   // query heads: Q, the scores and weights (K and V are key/value heads, shared), and the context's columns
-  if (def.perHead && (def.kind === 'attn.q' || def.kind === 'attn.scores' || def.kind === 'attn.weights')) return { text: `layers.${L}.attn.head.${index[0]}`, kind: 'head', layer: L, index: index[0], w1: null };
-  if (def.kind === 'attn.context') {
-    const h = Math.floor(index[index.length - 1] / a.HS);
-    return { text: `layers.${L}.attn.head.${h}`, kind: 'head', layer: L, index: h, w1: null };
-  }
+  const head = (h: number): CellUnit => ({ text: unitId('head', L, h), kind: 'head', layer: L, index: h, w1: null });
+  if (def.perHead && QUERY_HEADS.has(def.kind)) return head(index[0]);
+  if (def.kind === STAGE.context) return head(Math.floor(index[index.length - 1] / a.HS));
   return null;
 }
 
 /** A hover over an `ablate`, `scale` or `weights` entry of a checkpoint file, or null. */
-export function checkpointHover(c: Computed, offset: number, kernel: MatmulKernel): { markdown: string; start: number; end: number } | null {
+export function checkpointHover(c: DocStages, offset: number, kernel: MatmulKernel): { markdown: string; start: number; end: number } | null {
   const facts = c.model.checkpoint;
   if (!facts) return null;
   const req = facts.request;
@@ -89,9 +92,10 @@ export function checkpointHover(c: Computed, offset: number, kernel: MatmulKerne
     lines.push(`**weights["${w.text}"]** · ${w.values.length === 1 ? 'one number' : plural(w.values.length, 'number')} of ${w.param} replaced`);
     const own = facts.source.params.get(w.param);
     if (own) lines.push('', `In the checkpoint: ${numbers(overriddenValues(own, w))}; in this entry: ${numbers(w.values)}`);
-    // a neuron's input weights (its row of W1 or Wg): that neuron's values per token, as its hover in "ablate"
-    const n = /^layers\.(\d+)\.ffn\.(W1|Wg)$/.exec(w.param);
-    if (n && w.row !== null) lines.push('', `Neuron ${w.row} of layer ${n[1]}'s FFN, with the entry:`, '', neuronTable(c, Number(n[1]), w.row));
+    // a neuron's input weights (its row of W1 or Wg: a matrix with an output per neuron): that neuron's values per token, as its hover in "ablate"
+    const n = parseParamId(w.param);
+    const row = n.layer >= 0 ? layerParam(n.kind) : undefined;
+    if (row?.role === 'matrix' && row.shape[0] === 'F' && w.row !== null) lines.push('', `Neuron ${w.row} of layer ${n.layer}'s FFN, with the entry:`, '', neuronTable(c, n.layer, w.row));
   }
   const change = predictionChange(c, req, at, kernel);
   if (change) lines.push('', change);
@@ -105,18 +109,17 @@ function numbers(v: Float32Array): string {
   return v.length > 6 ? `${shown}, … (${v.length} in all)` : shown;
 }
 
-function neuronTable(c: Computed, layer: number, j: number): string {
-  const p = `layers.${layer}.ffn.`;
-  const gate = c.stages.get(`${p}gate`);
-  const up = c.stages.get(`${p}up`);
-  const act = c.stages.get(`${p}act`);
+function neuronTable(c: DocStages, layer: number, j: number): string {
+  const gate = c.stages.get(stageId(layer, STAGE.gate));
+  const up = c.stages.get(stageId(layer, STAGE.up));
+  const act = c.stages.get(stageId(layer, STAGE.act));
   const v = (s: Stage | undefined, t: number): string => (s ? fmt(s.data[t * s.shape[1] + j]) : '–');
   const { rows, more } = tokenRows(c, (t, tok) => [tok, ...(gate ? [v(gate, t)] : []), v(up, t), v(act, t)]);
   return table(['token', ...(gate ? ['gate'] : []), 'up', 'act (after the edit)'], rows, more);
 }
 
-function headTable(c: Computed, layer: number, h: number): string {
-  const w = c.stages.get(`layers.${layer}.attn.weights`);
+function headTable(c: DocStages, layer: number, h: number): string {
+  const w = c.stages.get(stageId(layer, STAGE.weights));
   if (!w) return '';
   const T = w.shape[1];
   const { rows, more } = tokenRows(c, (t, tok) => {
@@ -128,8 +131,8 @@ function headTable(c: Computed, layer: number, h: number): string {
 }
 
 /** The top prediction at the last token with the entry at `at`, and without it. */
-function predictionChange(c: Computed, req: CheckpointRequest, at: At, kernel: MatmulKernel): string | null {
-  const probs = c.stages.get('head.probs');
+function predictionChange(c: DocStages, req: CheckpointRequest, at: At, kernel: MatmulKernel): string | null {
+  const probs = c.stages.get(STAGE.probs);
   const facts = c.model.checkpoint!;
   if (!probs || c.stale) return null;
   const without: CheckpointRequest = {
@@ -141,7 +144,7 @@ function predictionChange(c: Computed, req: CheckpointRequest, at: At, kernel: M
   const r = new CheckpointResolver().resolve(without, facts.source, facts.tokenizer);
   if (!r.file) return null;
   const baseStages = forward(r.file.model, kernel);
-  const base = baseStages.find((s) => s.id === 'head.probs');
+  const base = baseStages.find((s) => s.id === STAGE.probs);
   if (!base) return null;
   const V = probs.shape[1];
   const last = probs.shape[0] - 1;
@@ -156,8 +159,8 @@ function predictionChange(c: Computed, req: CheckpointRequest, at: At, kernel: M
   const b = top(base);
   const tok = c.model.tokens[last] ?? `t${last}`;
   // the logit of the top word with and without the entry: what a small effect shows as
-  const logits = c.stages.get('head.logits');
-  const baseLogits = baseStages.find((s) => s.id === 'head.logits');
+  const logits = c.stages.get(STAGE.logits);
+  const baseLogits = baseStages.find((s) => s.id === STAGE.logits);
   const dl = logits && baseLogits ? logits.data[last * V + a] - baseLogits.data[last * V + a] : null;
   const logit = dl === null ? '' : dl === 0 ? ' Its logit is unchanged.' : ` The entry changes its logit by ${dl > 0 ? '+' : '−'}${formatValue(Math.abs(dl))} (Δ logit).`;
   if (a === b) {

@@ -1,17 +1,20 @@
 // Code lenses above the model file's keys: the input's shape, a "Visualize layer i FFN" above each
 // FFN, and each matrix's shape, role, parameter count and (ReLU-like FFNs) dead neurons.
-import type { Lens } from '../protocol/worker';
+import { PARAM, paramId, STAGE, stageId } from '../core/ids';
+import { LAYER_PARAMS } from '../core/paramTable';
+import type { CodeLens } from '../protocol/worker';
 import type { PathSegment } from '../model/problems';
 import { matrixMeaning, type MatrixParam } from '../model/roles';
 import { layerPath, nodeAt } from '../model/tree';
-import { formatCount, plural } from '../util/numberFormat';
-import { canDie, deadNeurons, type Computed } from './computed';
+import { formatCount, plural } from '../shared/numberFormat';
+import { canDie, deadNeurons, type DocStages } from './docStages';
 
-const LENS_MATRICES: MatrixParam[] = ['Wq', 'Wk', 'Wv', 'Wo', 'W1', 'Wg', 'W2'];
+/** A layer's matrices (the param table's), each with a lens above its key in the model file. */
+const LENS_MATRICES = LAYER_PARAMS.filter((r) => r.role === 'matrix' && r.key !== null);
 
-export function lenses(c: Computed): Lens[] {
+export function codeLenses(c: DocStages): CodeLens[] {
   const { spec, params } = c.model.model;
-  const out: Lens[] = [];
+  const out: CodeLens[] = [];
   const keyRange = (path: PathSegment[]): { start: number; end: number } | null => {
     const parent = nodeAt(c.root, path.slice(0, -1));
     if (!parent || parent.kind !== 'object') return null;
@@ -25,12 +28,13 @@ export function lenses(c: Computed): Lens[] {
     const dead = L.ffn && canDie(L.ffn.activation) ? deadNeurons(c, i) : null;
     if (L.ffn) {
       const at = keyRange([...base, 'ffn']);
-      if (at) out.push({ ...at, title: `Visualize layer ${i} FFN${dead ? ` · ${dead.dead} of ${dead.total} neurons dead` : ''}`, visualize: `layers.${i}.ffn.up` });
+      if (at) out.push({ ...at, title: `Visualize layer ${i} FFN${dead ? ` · ${dead.dead} of ${dead.total} neurons dead` : ''}`, visualize: stageId(i, STAGE.up) });
     }
-    for (const param of LENS_MATRICES) {
-      const sub = param === 'W1' || param === 'Wg' || param === 'W2' ? 'ffn' : 'attention';
+    for (const row of LENS_MATRICES) {
+      const param = row.key as MatrixParam;
+      const sub = row.sub;
       const at = keyRange([...base, sub, param]);
-      const p = params.get(`layers.${i}.${sub === 'ffn' ? 'ffn' : 'attn'}.${param}`);
+      const p = params.get(paramId(i, row.kind));
       if (!at || !p) continue;
       const [r, cc] = p.shape;
       let title = `${param} · ${matrixMeaning(param).name} · [${r} × ${cc}] · ${formatCount(r * cc)} params`;
@@ -38,7 +42,7 @@ export function lenses(c: Computed): Lens[] {
       out.push({ ...at, title });
     }
   });
-  const W = params.get('head.W');
+  const W = params.get(PARAM.headW);
   const at = keyRange(['head', 'W']);
   if (W && at) out.push({ ...at, title: `W · unembedding · [${W.shape[0]} × ${W.shape[1]}] · ${formatCount(W.shape[0] * W.shape[1])} params` });
   return out;

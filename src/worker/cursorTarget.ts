@@ -1,15 +1,16 @@
 // The panel follows the editor's cursor: a number of W1/Wg/b1/bg highlights its neuron (and the
 // down-projection shows what that neuron writes), an input number its token, a W2 row or b2
 // entry its output dimension.
+import { PARAM, paramId, STAGE, stageId } from '../core/ids';
 import type { CursorTarget } from '../protocol/worker';
 import type { Source } from '../model/jsonc';
 import { pathAt } from '../model/pathAt';
 import { roleOf } from '../model/roles';
 import { child } from '../model/tree';
-import type { Computed } from './computed';
+import type { DocStages } from './docStages';
 import { weightIndex, type Param } from '../core/params';
 
-export function cursorTarget(text: Source, c: Computed, offset: number): CursorTarget | null {
+export function cursorTarget(text: Source, c: DocStages, offset: number): CursorTarget | null {
   const hit = pathAt(text, c.root, offset);
   if (!hit) return null;
   const { spec, params } = c.model.model;
@@ -21,8 +22,8 @@ export function cursorTarget(text: Source, c: Computed, offset: number): CursorT
   else if (role.kind === 'bias' && (role.param === 'b1' || role.param === 'bg') && role.index !== null) neuron = { layer: role.layer, j: role.index };
   if (neuron) {
     const f = spec.layers[neuron.layer]?.ffn;
-    const act = c.stages.get(`layers.${neuron.layer}.ffn.act`);
-    const W2 = params.get(`layers.${neuron.layer}.ffn.W2`);
+    const act = c.stages.get(stageId(neuron.layer, STAGE.act));
+    const W2 = params.get(paramId(neuron.layer, PARAM.W2));
     if (!f || !W2 || neuron.j >= f.F) return null;
     const writes = act ? neuronWrites(act.data, W2, spec.T, spec.C, f.F, neuron.j) : undefined;
     return { target: { kind: 'neuron', layer: neuron.layer, index: neuron.j }, ...(writes ? { writes: { data: writes, shape: [spec.T, spec.C] } } : {}) };

@@ -14,9 +14,9 @@ import { LensError } from '../lenses/cache';
 import type { PatchProgress, Patching } from '../lenses/patching';
 import type { LensRequest, LensResult } from '../protocol/lenses';
 import type { FromWorker, LineCol, Query, QueryResult } from '../protocol/worker';
-import { checkpointHover, checkpointLenses, cellUnit } from './checkpointText';
-import { lenses } from './codeLenses';
-import type { Computed } from './computed';
+import { checkpointHover, checkpointCodeLenses, cellUnit } from './checkpointText';
+import { codeLenses } from './codeLenses';
+import type { DocStages } from './docStages';
 import { cursorTarget } from './cursorTarget';
 import { hoverMarkdown } from './hoverText';
 import { lensQuery, patchJob, patchResult } from './lensQueries';
@@ -31,7 +31,7 @@ export interface QueryDoc {
   readonly stagesVersion: number;
   readonly read: ReadResult | null;
   ensureRead(): ReadResult;
-  computed(): Computed | null;
+  computed(): DocStages | null;
   /** The current text's model with its stages computed now if they are not, or null if it cannot be. */
   upToDate(): { file: ModelFile; stages: Stage[] } | null;
   engine(): Engine;
@@ -89,9 +89,9 @@ export function answerQuery(d: QueryDoc, q: Query): QueryResult | null {
       if (c?.model.checkpoint) return { kind: 'hover', version, hover: checkpointHover(c, q.offset, d.kernel()) };
       return { kind: 'hover', version, hover: c ? hoverMarkdown(d.text, c, q.offset) : null };
     }
-    case 'lenses': {
+    case 'codeLenses': {
       const c = d.computed();
-      return { kind: 'lenses', version, lenses: !c ? [] : c.model.checkpoint ? checkpointLenses(c) : lenses(c) };
+      return { kind: 'codeLenses', version, codeLenses: !c ? [] : c.model.checkpoint ? checkpointCodeLenses(c) : codeLenses(c) };
     }
     case 'cursor': {
       const c = d.computed();

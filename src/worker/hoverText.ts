@@ -1,17 +1,19 @@
 // The hover over a number (or a key) of a model file: what it is in the model, the stages it
 // feeds (from the block graph), and the values it leads to, quoted from the latest computation.
 import { activationLabel, isGated } from '../core/activation';
+import { normParams, PARAM, paramId, STAGE, stageId } from '../core/ids';
+import { layerParamAt } from '../core/paramTable';
 import { sourceSlice, type Source } from '../model/jsonc';
 import { pathAt } from '../model/pathAt';
 import { formatPath } from '../model/problems';
 import { matrixMeaning, roleOf, type MatrixParam, type Role } from '../model/roles';
 import { child } from '../model/tree';
-import { plural } from '../util/numberFormat';
-import { quote } from '../util/quote';
-import { canDie, col, countNonzero, deadNeurons, fmt, inputOf, isDead, stage, table, tokenRows, type Computed } from './computed';
+import { plural } from '../shared/numberFormat';
+import { quote } from '../shared/quote';
+import { canDie, col, countNonzero, deadNeurons, fmt, inputOf, isDead, stage, table, tokenRows, type DocStages } from './docStages';
 
 /** Markdown for a hover at `offset`, or null when the place has nothing to say. */
-export function hoverMarkdown(text: Source, c: Computed, offset: number): { markdown: string; start: number; end: number } | null {
+export function hoverMarkdown(text: Source, c: DocStages, offset: number): { markdown: string; start: number; end: number } | null {
   const hit = pathAt(text, c.root, offset);
   if (!hit || hit.path.length === 0) return null;
   const role = roleOf(hit.path, c.model.layout, !!child(c.root, 'layers'));
@@ -29,25 +31,32 @@ export function hoverMarkdown(text: Source, c: Computed, offset: number): { mark
 
 /** The param a role is part of, under the core's ids (`layers.0.ffn.W1`). */
 function paramOf(role: Role): string | null {
-  const pre = (layer: number): string => `layers.${layer}.`;
+  // a layer's matrix or bias by its key in the model file (the param table's)
+  const block = (layer: number, key: string): string | null => {
+    const row = layerParamAt('attention', key) ?? layerParamAt('ffn', key);
+    return row ? paramId(layer, row.kind) : null;
+  };
   switch (role.kind) {
     case 'weight': case 'matrix':
-      if (role.param === 'W') return 'head.W';
-      return `${pre(role.layer)}${role.param === 'W1' || role.param === 'Wg' || role.param === 'W2' ? 'ffn' : 'attn'}.${role.param}`;
+      return role.param === 'W' ? PARAM.headW : block(role.layer, role.param);
     case 'bias':
-      if (role.param === 'b') return 'head.b';
-      return `${pre(role.layer)}${role.param === 'b1' || role.param === 'bg' || role.param === 'b2' ? 'ffn' : 'attn'}.${role.param}`;
+      return role.param === 'b' ? PARAM.headB : block(role.layer, role.param);
     case 'norm':
-      return role.which === 'ln_f' ? `ln_f.${role.param}` : `${pre(role.layer)}${role.which}.${role.param}`;
+      return normParams(normStage(role))[role.param];
     case 'input': case 'input-matrix':
-      return 'input';
+      return PARAM.input;
     default:
       return null;
   }
 }
 
+/** The stage a norm computes, whose id is also its params' prefix (`layers.0.ln1`, `ln_f`). */
+function normStage(role: Extract<Role, { kind: 'norm' }>): string {
+  return role.which === 'ln_f' ? STAGE.lnF : stageId(role.layer, role.which === 'ln1' ? STAGE.ln1 : STAGE.ln2);
+}
+
 /** "Feeds: FFN - Projection Up (`layers.0.ffn.up`)": the stages that read the param, from the block graph. */
-function feedsNote(c: Computed, role: Role): string {
+function feedsNote(c: DocStages, role: Role): string {
   const id = paramOf(role);
   if (!id) return '';
   const readers = c.plan.filter((s) => s.params.includes(id));
@@ -55,7 +64,7 @@ function feedsNote(c: Computed, role: Role): string {
   return `\n\nFeeds ${readers.map((s) => `${s.title} (\`${s.id}\`)`).join(', ')}.`;
 }
 
-function describeRole(c: Computed, role: Role, value: number): string | null {
+function describeRole(c: DocStages, role: Role, value: number): string | null {
   const m = c.model;
   const { spec } = m.model;
   const T = spec.T;
@@ -65,7 +74,7 @@ function describeRole(c: Computed, role: Role, value: number): string | null {
       const mm = matrixMeaning(role.param);
       if (role.param === 'W1' || role.param === 'Wg') {
         const F = spec.layers[L]?.ffn?.F ?? 0;
-        const x = stage(c, inputOf(c, `layers.${L}.ffn.up`) ?? '');
+        const x = stage(c, inputOf(c, stageId(L, STAGE.up)) ?? '');
         if (role.out === null) return `input dimension ${role.inp}'s weights into all ${F} neurons (layout in_out: a neuron is a column)`;
         const j = role.out;
         const what = role.inp === null
@@ -76,8 +85,8 @@ function describeRole(c: Computed, role: Role, value: number): string | null {
       }
       if (role.param === 'W2') {
         const F = spec.layers[L]?.ffn?.F ?? 0;
-        const act = stage(c, `layers.${L}.ffn.act`);
-        const down = stage(c, `layers.${L}.ffn.down`);
+        const act = stage(c, stageId(L, STAGE.act));
+        const down = stage(c, stageId(L, STAGE.down));
         if (role.inp === null) return `output dimension ${role.out}'s weights over the ${F} neurons`;
         const j = role.inp;
         if (role.out === null) return `neuron ${j}'s output direction (row ${j} of W2 in layout in_out): what it writes into every output dimension`;
@@ -112,7 +121,7 @@ function describeRole(c: Computed, role: Role, value: number): string | null {
       if (i === null) return `bias (${role.param})`;
       if (role.param === 'b1' || role.param === 'bg') return `bias of neuron ${i} (layer ${L} ${role.param === 'b1' ? 'up-projection' : 'gate'})\n\n${neuronTable(c, L, i)}`;
       if (role.param === 'b2') {
-        const down = stage(c, `layers.${L}.ffn.down`);
+        const down = stage(c, stageId(L, STAGE.down));
         const { rows, more } = tokenRows(c, (t, tok) => [tok, fmt(col(down, t, i))]);
         return `bias of output dimension ${i} (layer ${L} down-projection)\n\n${table(['token', `down[${i}]`], rows, more)}`;
       }
@@ -132,7 +141,7 @@ function describeRole(c: Computed, role: Role, value: number): string | null {
     case 'input-matrix':
       return `the token vectors: ${plural(T, 'token')} × d_model ${spec.C}`;
     case 'norm': {
-      const id = role.which === 'ln_f' ? 'ln_f' : `layers.${role.layer}.${role.which}`;
+      const id = normStage(role);
       const s = stage(c, id);
       if (role.index === null || !s) return `LayerNorm ${role.param}`;
       const { rows, more } = tokenRows(c, (t, tok) => [tok, fmt(col(s, t, role.index!))]);
@@ -155,13 +164,12 @@ function describeRole(c: Computed, role: Role, value: number): string | null {
   }
 }
 
-function neuronTable(c: Computed, layer: number, j: number, contrib?: { label: string; value: (t: number) => number }): string {
+function neuronTable(c: DocStages, layer: number, j: number, contrib?: { label: string; value: (t: number) => number }): string {
   const T = c.model.model.spec.T;
   const f = c.model.model.spec.layers[layer].ffn!;
-  const p = `layers.${layer}.ffn.`;
-  const up = stage(c, p + 'up');
-  const gate = stage(c, p + 'gate');
-  const act = stage(c, p + 'act');
+  const up = stage(c, stageId(layer, STAGE.up));
+  const gate = stage(c, stageId(layer, STAGE.gate));
+  const act = stage(c, stageId(layer, STAGE.act));
   const gated = isGated(f.activation);
   const aname = activationLabel(f.activation);
   const head = ['token', ...(contrib ? [contrib.label] : []), 'up (pre-act)', ...(gated ? ['gate'] : []), aname];
@@ -175,9 +183,9 @@ function neuronTable(c: Computed, layer: number, j: number, contrib?: { label: s
   return s;
 }
 
-function headWeights(c: Computed, layer: number, h: number): string {
+function headWeights(c: DocStages, layer: number, h: number): string {
   const m = c.model;
-  const w = stage(c, `layers.${layer}.attn.weights`);
+  const w = stage(c, stageId(layer, STAGE.weights));
   if (!w) return '';
   const T = m.model.spec.T;
   const shown = Math.min(T, 6);
@@ -187,21 +195,21 @@ function headWeights(c: Computed, layer: number, h: number): string {
   return `Head ${h}'s attention weights (row: query, column: key):\n\n${table(['', ...Array.from({ length: shown }, (_, k) => names(k))], rows, T - shown)}`;
 }
 
-function matrixShapeNote(c: Computed, param: MatrixParam, layer: number): string {
+function matrixShapeNote(c: DocStages, param: MatrixParam, layer: number): string {
   const id = paramOf({ kind: 'matrix', param, layer });
   const p = id ? c.model.model.params.get(id) : undefined;
   return p ? ` · [${p.shape[0]} × ${p.shape[1]}] (layout ${c.model.layout})` : '';
 }
 
-function wordTable(c: Computed, v: number): string {
-  const logits = stage(c, 'head.logits');
-  const probs = stage(c, 'head.probs');
+function wordTable(c: DocStages, v: number): string {
+  const logits = stage(c, STAGE.logits);
+  const probs = stage(c, STAGE.probs);
   const { rows, more } = tokenRows(c, (t, tok) => [tok, fmt(col(logits, t, v)), `${(col(probs, t, v) * 100).toFixed(1)}%`]);
   return table(['after token', 'logit', 'probability'], rows, more);
 }
 
 /** A token's row at each stage after the input: min/max, and the value at one dimension. */
-function tokenJourney(c: Computed, t: number, dim: number | null): string {
+function tokenJourney(c: DocStages, t: number, dim: number | null): string {
   const rows: string[][] = [];
   const C = c.model.model.spec.C;
   for (const s of c.stages.values()) {

@@ -11,7 +11,7 @@ import { logitLensGrid, softmaxTop } from '../lenses/logitLens';
 import { activationPatching, type PatchProgress, type Patching } from '../lenses/patching';
 import type { ModelFile } from '../model/read';
 import type { LensRequest, LensResult, WordP } from '../protocol/lenses';
-import { stageId } from '../core/ids';
+import { STAGE, stageId, unitId } from '../core/ids';
 
 /** Above this many tokens the heads' patterns are not sent for the hover (T² per head). */
 const MAX_PATTERN_T = 64;
@@ -43,7 +43,7 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
     case 'logitLens': {
       if (!model.spec.head) throw new LensError('the logit lens needs a prediction head: this model has no "head"');
       let lensRun = run;
-      if (!run.has(stageId(0, 'lens.logits')) && model.spec.layers.length) {
+      if (!run.has(stageId(0, STAGE.lens)) && model.spec.layers.length) {
         // the same run with the lens stages: nothing else is computed again (the same params and
         // stages), and the next edit's run drops them
         const withLens: Model = { params: model.params, spec: { ...model.spec, lens: true } };
@@ -58,7 +58,7 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
     case 'dla': {
       const d = directLogitAttribution(run, { pos: req.pos ?? undefined, target: req.target ?? undefined, alt: req.alt, topNeurons: 30 });
       const V = model.spec.head!.V;
-      const predictions = softmaxTop(run.stage('head.logits').subarray(d.pos * V, (d.pos + 1) * V), 10, null).top as WordP[];
+      const predictions = softmaxTop(run.stage(STAGE.logits).subarray(d.pos * V, (d.pos + 1) * V), 10, null).top as WordP[];
       const ids = new Set<number>(predictions.map(([id]) => id));
       ids.add(d.target);
       if (d.alt !== null) ids.add(d.alt);
@@ -79,7 +79,7 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
       }
       const { T } = model.spec;
       const patterns = T <= MAX_PATTERN_T
-        ? model.spec.layers.map((l, i) => (l.attention ? Array.from({ length: l.attention.NH }, (_, h) => Array.from(run.stage(stageId(i, 'attn.weights')).subarray(h * T * T, (h + 1) * T * T))) : []))
+        ? model.spec.layers.map((l, i) => (l.attention ? Array.from({ length: l.attention.NH }, (_, h) => Array.from(run.stage(stageId(i, STAGE.weights)).subarray(h * T * T, (h + 1) * T * T))) : []))
         : null;
       return { kind: 'heads', tokens, prev: s.prev, dup: s.dup, induction: s.induction, repeat, patterns };
     }
@@ -108,7 +108,7 @@ function editedHeads(file: ModelFile): Record<string, string> {
   const req = file.checkpoint?.request;
   const out: Record<string, string> = {};
   if (!req) return out;
-  for (const u of req.ablate) if (u.kind === 'head') out[`layers.${u.layer}.attn.head.${u.index}`] = 'switched off (ablate)';
-  for (const u of req.scale) if (u.kind === 'head') out[`layers.${u.layer}.attn.head.${u.index}`] = `scaled by ${u.factor} (scale)`;
+  for (const u of req.ablate) if (u.kind === 'head') out[unitId('head', u.layer, u.index)] = 'switched off (ablate)';
+  for (const u of req.scale) if (u.kind === 'head') out[unitId('head', u.layer, u.index)] = `scaled by ${u.factor} (scale)`;
   return out;
 }

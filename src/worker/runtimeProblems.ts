@@ -1,11 +1,11 @@
 // Warnings only the computed stages can give: NaN or ∞ produced, every neuron of an FFN dead,
 // an attention row with nothing to see.
 import { activationLabel } from '../core/activation';
-import { parseStageId } from '../core/ids';
+import { parseStageId, STAGE, stageId } from '../core/ids';
 import type { PathSegment } from '../model/problems';
 import { layerPath, nodeAt } from '../model/tree';
-import { quote } from '../util/quote';
-import { canDie, deadNeurons, type Computed } from './computed';
+import { quote } from '../shared/quote';
+import { canDie, deadNeurons, type DocStages } from './docStages';
 
 export interface RuntimeProblem {
   readonly code: 'dead-neurons' | 'nan' | 'masked-row';
@@ -15,7 +15,7 @@ export interface RuntimeProblem {
   readonly end: number;
 }
 
-export function runtimeProblems(c: Computed): RuntimeProblem[] {
+export function runtimeProblems(c: DocStages): RuntimeProblem[] {
   const m = c.model;
   const { spec } = m.model;
   const out: RuntimeProblem[] = [];
@@ -55,7 +55,7 @@ export function runtimeProblems(c: Computed): RuntimeProblem[] {
       }
     }
     if (L.attention) {
-      const wts = c.stages.get(`layers.${i}.attn.weights`);
+      const wts = c.stages.get(stageId(i, STAGE.weights));
       if (!wts) return;
       const T = spec.T;
       for (let h = 0; h < L.attention.NH; h++) {

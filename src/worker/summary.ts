@@ -1,6 +1,8 @@
 // What the panel needs to know about a model before its numbers: names, shapes, every stage.
 import { isGated } from '../core/activation';
 import type { StageDef } from '../core/graph';
+import { paramId } from '../core/ids';
+import { sublayerParams } from '../core/paramTable';
 import type { ModelFile } from '../model/read';
 import type { ModelSummary, StageView } from '../protocol/stages';
 
@@ -15,15 +17,18 @@ export function layoutSignature(m: ModelFile, plan: readonly StageDef[]): string
   return JSON.stringify([plan.map((s) => [s.id, s.shape, s.title]), m.tokens]);
 }
 
-export function summarize(m: ModelFile, plan: readonly StageDef[], layoutKey: number, vocabKey: number): ModelSummary {
+/** The numbers that say what changed since the last summary (ModelSummary's layoutKey, vocabKey, planKey). */
+export type SummaryKeys = Pick<ModelSummary, 'layoutKey' | 'vocabKey' | 'planKey'>;
+
+export function summarize(m: ModelFile, stages: readonly StageView[], keys: SummaryKeys): ModelSummary {
   const { spec, params } = m.model;
   const e = spec.embedding;
   return {
     name: m.name,
     tokens: m.tokens,
     vocab: m.vocab,
-    seq: spec.T,
-    dModel: spec.C,
+    T: spec.T,
+    C: spec.C,
     layout: m.layout,
     norm: spec.norm,
     normKind: spec.normKind,
@@ -32,18 +37,17 @@ export function summarize(m: ModelFile, plan: readonly StageDef[], layoutKey: nu
     finalNorm: spec.finalNorm,
     layers: spec.layers.map((l, i) => ({
       attention: l.attention && {
-        heads: l.attention.NH,
-        kvHeads: l.attention.KVH,
+        NH: l.attention.NH,
+        KVH: l.attention.KVH,
         causal: l.attention.causal,
         rope: l.attention.rope !== null,
-        identity: (['Wq', 'Wk', 'Wv', 'Wo'] as const).filter((k) => !params.has(`layers.${i}.attn.${k}`)),
+        identity: sublayerParams('attention').filter((r) => r.role === 'matrix' && !params.has(paramId(i, r.kind))).map((r) => r.key!),
       },
-      ffn: l.ffn && { activation: l.ffn.activation, dFf: l.ffn.F, gated: isGated(l.ffn.activation) },
+      ffn: l.ffn && { activation: l.ffn.activation, F: l.ffn.F, gated: isGated(l.ffn.activation) },
     })),
-    head: spec.head && { temperature: spec.head.temperature, vocabSize: spec.head.V },
+    head: spec.head && { temperature: spec.head.temperature, V: spec.head.V },
     params: m.paramCounts,
-    stages: plan.map(stageView),
-    layoutKey,
-    vocabKey,
+    stages,
+    ...keys,
   };
 }

@@ -1,16 +1,17 @@
 // What leaves the worker of a stage across the vocabulary ([rows, V]: head.logits, head.probs, a
 // logit lens): the panel draws at most its heatmap width of columns, so a wider one is pooled here,
-// by the panel's own rule (src/util/pool.ts: the value of largest |v| of each block of words, sign
+// by the panel's own rule (src/shared/pool.ts: the value of largest |v| of each block of words, sign
 // kept), with the word each value is; and the prediction's chart gets the top words of each token.
 // GPT-2 with 400 tokens: head.logits is 80 MB whole, 3.3 MB pooled to 1024 columns.
+import { STAGE } from '../core/ids';
 import type { AxisKind, TopWords } from '../protocol/stages';
-import { poolMaxAbs } from '../util/pool';
+import { poolMaxAbs } from '../shared/pool';
 
 /** The heatmap width the panel draws until it says (the setting ffnLens.maxHeatmapColumns' default). */
 export const DEFAULT_POOL_COLS = 1024;
 /** Top words of each token sent with the prediction (the chart shows 12; compare's baseline has 20). */
 export const PREDICTION_TOP = 20;
-export const HEAD_PROBS = 'head.probs';
+export const HEAD_PROBS = STAGE.probs;
 
 /** True when a stage whose columns are `axis` (the plan's), of this shape, is across a vocabulary wider than `cols`. */
 export function vocabWide(axis: AxisKind | undefined, shape: readonly number[], cols: number): boolean {

@@ -27,121 +27,132 @@ export interface WorkerPlatform {
 }
 
 export function runWorker(platform: WorkerPlatform): void {
-const sessions = new Map<string, DocSession>();
-/** The version of the last file read asked for, per document read from disk. */
-const asked = new Map<string, number>();
-/** Documents read from disk: where. */
-const paths = new Map<string, string>();
-let debounceMs = 150;
-let kernel: MatmulKernel | null = null;
-const getKernel = (): MatmulKernel => {
-  if (kernel === null) {
-    kernel = defaultKernel(platform.spawnMatmulHelper);
-    vectorExp(); // (the vector ops' module compiled and warmed with the kernel: in a first forward it took 19-20 ms of GPT-2's first LayerNorm)
-  }
-  return kernel;
-};
-/** Checkpoints, loaded once for every document that names them, their weights in the kernel's memory (held once). */
-const store = new CheckpointStore(platform.files, undefined, {
-  weightArray: (n, zeroed, room) => getKernel().weightArray(n, zeroed, room),
-  intoPanels: (w, K, N, layout) => getKernel().intoPanels(w, K, N, layout),
-}, new TokenizerRunner(platform.spawnTokenizerThread ?? null));
-const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => platform.post(msg, transfer);
-
-platform.onMessage((msg: ToWorker) => {
-  try {
-    handle(msg);
-  } catch (e) {
-    post({ type: 'log', message: `worker: ${(e as Error)?.stack ?? String(e)}` });
-  }
-});
-
-function handle(msg: ToWorker): void {
-  switch (msg.type) {
-    case 'open': {
-      sessions.get(msg.doc)?.dispose();
-      sessions.set(msg.doc, new DocSession(msg.doc, msg.fileName, msg.text, msg.version, post, getKernel, () => debounceMs, msg.sniffed, store));
-      return;
+  const worker = new WorkerBody(platform);
+  platform.onMessage((msg: ToWorker) => {
+    try {
+      worker.handle(msg);
+    } catch (e) {
+      platform.post({ type: 'log', message: `worker: ${(e as Error)?.stack ?? String(e)}` });
     }
-    case 'openFile':
-    case 'reloadFile': {
-      const path = msg.type === 'openFile' ? msg.path : paths.get(msg.doc);
-      if (!path) return;
-      paths.set(msg.doc, path);
-      // As bytes: a file too large for VS Code is too large to copy into a JS string for nothing.
-      // (read asynchronously: a read overtaken by a newer one of the same document is dropped)
-      asked.set(msg.doc, msg.version);
-      void platform.readFile(path).then((text) => opened(msg, path, text), (e: unknown) => {
-        const code = (e as { code?: string }).code;
-        post({ type: 'fileError', doc: msg.doc, message: `cannot read ${path}: ${code === 'ENOENT' || code === 'FileNotFound' ? 'no such file' : (e as Error).message}` });
-      });
-      return;
-    }
+  });
+}
 
-    case 'change':
-      sessions.get(msg.doc)?.change(msg.version, msg.changes, msg.length, msg.at);
-      return;
-    case 'close':
-      sessions.get(msg.doc)?.dispose();
-      sessions.delete(msg.doc);
-      paths.delete(msg.doc);
-      asked.delete(msg.doc);
-      return;
-    case 'subscribe':
-      sessions.get(msg.doc)?.subscribe(msg.on);
-      return;
-    case 'want':
-      sessions.get(msg.doc)?.want(msg.ids, msg.cols);
-      return;
-    case 'config':
-      debounceMs = msg.debounceMs;
-      // Workspace Trust granted (or the workspace's folders changed): what names a checkpoint reads again
-      if (store.restrictTo(msg.restrictedTo ?? null)) for (const s of sessions.values()) s.reread();
-      return;
-    case 'compare':
-      sessions.get(msg.doc)?.setCompare(msg.baseline);
-      return;
-    case 'cancel':
-      for (const s of sessions.values()) s.stopJob('cancelled', msg.id);
-      return;
-    case 'query': {
-      if (msg.query.kind === 'speed') {
-        post({ type: 'reply', id: msg.id, result: measureSpeed(getKernel()) });
+/** The worker's documents (a DocSession each), its kernel, its checkpoints, and what it does with each message. */
+class WorkerBody {
+  private readonly sessions = new Map<string, DocSession>();
+  /** The version of the last file read asked for, per document read from disk. */
+  private readonly asked = new Map<string, number>();
+  /** Documents read from disk: where. */
+  private readonly paths = new Map<string, string>();
+  private debounceMs = 150;
+  private kernel: MatmulKernel | null = null;
+  /** Checkpoints, loaded once for every document that names them, their weights in the kernel's memory (held once). */
+  private readonly store: CheckpointStore;
+  private readonly post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => this.platform.post(msg, transfer);
+  private readonly getKernel = (): MatmulKernel => {
+    if (this.kernel === null) {
+      this.kernel = defaultKernel(this.platform.spawnMatmulHelper);
+      vectorExp(); // (the vector ops' module compiled and warmed with the kernel: in a first forward it took 19-20 ms of GPT-2's first LayerNorm)
+    }
+    return this.kernel;
+  };
+
+  constructor(private readonly platform: WorkerPlatform) {
+    this.store = new CheckpointStore(platform.files, undefined, {
+      weightArray: (n, zeroed, room) => this.getKernel().weightArray(n, zeroed, room),
+      intoPanels: (w, K, N, layout) => this.getKernel().intoPanels(w, K, N, layout),
+    }, new TokenizerRunner(platform.spawnTokenizerThread ?? null));
+  }
+
+  private session(doc: string, fileName: string, text: string | Uint8Array, version: number, sniffed: boolean | undefined): DocSession {
+    this.sessions.get(doc)?.dispose();
+    const s = new DocSession(doc, fileName, text, version, this.post, this.getKernel, () => this.debounceMs, sniffed, this.store);
+    this.sessions.set(doc, s);
+    return s;
+  }
+
+  handle(msg: ToWorker): void {
+    const s = 'doc' in msg ? this.sessions.get(msg.doc) : undefined;
+    switch (msg.type) {
+      case 'open':
+        this.session(msg.doc, msg.fileName, msg.text, msg.version, msg.sniffed);
         return;
-      }
-      const s = sessions.get(msg.doc);
-      if (s && msg.query.kind === 'lens' && msg.query.request.kind === 'patch') {
-        // a job: its reply comes when it ends (progress meanwhile)
-        try {
-          s.patch(msg.id, msg.query.request, (result) => post({ type: 'reply', id: msg.id, result }));
-        } catch (e) {
-          post({ type: 'reply', id: msg.id, result: null });
-          throw e;
-        }
+      case 'openFile':
+      case 'reloadFile':
+        return this.readFile(msg);
+      case 'change':
+        s?.change(msg.version, msg.changes, msg.length, msg.at);
         return;
-      }
-      let result = null;
+      case 'close':
+        s?.dispose();
+        this.sessions.delete(msg.doc);
+        this.paths.delete(msg.doc);
+        this.asked.delete(msg.doc);
+        return;
+      case 'subscribe':
+        s?.subscribe(msg.on);
+        return;
+      case 'want':
+        s?.want(msg.ids, msg.cols);
+        return;
+      case 'config':
+        this.debounceMs = msg.debounceMs;
+        // Workspace Trust granted (or the workspace's folders changed): what names a checkpoint reads again
+        if (this.store.restrictTo(msg.restrictedTo ?? null)) for (const x of this.sessions.values()) x.reread();
+        return;
+      case 'compare':
+        s?.setCompare(msg.baseline);
+        return;
+      case 'cancel':
+        for (const x of this.sessions.values()) x.stopJob('cancelled', msg.id);
+        return;
+      case 'query':
+        return this.query(msg, s);
+    }
+  }
+
+  private query(msg: Extract<ToWorker, { type: 'query' }>, s: DocSession | undefined): void {
+    const reply = (result: QueryResult | null): void => this.post({ type: 'reply', id: msg.id, result });
+    if (msg.query.kind === 'speed') return reply(measureSpeed(this.getKernel()));
+    if (s && msg.query.kind === 'lens' && msg.query.request.kind === 'patch') {
+      // a job: its reply comes when it ends (progress meanwhile)
       try {
-        result = s ? s.query(msg.query) : null;
-      } finally {
-        post({ type: 'reply', id: msg.id, result }); // an answer always, so the host never waits out its timeout
+        s.patch(msg.id, msg.query.request, reply);
+      } catch (e) {
+        reply(null);
+        throw e;
       }
       return;
     }
+    let result = null;
+    try {
+      result = s ? s.query(msg.query) : null;
+    } finally {
+      reply(result); // an answer always, so the host never waits out its timeout
+    }
   }
-}
 
-function opened(msg: Extract<ToWorker, { type: 'openFile' | 'reloadFile' }>, path: string, text: Uint8Array): void {
-  if (asked.get(msg.doc) !== msg.version) return;
-  const s = sessions.get(msg.doc);
-  // A document VS Code has open: its text as VS Code decodes it (UTF-8, without a BOM).
-  const content = msg.type === 'openFile' && msg.asDocument ? new TextDecoder('utf-8').decode(text) : text;
-  if (s && msg.type === 'reloadFile') s.replace(msg.version, content);
-  else {
-    s?.dispose();
-    sessions.set(msg.doc, new DocSession(msg.doc, path, content, msg.version, post, getKernel, () => debounceMs, msg.type === 'openFile' && msg.sniffed, store));
+  private readFile(msg: Extract<ToWorker, { type: 'openFile' | 'reloadFile' }>): void {
+    const path = msg.type === 'openFile' ? msg.path : this.paths.get(msg.doc);
+    if (!path) return;
+    this.paths.set(msg.doc, path);
+    // As bytes: a file too large for VS Code is too large to copy into a JS string for nothing.
+    // (read asynchronously: a read overtaken by a newer one of the same document is dropped)
+    this.asked.set(msg.doc, msg.version);
+    void this.platform.readFile(path).then((text) => this.opened(msg, path, text), (e: unknown) => {
+      const code = (e as { code?: string }).code;
+      this.post({ type: 'fileError', doc: msg.doc, message: `cannot read ${path}: ${code === 'ENOENT' || code === 'FileNotFound' ? 'no such file' : (e as Error).message}` });
+    });
   }
-}
+
+  private opened(msg: Extract<ToWorker, { type: 'openFile' | 'reloadFile' }>, path: string, text: Uint8Array): void {
+    if (this.asked.get(msg.doc) !== msg.version) return;
+    const s = this.sessions.get(msg.doc);
+    // A document VS Code has open: its text as VS Code decodes it (UTF-8, without a BOM).
+    const content = msg.type === 'openFile' && msg.asDocument ? new TextDecoder('utf-8').decode(text) : text;
+    if (s && msg.type === 'reloadFile') s.replace(msg.version, content);
+    else this.session(msg.doc, path, content, msg.version, msg.type === 'openFile' && msg.sniffed);
+  }
 }
 
 // GFLOPS of this worker's kernel on an FFN shape of GPT-2-small (32 tokens, 768 → 3072): the

@@ -1,2 +1,2 @@
 // A seeded generator (mulberry32) so random tests are the same on every run.
-export { rng } from '../../src/util/rng';
+export { rng } from '../../src/core/rng';

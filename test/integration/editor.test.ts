@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { fmt } from '../../src/worker/computed';
+import { fmt } from '../../src/worker/docStages';
 import { api, closeAll, diagnostics, extensionPath, openCopy, rendered, sampleText, waitFor } from './helpers';
 
 interface CliStage { id: string; shape: number[]; data: number[] }

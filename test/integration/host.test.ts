@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { nodeWorkerPort } from '../../src/compute/nodeWorkerPort';
 import { ComputeClient } from '../../src/compute/computeClient';
-import { panelSettingTarget } from '../../src/config';
+import { panelSettingTarget } from '../../src/host/config';
 import { api, closeAll, diagnostics, extensionPath, openCopy, rendered, sampleText, waitFor } from './helpers';
 
 const PLAIN_MODEL = `{

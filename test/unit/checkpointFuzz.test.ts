@@ -28,6 +28,10 @@ describe('checkpoint fuzzer: the judge of a run', () => {
     assert.equal(run({ stderr: line('holds 32 bytes; [8] of toString needs NaN') }).outcome, 'raw-message');
     // the reader's own words for a NaN written in the file are not raw
     assert.equal(run({ stderr: '/x/m.ffn.json:8:5: error: token_ids[2]: is NaN, which is not a number JSON allows: write a finite number\n' }).outcome, 'clean-error');
+    assert.equal(run({ stderr: '/x/m.ffn.json:12:18: error: temperature: must be a finite number, found NaN, which is not a number JSON allows\n' }).outcome, 'clean-error');
+    // a bare NaN reads like one we computed, whatever follows it
+    assert.equal(run({ stderr: '/x/m.ffn.json:12:18: error: temperature: must be a finite number, found NaN (JSON has no NaN)\n' }).outcome, 'raw-message');
+    assert.equal(run({ stderr: line('the scale is found NaN') }).outcome, 'raw-message');
     const long = run({ stderr: line(`tensor ${'x'.repeat(400)} is missing`) });
     assert.equal(long.outcome, 'long-message');
     assert.match(long.detail, /^\d+ chars/);
@@ -79,6 +83,79 @@ describe('checkpoint fuzzer: the witness of file access', () => {
     fs.existsSync(join(dir, 'outside/tokenizer_config.json'));
     fs.existsSync(join(dir, 'case/ckpt/config.json')); // (outside this case's checkpoint folder)
     const seen = stopRecording();
+    assert.deepEqual(seen.map((a) => inZones(a.real, zones)), [true, true, true, false]);
+  });
+});
+
+describe('checkpoint fuzzer: the witness inside the built command line', () => {
+  // The fuzz child loads dist/cli.js after patching node:fs: every form of the file API the bundle
+  // uses must reach the patch (its readFileSync, fs.promises' realpath, stat and open; reads go
+  // through the handles those opens return, so a handle's read is covered by its opening).
+  let dir: string;
+  type Cli = { run(argv: string[], io: { out(s: string): void; err(s: string): void }): Promise<number> };
+  let cli: Cli;
+  before(() => {
+    installWatch();
+    cli = require(join(REPO, 'dist', 'cli.js')) as Cli; // (built before the unit tests, as cli.test.ts needs)
+    dir = fs.realpathSync(fs.mkdtempSync(join(tmpdir(), 'fuzz-cli-')));
+    fs.mkdirSync(join(dir, 'linked'));
+    fs.copyFileSync(join(REPO, 'samples/stories260K/model.safetensors'), join(dir, 'linked/model.safetensors'));
+    fs.writeFileSync(join(dir, 'secret.json'), '{"model_type": "llama"}');
+    fs.symlinkSync('../secret.json', join(dir, 'linked/config.json'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const runCase = async (model: object): Promise<{ code: number; err: string; seen: ReturnType<typeof stopRecording>; zones: ReturnType<typeof caseZones> }> => {
+    const file = join(dir, 'm.ffn.json');
+    fs.writeFileSync(file, JSON.stringify(model));
+    const zones = caseZones(file, (model as { checkpoint?: unknown }).checkpoint, undefined);
+    let err = '';
+    startRecording();
+    const code = await cli.run(['stages', file, '--summary'], { out: () => undefined, err: (s) => void (err += s) });
+    return { code, err, seen: stopRecording(), zones };
+  };
+
+  it('sees each file the command line reads, by each form of the file API it uses', async () => {
+    const r = await runCase({ version: 1, checkpoint: join(REPO, 'samples/stories260K'), token_ids: [1, 403] });
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual([...new Set(r.seen.map((a) => a.op))].sort(), ['open', 'readFile', 'realpath', 'stat']);
+    assert.ok(r.seen.some((a) => a.op === 'open' && a.path.endsWith('model.safetensors')));
+    assert.deepEqual(r.seen.filter((a) => !inZones(a.real, r.zones)), []);
+  });
+
+  it('sees the command line look at a link out of the folder, and refuse it without opening it', async () => {
+    const r = await runCase({ version: 1, checkpoint: './linked', token_ids: [1] });
+    assert.equal(r.code, 1);
+    assert.match(r.err, /checkpoint: /);
+    assert.ok(r.seen.some((a) => a.op === 'realpath' && a.path === join(dir, 'linked/config.json')), 'the link was looked at');
+    assert.deepEqual(r.seen.filter((a) => !inZones(a.real, r.zones)), []);
+  });
+});
+
+describe('checkpoint fuzzer: what the model file names', () => {
+  before(() => installWatch());
+
+  // (was: `"checkpoint": "/proc/self"` judged a read outside, since the realpath of the name looks
+  // at /proc/self itself and the zone held only where it leads, /proc/PID)
+  it('may be looked at as written and read where it leads; what else its folder holds may not', async () => {
+    if (!fs.existsSync('/proc/self/status')) return; // (Linux only)
+    const model = join(tmpdir(), 'm.ffn.json');
+    let zones = caseZones(model, '/proc/self', undefined);
+    startRecording();
+    await fs.promises.realpath('/proc/self');
+    await fs.promises.stat('/proc/self/config.json').catch(() => null);
+    fs.readFileSync('/proc/self/status');
+    fs.existsSync('/proc/1/status');
+    let seen = stopRecording();
+    assert.deepEqual(seen.map((a) => [a.op, inZones(a.real, zones)]), [['realpath', true], ['stat', true], ['readFile', true], ['exists', false]]);
+    // a tokenizer named there: its folder is looked at to find it, nothing else in it is read
+    zones = caseZones(model, './ckpt', '/proc/self/environ');
+    startRecording();
+    await fs.promises.realpath('/proc/self');
+    await fs.promises.realpath('/proc/self/environ');
+    fs.readFileSync('/proc/self/environ');
+    fs.readFileSync('/proc/self/status');
+    seen = stopRecording();
     assert.deepEqual(seen.map((a) => inZones(a.real, zones)), [true, true, true, false]);
   });
 });

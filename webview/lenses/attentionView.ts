@@ -2,9 +2,11 @@
 // two columns, a line from each query token to each key token as strong as the weight; hover a
 // token on the left to see what it attends to, on the right to see what attends to it) and the
 // model view (every layer × head as a small pattern in one grid; click one to open it above).
-// Drawn from the `attn.weights` stages, which the view asks the worker for while it is shown.
+// Drawn from the attention weights (the stages the plan marks `attentionPattern`), which the view
+// asks the worker for while it is shown.
 import { h } from '../dom';
 import { lut32 } from '../heatmap';
+import { attentionPatterns } from '../stagePicks';
 import type { LensContext } from './lensContext';
 
 const ROW_H = 18;
@@ -29,9 +31,14 @@ export class AttentionView {
     this.headSel.addEventListener('change', () => this.pick(this.layer, Number(this.headSel.value)));
   }
 
-  private ids(): string[] {
+  /** The attention weights of each layer that has them, by layer. */
+  private patterns(): Map<number, string> {
     const s = this.ctx.summary();
-    return s ? s.layers.flatMap((l, i) => (l.attention ? [`layers.${i}.attn.weights`] : [])) : [];
+    return new Map(s ? attentionPatterns(s).map((x) => [x.layer, x.id]) : []);
+  }
+
+  private ids(): string[] {
+    return [...this.patterns().values()];
   }
 
   request(): void {
@@ -41,7 +48,7 @@ export class AttentionView {
 
   /** Stage numbers arrived: draw when they are the view's. */
   onStage(id: string): void {
-    if (/^layers\.\d+\.attn\.weights$/.test(id)) this.draw();
+    if (this.ids().includes(id)) this.draw();
   }
 
   private pick(layer: number, head: number): void {
@@ -54,8 +61,8 @@ export class AttentionView {
   draw(): void {
     const s = this.ctx.summary();
     if (!s) return;
-    const T = s.seq;
-    const layers = s.layers.map((l, i) => ({ i, NH: l.attention?.heads ?? 0 })).filter((l) => l.NH > 0);
+    const T = s.T;
+    const layers = s.layers.map((l, i) => ({ i, NH: l.attention?.NH ?? 0 })).filter((l) => l.NH > 0);
     if (!layers.length) {
       this.el.replaceChildren(h('p', { class: 'lens-note' }, 'This model has no attention.'));
       return;
@@ -77,7 +84,7 @@ export class AttentionView {
         h('h4', {}, 'Every layer and head (click one to open it above)'),
         this.grid);
     }
-    const NH = s.layers[this.layer]?.attention?.heads ?? 1;
+    const NH = s.layers[this.layer]?.attention?.NH ?? 1;
     if (this.head >= NH) this.head = 0;
     // (options marked selected: the control reads its value from its options when they change)
     this.headSel.replaceChildren(...Array.from({ length: NH }, (_, k) => h('vscode-option', { value: String(k), selected: k === this.head }, `head ${k}`)));
@@ -90,7 +97,8 @@ export class AttentionView {
   }
 
   private pattern(layer: number, head: number, T: number): Float32Array | null {
-    const st = this.ctx.stage(`layers.${layer}.attn.weights`);
+    const id = this.patterns().get(layer);
+    const st = id === undefined ? null : this.ctx.stage(id);
     return st ? st.data.subarray(head * T * T, (head + 1) * T * T) : null;
   }
 

@@ -3,6 +3,7 @@
 // heads as a layer × head grid (diverging colors, centred at zero), the top neurons. Clicking a
 // head or a neuron offers to switch it off in the model file.
 import type { DlaPartView, LensResult } from '../../src/protocol/lenses';
+import { unitId } from '../../src/core/ids';
 import { h } from '../dom';
 import { HeatmapView } from '../views/heatmapView';
 import { legend, signed, wordLabel, type LensContext } from './lensContext';
@@ -21,7 +22,7 @@ function partLabel(p: DlaPartView): string {
 }
 
 function unitOf(p: DlaPartView): string | null {
-  return p.kind === 'head' ? `layers.${p.layer}.attn.head.${p.unit}` : p.kind === 'neuron' ? `layers.${p.layer}.ffn.neuron.${p.unit}` : null;
+  return p.kind === 'head' || p.kind === 'neuron' ? unitId(p.kind, p.layer, p.unit) : null;
 }
 
 export class DlaView {
@@ -107,12 +108,12 @@ export class DlaView {
       d.heads.forEach((row, l) => row.forEach((v, k) => (data[l * NH + k] = v)));
       const m = Math.max(1e-12, ...d.heads.flat().map(Math.abs));
       // the heads the file switches off or scales: hatched, their edit in the tooltip
-      const edited = (l: number, k: number): string | undefined => d.editedHeads[`layers.${l}.attn.head.${k}`];
+      const edited = (l: number, k: number): string | undefined => d.editedHeads[unitId('head', l, k)];
       const mask = Uint8Array.from({ length: L * NH }, (_, i) => (edited(Math.floor(i / NH), i % NH) ? 1 : 0));
       this.grid.set({
         data, rows: L, cols: NH, mask, rowLabels: d.heads.map((_, l) => `L${l}`), colLabels: Array.from({ length: NH }, (_, k) => String(k)), colAxis: 'head',
         describe: (l, k, v) => [`layer ${l}, head ${k}${edited(l, k) ? `: ${edited(l, k)}` : ''}`, `writes ${signed(v, 4)} into ${what}`, 'click: switch it off or scale it'],
-        onClick: (l, k) => this.ctx.unit(`layers.${l}.attn.head.${k}`),
+        onClick: (l, k) => this.ctx.unit(unitId('head', l, k)),
         ariaLabel: `Direct logit attribution of every head: ${L} layers × ${NH} heads`,
       });
       const nEdited = Object.keys(d.editedHeads).length;

@@ -3,6 +3,7 @@
 // and per head. Runs as a command (VS Code's progress, cancellable); the panel shows its progress
 // and the result.
 import type { LensResult } from '../../src/protocol/lenses';
+import { unitId } from '../../src/core/ids';
 import { h } from '../dom';
 import { HeatmapView } from '../views/heatmapView';
 import { legend, wordLabel, type LensContext } from './lensContext';
@@ -103,7 +104,7 @@ export class PatchView {
         this.heads.set({
           data: hd, rows: L, cols: NH, rowLabels: hm.map((_, l) => `L${l}`), colLabels: Array.from({ length: NH }, (_, k) => String(k)), colAxis: 'head',
           describe: (l, k, v) => [`layer ${l}, head ${k}: its output at every token`, `recovers ${(v * 100).toFixed(1)} % of ${metric}`, 'click: switch it off or scale it'],
-          onClick: (l, k) => this.ctx.unit(`layers.${l}.attn.head.${k}`),
+          onClick: (l, k) => this.ctx.unit(unitId('head', l, k)),
           ariaLabel: `Head patching: ${L} layers × ${NH} heads`,
         });
         parts.push(h('h4', {}, 'Each head\'s output (every token), by layer and head'), this.heads.el, ...(this.last ? [] : [legend(share, 'coolwarm', [-m, m], this.ctx.backdrop())]));

@@ -4,6 +4,7 @@
 // neuron's W1 row (and a click on a neuron's cell in the panel, which moves that cursor).
 import type { HighlightTarget } from '../../src/protocol/stages';
 import { h } from '../dom';
+import { unitsStage } from '../stagePicks';
 import { colorAt, cssRGB } from '../heatmap';
 import { tooltip } from '../views/tooltip';
 import { legend, type LensContext } from './lensContext';
@@ -34,12 +35,15 @@ export class TokensView {
       this.body);
   }
 
-  private stageId(): string {
-    return `layers.${this.unit.layer}.${this.unit.kind === 'neuron' ? 'ffn.act' : 'attn.context'}`;
+  /** The stage whose columns the unit's numbers are (null: the layer has none of its kind). */
+  private stageId(): string | null {
+    const s = this.ctx.summary();
+    return (s && unitsStage(s, this.unit.kind, this.unit.layer)?.id) ?? null;
   }
 
   request(): void {
-    this.ctx.want([this.stageId()]);
+    const id = this.stageId();
+    this.ctx.want(id === null ? [] : [id]);
     this.draw();
   }
 
@@ -66,7 +70,7 @@ export class TokensView {
     this.layerSel.value = String(u.layer);
     this.indexField.value = String(u.index);
     const L = s.layers[u.layer];
-    const size = u.kind === 'neuron' ? L?.ffn?.dFf : L?.attention?.heads;
+    const size = u.kind === 'neuron' ? L?.ffn?.F : L?.attention?.NH;
     if (!size) {
       this.body.replaceChildren(h('p', { class: 'lens-note' }, `Layer ${u.layer} has no ${u.kind === 'neuron' ? 'FFN' : 'attention'}.`));
       return;
@@ -75,12 +79,13 @@ export class TokensView {
       this.body.replaceChildren(h('p', { class: 'lens-note' }, `Layer ${u.layer} has ${size} ${u.kind}s: 0 to ${size - 1}.`));
       return;
     }
-    const st = this.ctx.stage(this.stageId());
+    const id = this.stageId();
+    const st = id === null ? null : this.ctx.stage(id);
     if (!st) {
       this.body.replaceChildren(h('p', { class: 'lens-note' }, 'Computing…'));
       return;
     }
-    const T = s.seq;
+    const T = s.T;
     const values: number[] = [];
     if (u.kind === 'neuron') {
       const F = st.shape[1];

@@ -3,45 +3,15 @@
 // cursor (arrow keys read the cells as the pointer does, Enter reveals). A matrix wider
 // or taller than the space it has is pooled to the device pixels available (keeping each block's
 // value of largest magnitude), so scaling never drops an extreme, and the card says so.
-import { formatFloat32 } from '../../src/util/float32';
+import { formatFloat32 } from '../../src/shared/float32';
 import { h } from '../dom';
-import { cellAt, cellAtClientPoint, drawHeatmap, indexTickStep, paintHeatmap, type Backdrop, type CellHit, type ColormapName, type HeatmapInfo } from '../heatmap';
+import { cellAt, cellAtClientPoint, drawHeatmap, paintHeatmap, type CellHit, type HeatmapInfo } from '../heatmap';
+import { drawColLabels, drawRowLabels, rowLabelStep, rowLabelWidth } from './heatmapLabels';
+import { sourceCol, type HeatmapSpec, type Paint } from './heatmapSpec';
 import { tooltip } from './tooltip';
-import { lastAtOrBelow } from '../../src/util/search';
+import { lastAtOrBelow } from '../../src/shared/search';
 
-export interface HeatmapSpec {
-  readonly data: Float32Array;
-  readonly rows: number;
-  readonly cols: number;
-  readonly rowLabels: readonly string[];
-  /** Words for the columns (keys, vocabulary), or null for indices. */
-  readonly colLabels: readonly string[] | null;
-  readonly colAxis: string;
-  readonly mask?: Uint8Array;
-  /** Lines of the tooltip for a cell (row, col of the source matrix). */
-  readonly describe: (row: number, col: number, value: number, masked: boolean) => string[];
-  readonly onClick?: (row: number, col: number) => void;
-  readonly ariaLabel: string;
-  /**
-   * The columns are blocks of a stage this many columns wide, pooled before they came (a stage
-   * across the vocabulary: src/worker/vocabStages.ts): column c covers floor(c·colsOf/cols) ….
-   * Ticks, the pooled note and the tooltip's block then count in the stage's columns.
-   */
-  readonly colsOf?: number;
-}
-
-/** The first column of the stage in column c of a matrix pooled from it (src/util/pool.ts' rule). */
-function sourceCol(s: HeatmapSpec, c: number): number {
-  return s.colsOf ? Math.floor((c * s.colsOf) / s.cols) : c;
-}
-
-export interface Paint {
-  readonly colormap: ColormapName;
-  readonly backdrop: Backdrop;
-  readonly range: readonly [number, number];
-  readonly maxRows: number;
-  readonly maxCols: number;
-}
+export type { HeatmapSpec, Paint } from './heatmapSpec';
 
 const MAX_CELL = 28;     // px: small matrices get big, readable cells
 const MIN_ROW = 14;      // px per row while labels fit
@@ -119,7 +89,7 @@ export class HeatmapView {
     const dpr = window.devicePixelRatio || 1;
     const rowH = this.small ? Math.min(MAX_CELL, Math.max(2, 160 / s.rows)) : Math.min(MAX_CELL, Math.max(s.rows > 64 ? 2 : MIN_ROW, MAX_HEIGHT / s.rows));
     const cssH = Math.max(1, Math.min(this.small ? 160 : MAX_HEIGHT, Math.round(rowH * s.rows)));
-    const labelW = this.small && !this.rowLabels ? 0 : this.rowLabelWidth(s, rowLabelStep(cssH, s.rows) > 1 && s.rowLabels.length > 0);
+    const labelW = this.small && !this.rowLabels ? 0 : rowLabelWidth(s, rowLabelStep(cssH, s.rows) > 1 && s.rowLabels.length > 0);
     // (room at the right for the column axis' name, "neuron", which follows the last tick)
     const width = Math.max(40, availableWidth - labelW - 8 - (this.small ? 0 : AXIS_NAME_W));
     const cellW = Math.min(MAX_CELL, width / s.cols);
@@ -195,82 +165,9 @@ export class HeatmapView {
     }
   }
 
-  /** `indexed`: every few rows are named, each with its index in front. */
-  private rowLabelWidth(s: HeatmapSpec, indexed: boolean): number {
-    const longest = s.rowLabels.reduce((m, l) => Math.max(m, l.length), 1) + (indexed ? String(s.rows - 1).length + 1 : 0);
-    return Math.min(indexed ? 150 : 120, 12 + longest * 7);
-  }
-
   private labels(s: HeatmapSpec, cssW: number, cssH: number): void {
-    // Rows: every token while rows are at least 12px tall, else an even subset (a small multiple
-    // names them only if it is the first of its row).
-    this.rowLabelsEl.replaceChildren();
-    if (this.small && !this.rowLabels) {
-      this.rowLabelsEl.style.width = '0px';
-    } else {
-      this.rowLabelsEl.style.height = `${cssH}px`;
-      const rowH = cssH / s.rows;
-      const rowStep = rowLabelStep(cssH, s.rows);
-      // (every few rows named: each with its index, or a repeating input reads "#1 #1 #1…")
-      const indexed = rowStep > 1 && s.rowLabels.length > 0;
-      this.rowLabelsEl.style.width = `${this.rowLabelWidth(s, indexed)}px`;
-      for (let i = 0; i < s.rows; i += rowStep) {
-        const text = s.rowLabels[i] === undefined ? String(i) : indexed ? `${i} ${s.rowLabels[i]}` : s.rowLabels[i];
-        const l = h('span', { class: 'hm-row-label', title: s.rowLabels[i] ?? '' }, text);
-        l.style.top = `${(i + 0.5) * rowH}px`;
-        this.rowLabelsEl.append(l);
-      }
-    }
-    // Columns: words when they fit, else index ticks at a round step (a small multiple: words or
-    // nothing, so the keys of an attention head still read under it).
-    this.colLabelsEl.replaceChildren();
-    const colW = cssW / s.cols;
-    const words = s.colLabels && colW >= 12;
-    this.colLabelsEl.hidden = this.small && !words;
-    if (this.colLabelsEl.hidden) return;
-    this.colLabelsEl.style.width = `${cssW}px`;
-    // Words wider than their column (measured in the labels' font) are set at an angle, so
-    // neighbours never run into each other.
-    const shortText = (full: string): string => (full.length > 14 ? `${full.slice(0, 13)}…` : full);
-    const widest = words ? this.widestLabel(s.colLabels!.map(shortText)) : 0;
-    const angled = words && widest > colW - 4;
-    this.colLabelsEl.classList.toggle('hm-cols-angled', !!angled);
-    this.colLabelsEl.style.height = angled ? `${Math.round(widest * 0.65 + 16)}px` : '';
-    if (s.colsOf && !words) {
-      // (ticks in the stage's own columns: word 10000, not pooled column 204)
-      const of = s.colsOf;
-      for (let j = 0, step = indexTickStep(of, cssW); j < of; j += step) {
-        const l = h('span', { class: 'hm-col-label', title: `${s.colAxis} ${j}` }, String(j));
-        placeTick(l, ((j + 0.5) * cssW) / of, cssW);
-        this.colLabelsEl.append(l);
-      }
-      if (!this.small) this.colLabelsEl.append(h('span', { class: 'hm-axis-name' }, s.colAxis));
-      return;
-    }
-    const step = words ? 1 : indexTickStep(s.cols, cssW);
-    for (let j = 0; j < s.cols; j += step) {
-      const full = words ? s.colLabels![j] : String(j);
-      const text = words ? shortText(full) : full;
-      const l = h('span', { class: words ? 'hm-col-label hm-col-word' : 'hm-col-label', title: s.colLabels?.[j] ?? `${s.colAxis} ${j}` }, text);
-      if (words) l.style.left = `${(j + 0.5) * colW}px`;
-      else placeTick(l, (j + 0.5) * colW, cssW);
-      this.colLabelsEl.append(l);
-    }
-    if (!this.small) this.colLabelsEl.append(h('span', { class: 'hm-axis-name' }, s.colAxis));
-  }
-
-  /** The width in px of the widest of these column words, as a label draws them. */
-  private widestLabel(texts: readonly string[]): number {
-    const probe = h('span', { class: 'hm-col-label hm-col-word' });
-    this.colLabelsEl.append(probe);
-    // (not .font: Chromium leaves that shorthand empty when font-variant-numeric is set)
-    const cs = getComputedStyle(probe);
-    const font = cs.fontSize && cs.fontFamily ? `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}` : '';
-    probe.remove();
-    measure ??= document.createElement('canvas').getContext('2d');
-    if (!measure || !font) return texts.reduce((m, t) => Math.max(m, t.length * 7), 0);
-    measure.font = font;
-    return texts.reduce((m, t) => Math.max(m, measure!.measureText(t).width), 0);
+    drawRowLabels(this.rowLabelsEl, s, cssH, this.small && !this.rowLabels);
+    drawColLabels(this.colLabelsEl, s, cssW, this.small);
   }
 
   private hit(e: MouseEvent): CellHit | null {
@@ -388,9 +285,6 @@ export class HeatmapView {
   }
 }
 
-let measure: CanvasRenderingContext2D | null | undefined;
-
-
 /** The value as the tooltip shows it: the exact float32, shortest form. */
 export function exact(v: number): string {
   if (Number.isNaN(v)) return 'NaN';
@@ -410,24 +304,4 @@ function sameWords(a: readonly string[] | null, b: readonly string[] | null): bo
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/** Rows named every this many: each while rows are at least 12 px tall. */
-function rowLabelStep(cssH: number, rows: number): number {
-  return Math.max(1, Math.ceil(12 / (cssH / rows)));
-}
-
-/**
- * A number under a column, centred on it, but kept inside the heatmap's width: a tick near the
- * right end (50000 of GPT-2's 50,257 words) ends at the edge, clear of the axis name beyond it.
- */
-function placeTick(label: HTMLElement, x: number, width: number): void {
-  const half = (label.textContent ?? '').length * 3.5; // (a digit is ~7 px at the labels' size)
-  if (x + half > width) {
-    label.style.left = `${width}px`;
-    label.style.transform = 'translateX(-100%)';
-  } else if (x - half < 0) {
-    label.style.left = '0px';
-    label.style.transform = 'none';
-  } else label.style.left = `${x}px`;
 }

@@ -172,7 +172,7 @@ export class StageCard {
     this.lastWidth = width;
     const { summary } = this.ctx;
     const info = this.info;
-    const T = summary.seq;
+    const T = summary.T;
     if (info.perHead) {
       const NH = st.shape[0];
       const X = st.shape[2];
@@ -229,7 +229,7 @@ export class StageCard {
     // Probabilities (attention weights, the head's) are never negative: a diverging map's range
     // [-m, m] then uses only its upper half, and the legend shows only that half, 0 … m.
     const d = data;
-    const nonNegative = !!d && range[0] === -range[1] && isDiverging(this.ctx.colormap) && (this.info.kind === 'attn.weights' || this.info.kind === 'head.probs') && d.every((v) => !(v < 0));
+    const nonNegative = !!d && range[0] === -range[1] && isDiverging(this.ctx.colormap) && !!this.info.show.nonNegative && d.every((v) => !(v < 0));
     // values beyond an end (a percentile range, or a range shared with other stages) are drawn
     // in that end's color: the legend says "≤" / "≥" there
     let below = false;
@@ -276,6 +276,7 @@ export class StageCard {
     const tokens = summary.tokens;
     const colLabels = info.cols === 'key' ? tokens : info.cols === 'vocab' ? summary.vocab : null;
     const stageTitle = head >= 0 ? `${info.title} · head ${head}` : info.title;
+    const valueName = info.show.valueName ?? 'value';
     return {
       data, rows, cols, colLabels, mask,
       rowLabels: tokens,
@@ -286,22 +287,17 @@ export class StageCard {
         const lines = [stageTitle];
         if (info.cols === 'key') {
           lines.push(`query "${tok}" (row ${r}) → key "${tokens[c] ?? c}" (column ${c})`);
-          lines.push(masked ? 'masked: a causal query cannot see a later token' : `${info.kind === 'attn.weights' ? 'weight' : 'score'} = ${exact(v)}`);
+          lines.push(masked ? 'masked: a causal query cannot see a later token' : `${valueName} = ${exact(v)}`);
           return lines;
         }
         const colName = info.cols === 'vocab' ? `word "${summary.vocab[c] ?? c}" (${c})` : `${axisName(info.cols)} ${c}`;
         lines.push(`token "${tok}" (row ${r}) · ${colName}`);
-        if (info.kind === 'ffn.act') {
-          // what went in: act = f(up), or for a gated FFN f(gate) · up
-          const prefix = info.id.slice(0, info.id.length - 'ffn.act'.length);
-          const up = this.ctx.stageData(`${prefix}ffn.up`)?.[r * cols + c];
-          const gate = this.ctx.stageData(`${prefix}ffn.gate`)?.[r * cols + c];
-          if (gate !== undefined) lines.push(`gate (pre-activation) = ${exact(gate)}`);
-          if (up !== undefined) lines.push(gate !== undefined ? `up = ${exact(up)}` : `up (pre-activation) = ${exact(up)}`);
-          lines.push(`activation = ${exact(v)}`);
-          return lines;
+        // what went in (an activation's pre-activations), as far as those stages have come
+        for (const q of info.show.quotes ?? []) {
+          const x = this.ctx.stageData(q.stage)?.[r * cols + c];
+          if (x !== undefined) lines.push(`${q.label} = ${exact(x)}`);
         }
-        lines.push(`value = ${exact(v)}`);
+        lines.push(`${valueName} = ${exact(v)}`);
         return lines;
       },
       onClick: (r, c) => this.ctx.reveal(info.id, head >= 0 ? [head, r, c] : [r, c]),

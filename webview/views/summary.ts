@@ -23,13 +23,13 @@ export function renderSummary(s: ModelSummary): HTMLElement {
   const share = p.total ? Math.round((100 * p.ffn) / p.total) : 0;
   const rows = s.layers.map((L, i) => h('tr', {},
     h('td', {}, `layer ${i}`),
-    h('td', {}, L.attention ? `${L.attention.heads} × [${s.seq} × ${s.dModel / L.attention.heads}]${L.attention.causal ? ', causal' : ''}` : '—'),
-    h('td', {}, L.ffn ? `${s.dModel} → ${L.ffn.dFf} → ${s.dModel}, ${activationLabel(L.ffn.activation)}` : '—')));
+    h('td', {}, L.attention ? `${L.attention.NH} × [${s.T} × ${s.C / L.attention.NH}]${L.attention.causal ? ', causal' : ''}` : '—'),
+    h('td', {}, L.ffn ? `${s.C} → ${L.ffn.F} → ${s.C}, ${activationLabel(L.ffn.activation)}` : '—')));
   return h('div', { class: 'summary' },
     h('table', { class: 'shapes' },
       h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, 'attention (heads × [seq × d_head])'), h('th', {}, 'FFN'))),
       h('tbody', {}, ...rows)),
-    h('p', { class: 'facts-line' }, `input [${s.seq} × ${s.dModel}], layout ${s.layout}${s.positional === 'sinusoidal' ? ', sinusoidal positions' : ''}, norm ${s.norm}${s.residual ? ', residual' : ''}${s.finalNorm ? ', final norm' : ''}${s.head ? `, head over ${s.head.vocabSize} words at temperature ${s.head.temperature}` : ''}`),
+    h('p', { class: 'facts-line' }, `input [${s.T} × ${s.C}], layout ${s.layout}${s.positional === 'sinusoidal' ? ', sinusoidal positions' : ''}, norm ${s.norm}${s.residual ? ', residual' : ''}${s.finalNorm ? ', final norm' : ''}${s.head ? `, head over ${s.head.V} words at temperature ${s.head.temperature}` : ''}`),
     h('div', { class: 'params' },
       h('div', { class: 'params-title' }, `${fmt(p.total)} parameters in the file${p.total ? ` — the FFN holds ${share}%` : ''}`),
       bar,

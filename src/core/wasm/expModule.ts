@@ -14,7 +14,7 @@
 //                                out = x / (1 + e^g(x)) (· up, unless up is 0), n a multiple of 4:
 //                                SiLU (kind 0: g = −x) or GELU-tanh (kind 1), as activationColumns
 
-import { EXPF } from '../expf';
+import { EXPF } from '../expfScalar';
 import { GELU_TANH_K, GELU_TANH_CUBIC } from '../geluTanh';
 import { encodeModule, F64, FuncBuilder, I32, V128, type Local } from './wasmBytes';
 

@@ -1,3 +1,5 @@
 // The WebAssembly simd128 matmul kernel (createWasmKernel returns null where it cannot run).
-export { createWasmKernel, hasFusedMadd, hasWasmSimd, PANEL, type WasmMatmulKernel } from './wasmKernel';
+export { createWasmKernel, type WasmMatmulKernel } from './wasmKernel';
+export { PANEL } from './wasmWeights';
+export { hasFusedMadd, hasWasmSimd } from './wasmFeatures';
 export { runMatmulHelper, type SpawnMatmulHelper } from './matmulThreads';

@@ -4,7 +4,7 @@
 // instance per process with a memory of its own; values are copied in and out a block at a time,
 // so it stays small (it grows to one block, or one row wider than a block).
 
-import { hasWasmSimd } from './wasmKernel';
+import { hasWasmSimd } from './wasmFeatures';
 import { expModuleBytes } from './expModule';
 import { wasmApi, WASM_PAGE_BYTES, type WasmMemory } from './wasmApi';
 
@@ -37,83 +37,119 @@ export function createWasmExp(): WasmExp | null {
   try {
     const memory = new api.Memory({ initial: 1 });
     const instance = new api.Instance(new api.Module(expModuleBytes()), { env: { memory } });
-    const exp = instance.exports.exp as (ptr: number, n: number) => void;
-    const softmax = instance.exports.softmax as (ptr: number, R: number, N4: number, scale: number) => void;
-    const sigmoidAct = instance.exports.sigmoid_act as (x: number, up: number, out: number, n: number, kind: number) => void;
-    const normRows = instance.exports.norm_rows as (ptr: number, T: number, C: number, g: number, b: number, eps: number, rms: number) => void;
-    let mem = new Float32Array(memory.buffer);
-    const room = (floats: number): Float32Array => {
-      if (floats * 4 > memory.buffer.byteLength) {
-        grow(memory, floats * 4);
-        mem = new Float32Array(memory.buffer);
-      }
-      return mem;
-    };
-    for (let i = 0; i < 8; i++) exp(0, 1024); // optimized before the first softmax over a vocabulary (wasmKernel.ts: warmUp)
-    for (let i = 0; i < 8; i++) softmax(0, 4, 256, 1);
-    room(2 * CHUNK);
-    for (let i = 0; i < 8; i++) for (const kind of [0, 1]) sigmoidAct(0, CHUNK * 4, 0, 1024, kind);
-    for (let i = 0; i < 8; i++) for (const rms of [0, 1]) normRows(8192, 16, 256, 0, 4096, 1e-5, rms);
-    return {
-      expInPlace(buf, from, to) {
-        for (let s = from; s < to; s += CHUNK) {
-          const e = Math.min(to, s + CHUNK);
-          mem.set(buf.subarray(s, e));
-          exp(0, (e - s + 3) & ~3); // (the lanes past e hold old values: computed, not copied out)
-          buf.set(mem.subarray(0, e - s), s);
-        }
-      },
-      softmax(out, inp, R, N, scale) {
-        if (!(scale > 0)) throw new RangeError(`softmax: scale ${scale}; the vector form takes scale > 0 (its rows' padding is −∞)`);
-        // rows padded to whole f32x4 with −∞ (e^−∞ = 0: nothing to the max or the sum)
-        const N4 = (N + 3) & ~3;
-        const rows = Math.max(1, Math.floor(BLOCK / Math.max(1, N4)));
-        for (let r0 = 0; r0 < R; r0 += rows) {
-          const n = Math.min(rows, R - r0);
-          const m = room(n * N4);
-          if (N4 === N) m.set(inp.subarray(r0 * N, (r0 + n) * N));
-          else {
-            for (let r = 0; r < n; r++) {
-              m.set(inp.subarray((r0 + r) * N, (r0 + r + 1) * N), r * N4);
-              m.fill(-Infinity, r * N4 + N, (r + 1) * N4);
-            }
-          }
-          softmax(0, n, N4, scale);
-          if (N4 === N) out.set(m.subarray(0, n * N), r0 * N);
-          else for (let r = 0; r < n; r++) out.set(m.subarray(r * N4, r * N4 + N), (r0 + r) * N);
-        }
-      },
-      norm(out, inp, gamma, beta, eps, T, C, rms) {
-        // gamma (or ones) and beta (or zeros) first, then as many whole rows as a block holds
-        const rows = Math.max(1, Math.floor(BLOCK / Math.max(1, C)));
-        let m = room(2 * C + Math.min(T, rows) * C);
-        if (gamma) m.set(gamma.subarray(0, C));
-        else m.fill(1, 0, C);
-        if (beta) m.set(beta.subarray(0, C), C);
-        else m.fill(0, C, 2 * C);
-        for (let t0 = 0; t0 < T; t0 += rows) {
-          const n = Math.min(rows, T - t0);
-          m = room(2 * C + n * C);
-          m.set(inp.subarray(t0 * C, (t0 + n) * C), 2 * C);
-          normRows(8 * C, n, C, 0, 4 * C, eps, rms ? 1 : 0);
-          out.set(m.subarray(2 * C, (2 + n) * C), t0 * C);
-        }
-      },
-      sigmoidAct(out, x, up, n, kind) {
-        // x (then the result) in the first page, up in the second; the lanes past n compute old values, not copied out
-        const m = room(2 * CHUNK);
-        for (let s = 0; s < n; s += CHUNK) {
-          const e = Math.min(n, s + CHUNK);
-          m.set(x.subarray(s, e));
-          if (up) m.set(up.subarray(s, e), CHUNK);
-          sigmoidAct(0, up ? CHUNK * 4 : 0, 0, (e - s + 3) & ~3, kind === 'gelu_tanh' ? 1 : 0);
-          out.set(m.subarray(0, e - s), s);
-        }
-      },
-    };
+    const fns = expExportsOf(instance.exports);
+    const mem = new ExpMemory(memory);
+    warmUp(fns, mem);
+    return vectorForms(fns, mem);
   } catch {
     return null;
   }
+}
+
+/** The module's functions (expModule.ts says what each takes). */
+interface ExpExports {
+  readonly exp: (ptr: number, n: number) => void;
+  readonly softmax: (ptr: number, R: number, N4: number, scale: number) => void;
+  readonly sigmoidAct: (x: number, up: number, out: number, n: number, kind: number) => void;
+  readonly normRows: (ptr: number, T: number, C: number, g: number, b: number, eps: number, rms: number) => void;
+}
+
+function expExportsOf(exports: Record<string, unknown>): ExpExports {
+  return {
+    exp: exports.exp as ExpExports['exp'],
+    softmax: exports.softmax as ExpExports['softmax'],
+    sigmoidAct: exports.sigmoid_act as ExpExports['sigmoidAct'],
+    normRows: exports.norm_rows as ExpExports['normRows'],
+  };
+}
+
+/** The instance's memory as floats, grown to what a call needs. */
+class ExpMemory {
+  f32: Float32Array;
+
+  constructor(private readonly memory: WasmMemory) {
+    this.f32 = new Float32Array(memory.buffer);
+  }
+
+  /** The floats, at least `floats` of them. */
+  room(floats: number): Float32Array {
+    if (floats * 4 > this.memory.buffer.byteLength) {
+      grow(this.memory, floats * 4);
+      this.f32 = new Float32Array(this.memory.buffer);
+    }
+    return this.f32;
+  }
+}
+
+// Each function run a few times, so it is optimized before the first softmax over a vocabulary
+// (wasmKernel.ts: warmUp says why).
+function warmUp(x: ExpExports, mem: ExpMemory): void {
+  for (let i = 0; i < 8; i++) x.exp(0, 1024);
+  for (let i = 0; i < 8; i++) x.softmax(0, 4, 256, 1);
+  mem.room(2 * CHUNK);
+  for (let i = 0; i < 8; i++) for (const kind of [0, 1]) x.sigmoidAct(0, CHUNK * 4, 0, 1024, kind);
+  for (let i = 0; i < 8; i++) for (const rms of [0, 1]) x.normRows(8192, 16, 256, 0, 4096, 1e-5, rms);
+}
+
+// Values copied into the instance's memory a chunk or a block of rows at a time, and back.
+function vectorForms(x: ExpExports, mem: ExpMemory): WasmExp {
+  return {
+    expInPlace(buf, from, to) {
+      for (let s = from; s < to; s += CHUNK) {
+        const e = Math.min(to, s + CHUNK);
+        mem.f32.set(buf.subarray(s, e));
+        x.exp(0, (e - s + 3) & ~3); // (the lanes past e hold old values: computed, not copied out)
+        buf.set(mem.f32.subarray(0, e - s), s);
+      }
+    },
+    softmax(out, inp, R, N, scale) {
+      if (!(scale > 0)) throw new RangeError(`softmax: scale ${scale}; the vector form takes scale > 0 (its rows' padding is −∞)`);
+      // rows padded to whole f32x4 with −∞ (e^−∞ = 0: nothing to the max or the sum)
+      const N4 = (N + 3) & ~3;
+      const rows = Math.max(1, Math.floor(BLOCK / Math.max(1, N4)));
+      for (let r0 = 0; r0 < R; r0 += rows) {
+        const n = Math.min(rows, R - r0);
+        const m = mem.room(n * N4);
+        if (N4 === N) m.set(inp.subarray(r0 * N, (r0 + n) * N));
+        else {
+          for (let r = 0; r < n; r++) {
+            m.set(inp.subarray((r0 + r) * N, (r0 + r + 1) * N), r * N4);
+            m.fill(-Infinity, r * N4 + N, (r + 1) * N4);
+          }
+        }
+        x.softmax(0, n, N4, scale);
+        if (N4 === N) out.set(m.subarray(0, n * N), r0 * N);
+        else for (let r = 0; r < n; r++) out.set(m.subarray(r * N4, r * N4 + N), (r0 + r) * N);
+      }
+    },
+    norm(out, inp, gamma, beta, eps, T, C, rms) {
+      // gamma (or ones) and beta (or zeros) first, then as many whole rows as a block holds
+      const rows = Math.max(1, Math.floor(BLOCK / Math.max(1, C)));
+      let m = mem.room(2 * C + Math.min(T, rows) * C);
+      if (gamma) m.set(gamma.subarray(0, C));
+      else m.fill(1, 0, C);
+      if (beta) m.set(beta.subarray(0, C), C);
+      else m.fill(0, C, 2 * C);
+      for (let t0 = 0; t0 < T; t0 += rows) {
+        const n = Math.min(rows, T - t0);
+        m = mem.room(2 * C + n * C);
+        m.set(inp.subarray(t0 * C, (t0 + n) * C), 2 * C);
+        x.normRows(8 * C, n, C, 0, 4 * C, eps, rms ? 1 : 0);
+        out.set(m.subarray(2 * C, (2 + n) * C), t0 * C);
+      }
+    },
+    sigmoidAct(out, xs, up, n, kind) {
+      // x (then the result) in the first page, up in the second; the lanes past n compute old values, not copied out
+      const m = mem.room(2 * CHUNK);
+      for (let s = 0; s < n; s += CHUNK) {
+        const e = Math.min(n, s + CHUNK);
+        m.set(xs.subarray(s, e));
+        if (up) m.set(up.subarray(s, e), CHUNK);
+        x.sigmoidAct(0, up ? CHUNK * 4 : 0, 0, (e - s + 3) & ~3, kind === 'gelu_tanh' ? 1 : 0);
+        out.set(m.subarray(0, e - s), s);
+      }
+    },
+  };
 }
 
 function grow(memory: WasmMemory, bytes: number): void {

@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { safetensorsBytes, tinyGpt2 } from '../../../src/checkpoint/testing';
-import { rng } from '../../../src/util/rng';
+import { rng } from '../../../src/core/rng';
 import { mutateBytes, mutateLink, mutateSafetensors } from './mutateFiles';
 import { fileOf, mutateConfig, mutateIndex, mutateModelFile, mutateTokenizer } from './mutateJson';
 import { pickSeed, tinyTokenizer, type FuzzCase, type Seed } from './seeds';

@@ -19,6 +19,12 @@ export interface Job {
   readonly cases: readonly number[];
   /** Keep the case's folder as written (a repro): the folder is `work/case`. */
   readonly keep?: boolean;
+  /**
+   * The machine's memory the product is told it has, MB: it takes half for a run (nodeRunBudget.ts)
+   * and refuses an input that needs more. The watcher's memory and time limits are for runs within
+   * that budget; run() alone (no main()) would keep runSize's 2 GiB default, more than the watcher allows.
+   */
+  readonly machineMb: number;
 }
 
 export interface CaseReport {
@@ -37,6 +43,7 @@ export interface CaseReport {
 }
 
 type Run = (argv: readonly string[], io: { out(s: string): void; err(s: string): void }) => Promise<number>;
+interface Cli { run: Run; prepareProcess(): void }
 
 const stray: string[] = [];
 process.on('unhandledRejection', (e) => void stray.push(`unhandled rejection: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
@@ -100,7 +107,14 @@ async function runCase(run: Run, job: Job, i: number, all: ReturnType<typeof see
 
 async function main(job: Job): Promise<void> {
   installWatch(); // before the bundle is loaded
-  const run = (createRequire(__filename)(job.cli) as { run: Run }).run;
+  const cli = createRequire(__filename)(job.cli) as Cli;
+  // (as the command line's main() does, on a machine of machineMb: its run budget is half that)
+  const os = createRequire(__filename)('node:os') as { totalmem(): number };
+  const totalmem = os.totalmem;
+  os.totalmem = () => job.machineMb * 2 ** 20;
+  cli.prepareProcess();
+  os.totalmem = totalmem;
+  const run = cli.run;
   const all = seeds(job.repo);
   writeOutside(join(job.work, 'outside'));
   for (const i of job.cases) {

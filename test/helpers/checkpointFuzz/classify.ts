@@ -38,9 +38,9 @@ const RAW: ReadonlyArray<[RegExp, string]> = [
 const DETAIL_AFTER_OUR_WORDS = /(is not JSON \(|cannot be read: )(Unexpected token|Unexpected end of JSON|Unexpected non-whitespace|Unterminated string|Expected |Bad control character|Unexpected number|Invalid regular expression)[^]*$/;
 
 export function rawPhrase(message: string, strict = false): string | null {
-  // (the reader's own words for a NaN the file holds: "is NaN, which is not a number JSON allows")
-  // ("found NaN": the reader naming the value the file holds where another kind belongs)
-  let m = message.replace(/is NaN, which is not a number JSON allows/g, '').replace(/found NaN$/, '');
+  // (the model-file reader's own words for a NaN the file holds: "NaN, which is not a number JSON
+  // allows"; a bare NaN, "found NaN" too, reads like a value we computed and stays raw)
+  let m = message.replace(/\bNaN, which is not a number JSON allows/g, '');
   if (!strict) m = m.replace(DETAIL_AFTER_OUR_WORDS, '$1');
   for (const [re, what] of RAW) if (re.test(m)) return what;
   return null;

@@ -143,16 +143,22 @@ export function inZones(real: string, zones: readonly Zone[]): boolean {
  * `snapshots/REV`, the repository's `blobs/` its files link to), the model file, and the files
  * its keys name (a tokenizer given by path, with the tokenizer_config.json beside it). The model
  * file is the user's: its keys may name anything; the checkpoint's contents may not lead out.
+ *
+ * A path the model file names is allowed as written and where it lands (a realpath or lstat looks
+ * at the name itself, not following its last part: `/proc/self` named as the checkpoint is looked
+ * at as /proc/self and read as /proc/PID), and so is the folder holding it (looked at to find it,
+ * not what else it holds). What lies under the named checkpoint folder is judged where it lands,
+ * so a link in it that leads out is still outside.
  */
 export function caseZones(modelFile: string, checkpointKey: unknown, tokenizerKey: unknown): Zone[] {
   const base = path.dirname(path.resolve(modelFile));
-  // (the model file's own folder, and the folder of each file its keys name, may be looked at
-  // themselves (a realpath or stat of that folder, to find the file in it), not what else they hold)
-  const zones: Zone[] = [{ path: landing(modelFile), folder: false }, { path: landing(base), folder: false }];
+  // (the name itself, both as a link and as what it leads to)
+  const named = (p: string): Zone[] => [{ path: landing(p, true), folder: false }, { path: landing(p, false), folder: false }];
+  const zones: Zone[] = [...named(modelFile), ...named(base)];
   let lexical: string | null = null;
   if (typeof checkpointKey === 'string') {
     lexical = path.resolve(base, checkpointKey);
-    zones.push({ path: landing(path.dirname(lexical)), folder: false });
+    zones.push(...named(path.dirname(lexical)), ...named(lexical));
     const folder = landing(lexical);
     zones.push({ path: folder, folder: true });
     if (path.basename(path.dirname(folder)) === 'snapshots') zones.push({ path: path.join(path.dirname(path.dirname(folder)), 'blobs'), folder: true });
@@ -160,11 +166,8 @@ export function caseZones(modelFile: string, checkpointKey: unknown, tokenizerKe
   // (a tokenizer the key names inside the checkpoint folder is the folder's: its links may not lead out)
   if (typeof tokenizerKey === 'string') {
     const t = path.resolve(base, tokenizerKey);
-    zones.push({ path: landing(path.dirname(t)), folder: false });
-    if (!lexical || !(t + path.sep).startsWith(lexical + path.sep)) {
-      zones.push({ path: landing(t), folder: false });
-      zones.push({ path: landing(path.join(path.dirname(t), 'tokenizer_config.json')), folder: false });
-    }
+    zones.push(...named(path.dirname(t)));
+    if (!lexical || !(t + path.sep).startsWith(lexical + path.sep)) zones.push(...named(t), ...named(path.join(path.dirname(t), 'tokenizer_config.json')));
   }
   return zones;
 }

@@ -1,6 +1,7 @@
 // Each quick fix produces the fixed text: applied, the problem it names is gone.
 import * as assert from 'node:assert/strict';
-import { fixesFor, type Fix } from '../../../src/model/fixes';
+import { fixesFor } from '../../../src/model/fixes';
+import type { Fix } from '../../../src/protocol/edits';
 import { readModel } from '../../../src/model/read';
 import { TextChunks } from '../../../src/model/textChunks';
 

@@ -10,7 +10,7 @@ import { tsKernel } from '../../../src/core/kernel';
 import { parseJsonc } from '../../../src/model/jsonc';
 import { LineIndex } from '../../../src/model/lines';
 import { TextChunks } from '../../../src/model/textChunks';
-import { LineStarts, lineStarts } from '../../../src/util/lineStarts';
+import { LineStarts, lineStarts } from '../../../src/model/lineStarts';
 import { DocSession } from '../../../src/worker/session';
 import { REPO } from '../../helpers/fixtures';
 

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { LineIndex } from '../../../src/model/lines';
 import { formatPath, type Problem } from '../../../src/model/problems';
 import { readModel } from '../../../src/model/read';
+import { parseJsonc, type ArrayNode, type ObjectNode } from '../../../src/model/jsonc';
 import { formatBytes, runBudget } from '../../../src/core/runSize';
 import { rng } from '../../helpers/random';
 
@@ -138,6 +139,15 @@ describe('readModel: problems, with path, line and column', () => {
     ]);
     assert.equal(ps[0].message, 'input[0][1] is NaN, which is not a number JSON allows: write a finite number');
     assert.equal(ps[2].message, 'input[1][1] must be a number, found the string "0.5"');
+  });
+
+  it('NaN or Infinity for a single number is named as the file\'s word, not as a NaN of ours', () => {
+    // (was "found NaN (JSON has no NaN)": read like a value we computed)
+    const t = only(`{"version": 1, "checkpoint": "./m", "token_ids": [1], "temperature": NaN}`, 'nonfinite');
+    assert.equal(t.path, 'temperature');
+    assert.equal(t.message, 'temperature must be a finite number, found NaN, which is not a number JSON allows');
+    const n = only(`{"version": 1, "name": -Infinity, "input": [[1, 0]], "ffn": {"W1": [[1, 0]], "W2": [[1], [0]]}}`, 'type');
+    assert.match(n.message, /^name must be a string, found -Infinity, which is not a number JSON allows$/);
   });
 
   it('a number too large for float32', () => {
@@ -298,6 +308,27 @@ describe('readModel: messages after syntax slips', () => {
     // the same text, well indented or all on one line: nothing is guessed
     const flat = problems(`{"version": 1, "input": [[1, 2]], "ffn": {"W1": [[1, 0], [0, 1]], "W2": [[1, 0], [0, 1]]}`);
     assert.deepEqual(flat.map((p) => [p.line, p.col, p.message]), [[1, 1, 'unterminated object: expected }']]);
+  });
+
+  it('a value nested 5,000 deep: one problem at its 65th level, and the file reads on after it', () => {
+    // (was: the parser gave up on the rest of the file, and each of the 64 containers left open said so)
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const text = `{"version": 1, "checkpoint": "./m", "token_ids": [1, ${deep}, 2], "name": "x"}`;
+    const ps = problems(text);
+    assert.deepEqual(ps.map((p) => [p.code, p.message]), [['syntax', 'nesting is deeper than 64 levels']]);
+    assert.equal(ps[0].path.split('.').length, 63);
+    const root = parseJsonc(text).root as ObjectNode;
+    assert.deepEqual(root.props.map((p) => p.key), ['version', 'checkpoint', 'token_ids', 'name']);
+    assert.deepEqual((root.props[2].value as ArrayNode).items.map((i) => i.kind), ['number', 'object', 'number']);
+  });
+
+  it('a file that ends inside nested values: one problem, at the innermost, counting the others', () => {
+    const ps = problems('{"version": 1, "input": [[1, 2]], "ffn": {"W1": [[1, 0], [0');
+    assert.deepEqual(ps.map((p) => [p.path, p.line, p.col, p.message]), [
+      ['ffn.W1[1]', 1, 58, 'unterminated array: expected ] (the file ends inside 3 more objects or arrays around it)'],
+    ]);
+    const opened = problems(`{"version": 1, "input": ${'['.repeat(5000)}`);
+    assert.deepEqual(opened.map((p) => p.message), ['nesting is deeper than 64 levels']);
   });
 
   it('a stray character before the object: one problem, not three', () => {

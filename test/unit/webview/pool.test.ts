@@ -1,6 +1,6 @@
 // Max-|v| pooling (webview/heatmap/pool.ts).
 import * as assert from 'node:assert/strict';
-import { blockOf, poolMaxAbs, pooledCellOf } from '../../../src/util/pool';
+import { blockOf, poolMaxAbs, pooledCellOf } from '../../../src/shared/pool';
 
 function coverage(start: Uint32Array, end: Uint32Array, n: number): number[] {
   const hits = new Array<number>(n).fill(0);

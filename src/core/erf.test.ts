@@ -1,0 +1,20 @@
+// erf and erfc against Python's math.erf, math.erfc.
+import * as assert from 'node:assert/strict';
+import { erf, erfc } from './erf';
+
+describe('erf / erfc (against Python math.erf, math.erfc)', () => {
+  const cases: Array<[number, number]> = [[0.1, 0.1124629160182849], [0.5, 0.5204998778130465], [1, 0.8427007929497149],
+    [2, 0.9953222650189527], [2.4, 0.999311486103355], [2.5, 0.999593047982555], [3, 0.9999779095030014], [5, 0.9999999999984626]];
+  for (const [x, want] of cases) {
+    it(`erf(${x}) and erf(-${x})`, () => {
+      assert.ok(Math.abs(erf(x) - want) < 1e-15, `erf(${x}) = ${erf(x)}`);
+      assert.ok(Math.abs(erf(-x) + want) < 1e-15);
+    });
+  }
+  it('erfc keeps its digits far in the tail', () => {
+    for (const [x, want] of [[2.5, 0.0004069520174449589], [3, 2.2090496998585438e-05], [5, 1.5374597944280351e-12], [10, 2.088487583762545e-45], [-1, 1.842700792949715]]) {
+      assert.ok(Math.abs(erfc(x) - want) <= 1e-13 * want, `erfc(${x}) = ${erfc(x)}, want ${want}`);
+    }
+  });
+  it('erf(0) = 0', () => assert.equal(erf(0), 0));
+});

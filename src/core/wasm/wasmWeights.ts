@@ -1,0 +1,237 @@
+// The weights of the WebAssembly matmul kernel (wasmKernel.ts): B packed into panels of 16 columns
+// in the kernel's memory, and the weight arrays it hands out, which it multiplies where they lie
+// with no packed copy (a checkpoint's weights held once: issue 10). Those exist only where the
+// memory is shared, whose buffer memory.grow never detaches.
+
+import type { Packed } from '../matmulKernel';
+import type { BLayout } from '../matmulNaive';
+import { panelsLength, PANEL_UNITS } from '../params';
+import type { KernelMemory } from './kernelMemory';
+
+/** Columns per panel of packed B (4 × f32x4): the panels of a 'panels' matrix (../params.ts). */
+export const PANEL = PANEL_UNITS;
+
+type PackFn = (src: number, dst: number, K: number, N: number) => void;
+
+/** The module's functions the weights use (matmulModule.ts). */
+export interface PackFns {
+  readonly packKn: PackFn;
+  readonly packNk: PackFn;
+  readonly copy: (dst: number, src: number, bytes: number) => void;
+}
+
+export function packFnsOf(exports: Record<string, unknown>): PackFns {
+  return {
+    packKn: exports.pack_kn as PackFn,
+    packNk: exports.pack_nk as PackFn,
+    copy: exports.copy as (dst: number, src: number, bytes: number) => void,
+  };
+}
+
+/** Slack after each weight array: mm reads whole 16-column panels of (K,N) in place, up to 60 bytes past its end. */
+const WEIGHT_SLACK_FLOATS = PANEL;
+
+// What pack() returns: where B is and how it lies. Opaque to callers (see Packed).
+//   'packed': ceil(N/16) panels of K×16 f32 at ptr, owned by the Packed (freed on release)
+//   'kn', 'nk': a weight array of this kernel, (K,N) or (N,K) row-major at ptr, read where it lies
+export class WasmPacked implements Packed {
+  released = false;
+  constructor(
+    readonly K: number,
+    readonly N: number,
+    readonly ptr: number,
+    readonly form: 'packed' | 'kn' | 'nk',
+    readonly owner: object,
+    readonly holds: Float32Array | null = null, // the weight array read in place (kept alive with its block)
+  ) {}
+}
+
+export class WasmWeights {
+  // Frees the panels of a Packed dropped without release(), so a forgotten one cannot leak.
+  private readonly finalizer = new FinalizationRegistry<number>((ptr) => this.mem.heap.free(ptr));
+  /** Weight arrays handed out, by the array itself: their byte offset (their blocks are freed when they are collected). */
+  private readonly weights = new WeakMap<Float32Array, number>();
+
+  constructor(private readonly mem: KernelMemory, private readonly sharedMemory: boolean, private readonly fns: PackFns) {}
+
+  // A zeroed array in this kernel's memory where it is shared (else an ordinary one): pack() of it
+  // is the array itself, no copy. Its block is freed when the array is collected, so a view of it
+  // (subarray) must not outlive it.
+  weightArray(length: number, zeroed = true, room = length): Float32Array {
+    if (!this.sharedMemory || length === 0) return new Float32Array(length);
+    let ptr: number;
+    try {
+      const bytes = (Math.max(length, room) + WEIGHT_SLACK_FLOATS) * 4;
+      ptr = zeroed ? this.mem.heap.allocZeroed(bytes) : this.mem.heap.alloc(bytes);
+    } catch {
+      return new Float32Array(length); // (past what wasm32 addresses: 4 GiB with everything else)
+    }
+    const w = new Float32Array(this.mem.memory.buffer, ptr, length);
+    this.hold(w, ptr);
+    return w;
+  }
+
+  // w is a weight array of this kernel, at `at`: pack() reads it where it lies, its collection frees the block
+  private hold(w: Float32Array, at: number): void {
+    this.weights.set(w, at);
+    this.finalizer.register(w, at, w);
+  }
+
+  // w is no longer one: its collection frees nothing (the block is freed or taken over by the caller)
+  private letGo(w: Float32Array): void {
+    this.weights.delete(w);
+    this.finalizer.unregister(w);
+  }
+
+  // w's numbers as panels. With the room: where they lie, so that no fresh page is touched on this
+  // thread (the reads took w's page faults on libuv's threads; GPT-2's Conv1D weights packed into
+  // fresh memory took 251 ms of page faults here, against ~40 ms in place). (N,K): panel by panel,
+  // panel p from the bytes of rows 16p … 16p+15 it takes, copied aside first. (K,N): the matrix
+  // copied aside whole (one matrix of memory, for a moment), then packed back.
+  // Else in a new weight array (pack_kn / pack_nk, memory to memory), w's block freed now rather
+  // than when w is collected, so that the next weights read take it: a checkpoint's memory grows
+  // by one matrix while it loads, not by a copy of every one.
+  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null {
+    checkDims(K, N);
+    const at = this.weights.get(w);
+    if (at === undefined || w.length < K * N) return null;
+    const length = panelsLength(K, N);
+    if (this.mem.heap.sizeOf(at) >= length * 4) {
+      try {
+        return this.panelsInPlace(w, at, K, N, bLayout, length);
+      } catch {
+        return null; // (no memory for the copy aside: nothing was written, w stays as it is)
+      }
+    }
+    const panels = this.weightArray(length, false); // (pack_* and packLastPanel write every number)
+    const dst = this.weights.get(panels);
+    if (dst === undefined) return null; // (past what wasm32 addresses: w stays as it is)
+    const f32 = this.mem.view();
+    (bLayout === 'kn' ? this.fns.packKn : this.fns.packNk)(at, dst, K, N);
+    this.packLastPanel(f32, at >> 2, dst >> 2, K, N, bLayout);
+    this.letGo(w);
+    this.mem.heap.free(at);
+    return panels;
+  }
+
+  // b (K,N) if "kn", (N,K) if "nk"  ->  panels (ceil(N/16), K, 16), zero-padded past N;
+  // a weight array of this kernel is used where it lies instead ((N,K) when K is a multiple of 4)
+  pack(b: Float32Array, K: number, N: number, bLayout: BLayout): WasmPacked {
+    checkDims(K, N);
+    if (b.length < K * N) throw new RangeError(`pack: b has ${b.length} values, needs K·N = ${K * N}`);
+    const at = this.weights.get(b);
+    const NP = Math.ceil(N / PANEL);
+    if (bLayout === 'panels') {
+      if (b.length < NP * K * PANEL) throw new RangeError(`pack: b has ${b.length} values, needs ${NP * K * PANEL} as panels`);
+      if (at !== undefined) return new WasmPacked(K, N, at, 'packed', this, b); // multiplied where it lies
+      const ptr = this.mem.heap.alloc(NP * K * PANEL * 4);
+      this.mem.view().set(b.subarray(0, NP * K * PANEL), ptr >> 2); // (already the form mm reads)
+      const packed = new WasmPacked(K, N, ptr, 'packed', this);
+      this.finalizer.register(packed, ptr, packed);
+      return packed;
+    }
+    if (at !== undefined && (bLayout === 'kn' || (K > 0 && K % 4 === 0))) return new WasmPacked(K, N, at, bLayout, this, b);
+    const ptr = this.mem.heap.alloc(NP * K * PANEL * 4);
+    let src = 0; // b is copied in whole, then rearranged by wasm (a transpose for "nk")
+    try {
+      src = this.mem.heap.alloc(K * N * 4);
+      const f32 = this.mem.view();
+      f32.set(b.length === K * N ? b : b.subarray(0, K * N), src >> 2);
+      (bLayout === 'kn' ? this.fns.packKn : this.fns.packNk)(src, ptr, K, N);
+      this.packLastPanel(f32, src >> 2, ptr >> 2, K, N, bLayout);
+    } catch (e) {
+      this.mem.heap.free(ptr); // memory.grow refused: leave the heap as it was
+      throw e;
+    } finally {
+      if (src !== 0) this.mem.heap.free(src);
+    }
+    const packed = new WasmPacked(K, N, ptr, 'packed', this);
+    this.finalizer.register(packed, ptr, packed);
+    return packed;
+  }
+
+  private panelsInPlace(w: Float32Array, at: number, K: number, N: number, bLayout: 'kn' | 'nk', length: number): Float32Array {
+    const full = N >> 4;
+    const rows = K * PANEL; // numbers of a panel, and of its 16 rows
+    // (aside in the matmul scratch, kept: a block of its own per matrix was fresh memory each time
+    // the last one's was taken by the next reads, and its page faults cost 4× the copy)
+    const aside = this.mem.scratch((bLayout === 'kn' ? K * N : rows) * 4);
+    if (bLayout === 'kn') {
+      this.fns.copy(aside, at, K * N * 4);
+      this.fns.packKn(aside, at, K, N);
+      this.packLastPanel(this.mem.view(), aside >> 2, at >> 2, K, N, 'kn');
+    } else {
+      for (let p = 0; p < full; p++) {
+        const base = at + p * rows * 4;
+        this.fns.copy(aside, base, rows * 4);
+        this.fns.packNk(aside, base, K, PANEL);
+      }
+      if (N % PANEL !== 0) {
+        const j0 = full * PANEL;
+        this.fns.copy(aside, at + full * rows * 4, (N - j0) * K * 4);
+        this.packLastPanel(this.mem.view(), (aside >> 2) - j0 * K, at >> 2, K, N, 'nk'); // (source rows j ≥ j0 only: those aside)
+      }
+    }
+    this.letGo(w);
+    const panels = new Float32Array(this.mem.memory.buffer, at, length);
+    this.hold(panels, at);
+    return panels;
+  }
+
+  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void {
+    const p = this.own(packed);
+    const { K, N } = p;
+    if (b.length < K * N) throw new RangeError(`repackColumns: b has ${b.length} values, needs K·N = ${K * N}`);
+    if (p.holds !== null) {
+      // B is read where it lies: an edit of b is already what matmul reads
+      if (this.weights.get(b) !== p.ptr) throw new Error('wasm-simd: repackColumns of weights used in place needs those weights');
+      for (const j of cols) checkColumn(j, N);
+      return;
+    }
+    const f32 = this.mem.view();
+    for (const j of cols) {
+      checkColumn(j, N);
+      const d = (p.ptr >> 2) + Math.floor(j / PANEL) * K * PANEL + (j % PANEL);
+      if (bLayout === 'kn') for (let k = 0; k < K; k++) f32[d + k * PANEL] = b[k * N + j];
+      else if (bLayout === 'nk') for (let k = 0, s = j * K; k < K; k++) f32[d + k * PANEL] = b[s + k];
+      else for (let k = 0, s = d - (p.ptr >> 2); k < K; k++) f32[d + k * PANEL] = b[s + k * PANEL]; // (the same place in b)
+    }
+  }
+
+  release(packed: Packed): void {
+    const p = this.own(packed, true);
+    if (p.released) return;
+    p.released = true;
+    if (p.holds !== null) return; // (the weight array owns its block)
+    this.finalizer.unregister(p);
+    this.mem.heap.free(p.ptr);
+  }
+
+  /** `packed` as this kernel's own (packed here, not released unless `allowReleased`). */
+  own(packed: Packed, allowReleased = false): WasmPacked {
+    if (!(packed instanceof WasmPacked) || packed.owner !== this) throw new Error('wasm-simd: packed by another kernel');
+    if (packed.released && !allowReleased) throw new Error('wasm-simd: packed weights used after release()');
+    return packed;
+  }
+
+  // The partial panel (N not a multiple of 16) in JS: zero the padding, copy the N mod 16 columns.
+  private packLastPanel(f32: Float32Array, src: number, dst: number, K: number, N: number, bLayout: 'kn' | 'nk'): void {
+    const j0 = N - (N % PANEL);
+    if (j0 === N) return;
+    const d = dst + (j0 / PANEL) * K * PANEL;
+    f32.fill(0, d, d + K * PANEL);
+    for (let j = j0; j < N; j++) {
+      const c = j - j0;
+      if (bLayout === 'kn') for (let k = 0; k < K; k++) f32[d + k * PANEL + c] = f32[src + k * N + j];
+      else for (let k = 0; k < K; k++) f32[d + k * PANEL + c] = f32[src + j * K + k];
+    }
+  }
+}
+
+function checkDims(K: number, N: number): void {
+  if (!Number.isInteger(K) || !Number.isInteger(N) || K < 0 || N < 0) throw new RangeError(`pack: bad shape K=${K} N=${N}`);
+}
+
+export function checkColumn(j: number, N: number): void {
+  if (!Number.isInteger(j) || j < 0 || j >= N) throw new RangeError(`column ${j} outside 0…${N - 1}`);
+}

@@ -1,0 +1,50 @@
+import * as assert from 'node:assert/strict';
+import { planModel } from '../core/plan';
+import { generateModelText } from '../model/generate';
+import { readModel } from '../model/read';
+import type { FromWorker } from '../protocol/worker';
+import { StagePublisher } from './stagePublisher';
+
+describe('StagePublisher: the summary\'s words and plan, sent only when the panel lacks them', () => {
+  const file = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3 }), 'm.ffn.json').model!;
+  const plan = planModel(file.model.spec);
+  const setup = (): { pub: StagePublisher; model: (v: number) => Extract<FromWorker, { type: 'model' }> } => {
+    const posted: FromWorker[] = [];
+    const pub = new StagePublisher('doc', (m) => posted.push(m), (s) => s);
+    pub.subscribe(true);
+    const model = (v: number): Extract<FromWorker, { type: 'model' }> => {
+      pub.postModel(v, [], { file, plan });
+      const m = posted.at(-1)!;
+      assert.ok(m.type === 'model' && m.summary);
+      return m;
+    };
+    return { pub, model };
+  };
+
+  it('the plan goes once; a run stopped before its messages could arrive (forget) sends it again; a new subscriber gets it again', () => {
+    const { pub, model } = setup();
+    const first = model(1).summary!;
+    assert.equal(first.stages?.length, plan.length);
+    assert.deepEqual(first.vocab?.length, 12);
+    const second = model(2).summary!;
+    assert.equal(second.stages, null);
+    assert.equal(second.vocab, null);
+    assert.equal(second.planKey, first.planKey);
+    pub.forget(2); // (version 2's messages went nowhere: what it carried is not held)
+    assert.equal(model(3).summary!.stages, null, 'version 2 carried no plan: the panel holds version 1\'s');
+    pub.forget(1);
+    assert.equal(model(4).summary!.stages?.length, plan.length, 'version 1 carried it and was forgotten: sent again');
+    pub.subscribe(true);
+    assert.equal(model(5).summary!.stages?.length, plan.length);
+  });
+
+  it('an equal plan made anew (another spec object, as a full read makes) keeps its key; another shape changes it', () => {
+    const { model, pub } = setup();
+    const k = model(1).summary!.planKey;
+    pub.postModel(2, [], { file, plan: planModel(file.model.spec) });
+    const other = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3, seq: 3 }), 'm.ffn.json').model!;
+    assert.equal(model(3).summary!.planKey, k);
+    pub.postModel(4, [], { file: other, plan: planModel(other.model.spec) });
+    assert.notEqual(model(5).summary!.planKey, k, 'back to the first plan after another: a new key');
+  });
+});
