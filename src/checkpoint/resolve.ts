@@ -18,43 +18,12 @@ import { quote } from '../shared/quote';
 import type { ModelSpec } from '../core/spec';
 import { itemAt, type CheckpointRequest, type UnitRef, type WeightOverride } from '../model/checkpointRequest';
 import type { ModelFile } from '../model/read';
+import type { CheckpointFacts, PromptTokenizer, ResolvableCheckpoint } from '../model/checkpointFacts';
 import type { Problem, ProblemCode } from '../model/problems';
 import type { ParamCounts } from '../protocol/stages';
 import { sequenceLabels } from '../tokenizer/byteRuns';
 
-/** What the tokenizer gives resolve (src/tokenizer): ids of a prompt, and a label per id. */
-export interface PromptTokenizer {
-  encode(text: string): { readonly ids: readonly number[] };
-  label(id: number): string;
-}
-
-/** What resolve needs of a loaded checkpoint. */
-export interface ResolvableCheckpoint {
-  readonly params: Params;
-  /** The core's spec for these input ids (load.ts's archSpec). */
-  specFor(opts: { readonly ids: readonly number[]; readonly temperature: number; readonly lens: boolean }): ModelSpec;
-  /** Positions limit the input's length (gpt2's n_positions; max_position_embeddings under dynamic RoPE); null when nothing does. */
-  readonly maxPositions: number | null;
-  /** The positions the model was trained on (max_position_embeddings) where RoPE computes past them: a longer input is a warning. */
-  readonly trainedPositions?: number | null;
-  /** `gpt2`, `llama`, `qwen2`: for messages. */
-  readonly modelType: string;
-  /** The BOS token id (config.json's bos_token_id), if any: the induction test starts with it. */
-  readonly bos?: number | null;
-  /** For the code lens: how the checkpoint stores its numbers and how many there are. */
-  readonly dtypes: readonly string[];
-  readonly paramCount: number;
-}
-
-/** What a checkpoint model file was made of, kept with its ModelFile (hovers and lenses read it). */
-export interface CheckpointFacts {
-  readonly request: CheckpointRequest;
-  readonly source: ResolvableCheckpoint;
-  readonly tokenizer: PromptTokenizer | null;
-  readonly ids: readonly number[];
-  /** The second input of activation patching (`corrupted_prompt` / `corrupted_token_ids`), or null. */
-  readonly corruptedIds: readonly number[] | null;
-}
+export type { CheckpointFacts, PromptTokenizer, ResolvableCheckpoint };
 
 export interface Resolved {
   /** null when an error was found. */

@@ -14,10 +14,7 @@ const VOCABULARY = 'src/core/ids.ts';
  * worker's session files, the model-file reader and generator, the plan). TEMPORARY: the lead
  * empties this list once their branches are merged; nothing may be added to it.
  */
-const PENDING: readonly string[] = [
-  'src/model/generate.ts',
-  'src/model/read.ts',
-];
+const PENDING: readonly string[] = [];
 
 const RULES: ReadonlyArray<{ readonly what: string; readonly test: RegExp }> = [
   { what: 'an id built by template (use stageId/paramId/unitId of src/core/ids.ts)', test: /layers\.\$\{/ },
