@@ -9,6 +9,7 @@ import { plural } from '../src/shared/numberFormat';
 import { h } from './dom';
 import type { Overview } from './overview';
 import type { ViewState } from './viewState';
+import { headSize, slidingWindow } from './stagePicks';
 import { ActivationChart } from './views/activationChart';
 import { ProbsChart } from './views/probsChart';
 import { StageCard, type CardContext } from './views/stageCard';
@@ -69,7 +70,8 @@ export class PanelLayout {
       const parts: HTMLElement[] = [];
       const a = L.attention;
       if (a) {
-        const note = `${plural(a.NH, 'head')} of width ${s.C / a.NH}${a.KVH !== a.NH ? `, ${a.KVH} key/value heads` : ''}${a.causal ? ', causal' : ''}${a.rope ? ', rotary positions' : ''}${a.identity.length ? `; ${a.identity.join(', ')} missing: identity` : ''}`;
+        const window = slidingWindow(s, i);
+        const note = `${plural(a.NH, 'head')} of width ${headSize(s, i)}${a.KVH !== a.NH ? `, ${a.KVH} key/value heads` : ''}${a.causal ? ', causal' : ''}${window !== undefined ? `, sliding window ${window}` : ''}${a.rope ? ', rotary positions' : ''}${a.identity.length ? `; ${a.identity.join(', ')} missing: identity` : ''}`;
         parts.push(this.section(sub('attention'), `Self-attention (${note})`, box(cards(of('attention', i))), true, 'sub'));
       }
       const f = L.ffn;

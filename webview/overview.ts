@@ -7,7 +7,8 @@ import { highlightFor } from './highlight';
 import { overviewPicks } from './stagePicks';
 import { axisName } from './views/axes';
 import { exact, HeatmapView } from './views/heatmapView';
-import { causalMask, type CardContext } from './views/stageCard';
+import { maskReason, stageMask } from './views/attentionMask';
+import type { CardContext } from './views/stageCard';
 import { StreamMap } from './streamMap';
 
 export class Overview {
@@ -84,14 +85,14 @@ export class Overview {
       const hh = Math.min(this.ctx.head(id), info.shape[0] - 1);
       cols = info.shape[2];
       mat = data.subarray(hh * T * cols, (hh + 1) * T * cols);
-      if (info.masked) mask = causalMask(T);
+      mask = stageMask(info, T);
     }
     view.set({
       data: mat, rows: T, cols, mask, rowLabels: s.tokens, colLabels: null, colAxis: '', ariaLabel: info.title,
       describe: (row, col, val, masked) => [
         info.title,
         `token "${s.tokens[row] ?? row}" · ${info.cols === 'key' ? `key "${s.tokens[col] ?? col}"` : `${axisName(info.cols)} ${col}`}`,
-        masked ? 'masked: a causal query cannot see a later token' : `value = ${exact(val)}`,
+        masked ? maskReason(info, row, col) : `value = ${exact(val)}`,
       ],
       onClick: (row, col) => this.ctx.reveal(id, info.perHead ? [this.ctx.head(id), row, col] : [row, col]),
     });

@@ -28,7 +28,7 @@ export function cardContext(p: PanelLook, headChanged: () => void): CardContext 
     get maxRows() { return p.settings()?.maxRows ?? 256; },
     get maxCols() { return p.settings()?.maxCols ?? 1024; },
     range: (id, data, mask) => rangeFor(p.settings(), p.colormap(), data, mask, info(id)?.kind ?? id,
-      [...p.cards().values()].map((c) => ({ kind: c.info.kind, masked: c.info.masked, data: c.data?.data ?? null })), p.summary()?.T ?? 0),
+      [...p.cards().values()].map((c) => ({ kind: c.info.kind, masked: c.info.masked, window: c.info.show.window, data: c.data?.data ?? null })), p.summary()?.T ?? 0),
     reveal: (stageId, index) => post({ type: 'reveal', stageId, index }),
     head: (id) => {
       const i = info(id);

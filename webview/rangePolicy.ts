@@ -2,12 +2,14 @@
 // clipped at a percentile of |value|, or shared by every stage of its kind so layers compare.
 import type { PanelSettings } from '../src/protocol/panel';
 import { autoRange, isDiverging, mergeRanges, type ColormapName } from './heatmap';
-import { causalMask, repeatMask } from './views/stageCard';
+import { attentionMask, repeatMask } from './views/attentionMask';
 
 /** A stage's numbers as the panel holds them, for the shared range of its kind. */
 export interface RangeSource {
   readonly kind: string;
   readonly masked: boolean;
+  /** A sliding layer's window (its mask hides the keys before it too). */
+  readonly window?: number;
   readonly data: Float32Array | null;
 }
 
@@ -22,7 +24,7 @@ export function rangeFor(settings: PanelSettings | null, colormap: ColormapName,
   for (const s of all) {
     if (s.kind !== kind || !s.data) continue;
     // (a whole attention stage: every head's cells, the mask once per head)
-    ranges.push(autoRange(s.data, colormap, opts(s.masked ? repeatMask(causalMask(T), Math.max(1, Math.round(s.data.length / (T * T)))) : undefined)));
+    ranges.push(autoRange(s.data, colormap, opts(s.masked || s.window !== undefined ? repeatMask(attentionMask(T, s.window), Math.max(1, Math.round(s.data.length / (T * T)))) : undefined)));
   }
   return ranges.length ? mergeRanges(ranges) : autoRange(data, colormap, opts(mask));
 }

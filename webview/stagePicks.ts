@@ -34,3 +34,20 @@ export function attentionPatterns(s: Pick<ModelSummary, 'stages'>): StageView[] 
 export function unitsStage(s: Pick<ModelSummary, 'stages'>, kind: 'neuron' | 'head', layer: number): StageView | undefined {
   return s.stages.find((x) => x.show.units === kind && x.layer === layer);
 }
+
+/**
+ * The head size of layer `layer`'s attention, read off the plan's shapes (its heads' slices of the
+ * context, NH × head size wide): gemma's and qwen3's heads are not d_model / heads wide.
+ */
+export function headSize(s: Pick<ModelSummary, 'stages' | 'layers' | 'C'>, layer: number): number {
+  const NH = s.layers[layer]?.attention?.NH ?? 0;
+  if (!NH) return 0;
+  const ctx = unitsStage(s, 'head', layer);
+  const width = ctx?.shape[ctx.shape.length - 1];
+  return width !== undefined && width % NH === 0 ? width / NH : s.C / NH;
+}
+
+/** The sliding window of layer `layer`'s attention (the plan's `show.window` on its weights), or undefined. */
+export function slidingWindow(s: Pick<ModelSummary, 'stages'>, layer: number): number | undefined {
+  return s.stages.find((x) => x.layer === layer && x.show.window !== undefined)?.show.window;
+}

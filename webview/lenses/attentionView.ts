@@ -6,7 +6,9 @@
 // asks the worker for while it is shown.
 import { h } from '../dom';
 import { lut32 } from '../heatmap';
+import type { StageView } from '../../src/protocol/stages';
 import { attentionPatterns } from '../stagePicks';
+import { stageMask } from '../views/attentionMask';
 import type { LensContext } from './lensContext';
 
 const ROW_H = 18;
@@ -32,13 +34,13 @@ export class AttentionView {
   }
 
   /** The attention weights of each layer that has them, by layer. */
-  private patterns(): Map<number, string> {
+  private patternStages(): Map<number, StageView> {
     const s = this.ctx.summary();
-    return new Map(s ? attentionPatterns(s).map((x) => [x.layer, x.id]) : []);
+    return new Map(s ? attentionPatterns(s).map((x) => [x.layer, x]) : []);
   }
 
   private ids(): string[] {
-    return [...this.patterns().values()];
+    return [...this.patternStages().values()].map((x) => x.id);
   }
 
   request(): void {
@@ -90,15 +92,16 @@ export class AttentionView {
     this.headSel.replaceChildren(...Array.from({ length: NH }, (_, k) => h('vscode-option', { value: String(k), selected: k === this.head }, `head ${k}`)));
     this.layerSel.value = String(this.layer);
     this.headSel.value = String(this.head);
-    this.title.textContent = `Layer ${this.layer}, head ${this.head}`;
+    const window = this.patternStages().get(this.layer)?.show.window;
+    this.title.textContent = `Layer ${this.layer}, head ${this.head}${window !== undefined ? ` (sliding window: each token sees its last ${window})` : ''}`;
     this.tokens(s.tokens);
     this.drawLines(T);
     this.drawModel(layers, T);
   }
 
   private pattern(layer: number, head: number, T: number): Float32Array | null {
-    const id = this.patterns().get(layer);
-    const st = id === undefined ? null : this.ctx.stage(id);
+    const info = this.patternStages().get(layer);
+    const st = info === undefined ? null : this.ctx.stage(info.id);
     return st ? st.data.subarray(head * T * T, (head + 1) * T * T) : null;
   }
 
@@ -172,12 +175,16 @@ export class AttentionView {
       cells.push(h('div', { class: 'attn-model-row' }, `L${l.i}`));
       for (let k = 0; k < maxNH; k++) {
         const A = k < l.NH ? this.pattern(l.i, k, T) : null;
-        const c = h('canvas', { class: 'attn-thumb', width: T, height: T, title: `layer ${l.i}, head ${k}`, 'data-layer': l.i, 'data-head': k });
+        const info = this.patternStages().get(l.i);
+        const window = info?.show.window;
+        const c = h('canvas', { class: 'attn-thumb', width: T, height: T, title: `layer ${l.i}, head ${k}${window !== undefined ? `, sliding window ${window}` : ''}`, 'data-layer': l.i, 'data-head': k });
         if (A) {
           const g = c.getContext('2d')!;
           const img = g.createImageData(T, T);
           const px = new Uint32Array(img.data.buffer);
-          for (let i = 0; i < T * T; i++) px[i] = table[Math.max(0, Math.min(255, Math.round(A[i] * 255)))];
+          // (masked cells, causal or outside the window, stay transparent: the hatch shows through)
+          const mask = info ? stageMask(info, T) : undefined;
+          for (let i = 0; i < T * T; i++) px[i] = mask?.[i] ? 0 : table[Math.max(0, Math.min(255, Math.round(A[i] * 255)))];
           g.putImageData(img, 0, 0);
           c.addEventListener('click', () => this.pick(l.i, k));
         }

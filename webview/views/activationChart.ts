@@ -2,7 +2,7 @@
 // every (token, neuron) value plotted on it, and ReLU beside GELU/SiLU for comparison: which
 // neurons does the function silence, which does it let through, and how far below zero.
 import { activationFn } from '../../src/core/activationFns';
-import { activationLabel, isGated, type Activation } from '../../src/core/activationKinds';
+import { activationLabel, gateActivation, isGated, type Activation } from '../../src/core/activationKinds';
 import { afterPaint, h } from '../dom';
 import type { TooltipItem } from 'chart.js';
 import { makeChart, themeColors, type Chart } from './charts';
@@ -71,13 +71,15 @@ export class ActivationChart {
     let silenced = 0;
     for (const v of pre) if (Math.abs(f(v)) < 1e-3) silenced++;
     const name = activationLabel(activation);
-    const base = isGated(activation) ? activationLabel(activation === 'swiglu' ? 'silu' : activation === 'geglu' ? 'gelu' : 'relu') : name;
+    // (a gated activation plots its function of the gate: geglu_tanh → GELU (tanh))
+    const plain = gateActivation(activation);
+    const base = activationLabel(plain);
     const c = themeColors();
     const datasets: NonNullable<import('chart.js').ChartConfiguration<'scatter'>['data']>['datasets'] = [
       { type: 'scatter', label: 'this input', data: points, pointRadius: 2.5, backgroundColor: c.accent2, borderColor: c.accent2 },
       { type: 'line', label: base, data: curve(f), borderColor: c.accent, borderWidth: 2, pointRadius: 0, fill: false } as never,
     ];
-    if (activation !== 'relu' && activation !== 'reglu' && activation !== 'linear') {
+    if (plain !== 'relu' && plain !== 'linear') {
       datasets.push({ type: 'line', label: 'ReLU', data: curve((x) => Math.max(0, x)), borderColor: c.muted, borderDash: [4, 4], borderWidth: 1, pointRadius: 0, fill: false } as never);
     }
     const config = {
@@ -121,7 +123,7 @@ export class ActivationChart {
     const pct = ((100 * silenced) / pre.length).toFixed(0);
     this.caption.textContent = activation === 'linear'
       ? 'linear: nothing is silenced, and W2·W1 is a single matrix — the FFN adds no expressive power.'
-      : `${base} silences ${silenced} of ${pre.length} values (${pct}%: |f(x)| < 0.001)${activation === 'gelu' || activation === 'gelu_tanh' ? '; unlike ReLU it lets small negatives through, down to −0.17' : ''}.`;
+      : `${base} silences ${silenced} of ${pre.length} values (${pct}%: |f(x)| < 0.001)${plain === 'gelu' || plain === 'gelu_tanh' ? '; unlike ReLU it lets small negatives through, down to −0.17' : ''}.`;
   }
 
   dispose(): void {

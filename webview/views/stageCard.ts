@@ -3,6 +3,7 @@
 import type { ModelSummary, StageView } from '../../src/protocol/stages';
 import { h } from '../dom';
 import { drawLegend, isDiverging, type Backdrop, type ColormapName } from '../heatmap';
+import { maskReason, repeatMask, stageMask } from './attentionMask';
 import { axisName, shapeLabel } from './axes';
 import { exact, HeatmapView, type HeatmapSpec, type Paint } from './heatmapView';
 
@@ -30,19 +31,6 @@ export interface StageData {
   readonly data: Float32Array;
   /** words: the word (column of `shape`) each pooled value is, [rows][cols]. */
   readonly pooled?: { readonly cols: number; readonly words: Float32Array };
-}
-
-/** A (T, T) mask once for each of n heads: (n, T, T). */
-export function repeatMask(mask: Uint8Array, n: number): Uint8Array {
-  const out = new Uint8Array(mask.length * n);
-  for (let k = 0; k < n; k++) out.set(mask, k * mask.length);
-  return out;
-}
-
-export function causalMask(T: number): Uint8Array {
-  const m = new Uint8Array(T * T);
-  for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) m[i * T + j] = 1;
-  return m;
 }
 
 export class StageCard {
@@ -183,7 +171,7 @@ export class StageCard {
       if (this.allHeadsBox) this.allHeadsBox.checked = all;
       // (every head is shown: there is none to choose)
       if (this.headSelect) this.headSelect.toggleAttribute('disabled', all);
-      const mask = info.masked ? causalMask(T) : undefined;
+      const mask = stageMask(info, T);
       const slice = (hh: number): Float32Array => st.data.subarray(hh * T * X, (hh + 1) * T * X);
       // (for every head at once, the mask once per head)
       const maskAll = mask && all ? repeatMask(mask, NH) : mask;
@@ -287,7 +275,7 @@ export class StageCard {
         const lines = [stageTitle];
         if (info.cols === 'key') {
           lines.push(`query "${tok}" (row ${r}) → key "${tokens[c] ?? c}" (column ${c})`);
-          lines.push(masked ? 'masked: a causal query cannot see a later token' : `${valueName} = ${exact(v)}`);
+          lines.push(masked ? maskReason(info, r, c) : `${valueName} = ${exact(v)}`);
           return lines;
         }
         const colName = info.cols === 'vocab' ? `word "${summary.vocab[c] ?? c}" (${c})` : `${axisName(info.cols)} ${c}`;

@@ -3,6 +3,7 @@
 import type { ModelSummary } from '../../src/protocol/panel';
 import { h } from '../dom';
 import { activationLabel } from '../../src/core/activationKinds';
+import { headSize, slidingWindow } from '../stagePicks';
 
 function fmt(n: number): string {
   return n.toLocaleString('en-US');
@@ -23,7 +24,7 @@ export function renderSummary(s: ModelSummary): HTMLElement {
   const share = p.total ? Math.round((100 * p.ffn) / p.total) : 0;
   const rows = s.layers.map((L, i) => h('tr', {},
     h('td', {}, `layer ${i}`),
-    h('td', {}, L.attention ? `${L.attention.NH} × [${s.T} × ${s.C / L.attention.NH}]${L.attention.causal ? ', causal' : ''}` : '—'),
+    h('td', {}, L.attention ? `${L.attention.NH} × [${s.T} × ${headSize(s, i)}]${L.attention.causal ? ', causal' : ''}${slidingWindow(s, i) !== undefined ? `, window ${slidingWindow(s, i)}` : ''}` : '—'),
     h('td', {}, L.ffn ? `${s.C} → ${L.ffn.F} → ${s.C}, ${activationLabel(L.ffn.activation)}` : '—')));
   return h('div', { class: 'summary' },
     h('table', { class: 'shapes' },
