@@ -92,7 +92,7 @@ export function lensCommand(cmd: LensCommand, file: ModelFile, opts: LensOptions
         dla: {
           pos: d.pos, target: d.target, target_word: word(d.target), alt: d.alt, alt_word: d.alt === null ? null : word(d.alt),
           logit_diff: r(d.logitDiff), constant: r(d.constant),
-          sum: r(d.parts.reduce((s, p) => s + p.value, d.constant)),
+          sum: r(d.parts.reduce((s, p) => s + p.value, d.constant)), remainder: r(d.remainder), note: d.note,
           components: Object.fromEntries(d.parts.map((p) => [p.name, r(p.value)])),
           heads: d.heads.map((row) => row.map(r)),
           top_neurons: d.topNeurons.map((p) => ({ name: p.name, value: r(p.value) })),

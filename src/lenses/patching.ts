@@ -4,13 +4,16 @@
 //   LD(run)  = logit[T−1, target] − logit[T−1, alt]        (alt: none → logit[T−1, target])
 //   share    = (LD(patched) − LD(corrupted)) / (LD(clean) − LD(corrupted))   1 = all of it back
 // Two views: the residual stream entering each layer at each position (resid_pre: `input` for
-// layer 0, `layers.{l−1}.out` after), and each head's output at every position (its columns of
-// `attn.context`). Each patch recomputes only what reads the patched stage, from the patched row
-// on (Engine.patched); a step at a time, so the caller can report progress and cancel.
+// layer 0, `layers.{l−1}.out` after: the stream the layer's first stages read, whether its two
+// sublayers then read it in turn or in parallel, gpt_neox's), and each head's output at every
+// position (its columns of `attn.context`, whatever follows: a post-norm, a parallel residual).
+// Each patch recomputes only what reads the patched stage, from the patched row on
+// (Engine.patched); a step at a time, so the caller can report progress and cancel.
 
 import type { Engine } from '../core/engine';
 import type { Model } from '../core/model';
 import { PARAM, STAGE, stageId } from '../core/ids';
+import { softcap } from '../core/softcap';
 import { LensError, top2, tokenIds } from './cache';
 import { weightAt } from './weights';
 
@@ -70,21 +73,12 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
   for (const w of alt === null ? [target] : [target, alt]) {
     if (!Number.isInteger(w) || w < 0 || w >= V) throw new LensError(`word ${w} is outside the vocabulary 0…${V - 1}`);
   }
-  // The metric from the last row of `output` (the final norm's), read along the head's two words:
+  // The metric from the last row of `output` (the final norm's), read along the head's two words
+  // (each soft-capped as head.logits is, where the model caps its logits):
   // the head's matmul over the whole vocabulary for one row would cost more than the rest of a
   // late patch. Clean, corrupted and patched runs are all measured this way, so an unchanged row
   // reads exactly 0 and the clean stream exactly 1.
-  const C0 = spec.C;
-  const W = clean.params.get(PARAM.headW) ?? null;
-  const bU = clean.params.get(PARAM.headB)?.data;
-  const dir = new Float64Array(C0);
-  for (let c = 0; c < C0; c++) dir[c] = (W ? weightAt(W, c, target, C0, V) : c === target ? 1 : 0) - (alt === null ? 0 : W ? weightAt(W, c, alt, C0, V) : c === alt ? 1 : 0);
-  const bias = bU ? bU[target] - (alt === null ? 0 : bU[alt]) : 0;
-  const ld = (output: Float32Array): number => {
-    let s = bias;
-    for (let c = 0, o = (T - 1) * C0; c < C0; c++) s += output[o + c] * dir[c];
-    return s;
-  };
+  const ld = logitDiffAtLast(clean, target, alt);
   const ldClean = ld(cleanStages.get(STAGE.output)!);
   const ldCorrupted = ld(corruptStages.get(STAGE.output)!);
   // (+ 0: an unchanged run reads 0, not −0)
@@ -154,4 +148,33 @@ export function runPatching(engine: Engine, clean: Model, corrupted: Model, opts
 function sameRow(a: Float32Array, b: Float32Array, at: number, n: number): boolean {
   for (let i = at; i < at + n; i++) if (!Object.is(a[i], b[i])) return false;
   return true;
+}
+
+// LD of a run's `output` (its final norm's) at the last position, along the head's two words: each
+// word's logit soft-capped as head.logits is where the model caps its logits (gemma2: the cap bends
+// each logit, not their difference)
+function logitDiffAtLast(model: Model, target: number, alt: number | null): (output: Float32Array) => number {
+  const { T, C } = model.spec;
+  const { V } = model.spec.head!;
+  const cap = model.spec.head!.softcap ?? null;
+  const W = model.params.get(PARAM.headW) ?? null;
+  const bU = model.params.get(PARAM.headB)?.data;
+  const column = (w: number): Float64Array => Float64Array.from({ length: C }, (_, c) => (W ? weightAt(W, c, w, C, V) : c === w ? 1 : 0));
+  const along = (output: Float32Array, dir: Float64Array, b: number): number => {
+    let s = b;
+    for (let c = 0, o = (T - 1) * C; c < C; c++) s += output[o + c] * dir[c];
+    return s;
+  };
+  if (cap === null) {
+    const dir = column(target);
+    if (alt !== null) {
+      const b = column(alt);
+      for (let c = 0; c < C; c++) dir[c] -= b[c];
+    }
+    const bias = bU ? bU[target] - (alt === null ? 0 : bU[alt]) : 0;
+    return (output) => along(output, dir, bias);
+  }
+  const wa = column(target);
+  const wb = alt === null ? null : column(alt);
+  return (output) => softcap(along(output, wa, bU ? bU[target] : 0), cap) - (wb === null || alt === null ? 0 : softcap(along(output, wb, bU ? bU[alt] : 0), cap));
 }

@@ -42,6 +42,10 @@ export type LensResult =
     readonly alt: number | null;
     readonly logitDiff: number;
     readonly constant: number;
+    /** logitDiff − (Σ parts + constant): a final soft-cap's change (float rounding without one). */
+    readonly remainder: number;
+    /** Which parts are exact, and why. */
+    readonly note: string;
     readonly parts: readonly DlaPartView[];
     /** [layer][head] */
     readonly heads: ReadonlyArray<readonly number[]>;

@@ -63,7 +63,7 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
       ids.add(d.target);
       if (d.alt !== null) ids.add(d.alt);
       return {
-        kind: 'dla', tokens, pos: d.pos, target: d.target, alt: d.alt, logitDiff: d.logitDiff, constant: d.constant,
+        kind: 'dla', tokens, pos: d.pos, target: d.target, alt: d.alt, logitDiff: d.logitDiff, constant: d.constant, remainder: d.remainder, note: d.note,
         parts: d.parts, heads: d.heads, editedHeads: editedHeads(file), topNeurons: d.topNeurons, predictions, words: wordsOf(file, ids),
       };
     }

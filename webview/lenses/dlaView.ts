@@ -21,6 +21,11 @@ function partLabel(p: DlaPartView): string {
   }
 }
 
+/** A remainder worth saying (a soft-cap's), not float rounding. */
+function shownRemainder(remainder: number, sum: number): boolean {
+  return Math.abs(remainder) > 1e-4 * Math.max(1, Math.abs(sum));
+}
+
 function unitOf(p: DlaPartView): string | null {
   return p.kind === 'head' || p.kind === 'neuron' ? unitId(p.kind, p.layer, p.unit) : null;
 }
@@ -91,7 +96,8 @@ export class DlaView {
     const what = d.alt === null ? `logit(${wordLabel(d.words, d.target)})` : `logit(${wordLabel(d.words, d.target)}) − logit(${wordLabel(d.words, d.alt)})`;
     const sum = d.parts.reduce((s, p) => s + p.value, d.constant);
     const headline = h('p', { class: 'lens-headline', 'data-logit-diff': String(d.logitDiff), 'data-sum': String(sum) },
-      `${what} = ${d.logitDiff.toFixed(4)} after token ${d.pos} "${d.tokens[d.pos] ?? ''}". The parts below add up to it (${sum.toFixed(4)}, with ${d.constant.toFixed(4)} from the final norm's and the head's biases); the final norm's scale is this run's, held fixed.`);
+      `${what} = ${d.logitDiff.toFixed(4)} after token ${d.pos} "${d.tokens[d.pos] ?? ''}". The parts below add up to ${sum.toFixed(4)} (with ${d.constant.toFixed(4)} from the norms' and the head's biases)${shownRemainder(d.remainder, sum) ? `; the remainder ${d.remainder.toFixed(4)} makes up the rest` : ''}; the norms' scales are this run's, held fixed.`);
+    const note = h('p', { class: 'lens-note', 'data-remainder': String(d.remainder) }, d.note);
 
     // the largest parts, as bars
     const ranked = [...d.parts].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 12);
@@ -120,7 +126,7 @@ export class DlaView {
       gridBox.append(h('h4', {}, 'Every head'), this.grid.el, legend(`logit contribution${nEdited ? '; hatched: switched off or scaled in the model file' : ''}`, 'coolwarm', [-m, m], this.ctx.backdrop()));
       requestAnimationFrame(() => this.grid.paint({ colormap: 'coolwarm', backdrop: this.ctx.backdrop(), range: [-m, m], ...this.maxCells() }, Math.min(520, this.el.clientWidth || 520)));
     }
-    this.el.replaceChildren(controls, headline,
+    this.el.replaceChildren(controls, headline, note,
       h('div', { class: 'dla-columns' },
         h('div', {}, h('h4', {}, 'The largest parts'), bars),
         h('div', {}, h('h4', {}, 'Top neurons'), neurons)),
