@@ -13,7 +13,7 @@ import * as assert from 'node:assert/strict';
 import { Engine } from '../core/engine';
 import { forward } from '../core/forward';
 import type { StageDef, StageOp } from '../core/graph';
-import { normParams, PARAM, paramId, STAGE, stageId } from '../core/ids';
+import { normParams, PARAM, paramId, STAGE, stageId, unitId } from '../core/ids';
 import { tsKernel } from '../core/kernel';
 import { linearOp } from '../core/linear';
 import type { Model } from '../core/model';
@@ -199,7 +199,7 @@ describe('lenses on post-norms, soft-caps, sliding windows and parallel residual
       const plan = wired(model.spec);
       const run = runOf(model, forward(model, tsKernel, undefined, plan));
       const d = directLogitAttribution(run, { plan });
-      d.heads.forEach((row, l) => row.forEach((v, h) => assert.equal(d.parts.find((p) => p.name === `layers.${l}.attn.head.${h}`)!.value, v)));
+      d.heads.forEach((row, l) => row.forEach((v, h) => assert.equal(d.parts.find((p) => p.name === unitId('head', l, h))!.value, v)));
       assert.ok(d.heads.flat().every(Number.isFinite));
       if (model.spec.layers[0].postNorms) assert.match(d.note, /ln1_post/);
     });
