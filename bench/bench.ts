@@ -220,7 +220,7 @@ function jsonParseCopy(text: string): Float32Array[] {
 /** The matrices and vectors the reader made, in file order. */
 function oursArrays(src: string | Uint8Array): Float32Array[] {
   const res = readModel(src, 'bench.ffn.json');
-  if (!res.model) throw new Error(`the generated file does not read: ${res.problems[0]?.message}`);
+  if (!res.file) throw new Error(`the generated file does not read: ${res.problems[0]?.message}`);
   return res.json.numberArrays.map((n) => res.json.arena.subarray(n.offset, n.offset + n.length));
 }
 
@@ -356,7 +356,7 @@ function recompute(): void {
     const res = readModel(text, 'gpt2.ffn.json');
     const t1 = performance.now();
     const e = new Engine(kernel);
-    e.run(res.model!.model);
+    e.run(res.file!.model);
     e.dispose();
     times.push(performance.now() - t0);
     parse.push(t1 - t0);
@@ -399,7 +399,7 @@ async function edits(): Promise<void> {
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
       const e = new Engine(kernel!);
-      e.run(readModel(text, 'model.ffn.json').model!.model);
+      e.run(readModel(text, 'model.ffn.json').file!.model);
       e.dispose();
       full.push(performance.now() - t0);
     }
@@ -581,7 +581,7 @@ async function checkpoints(): Promise<void> {
     const resolver = new CheckpointResolver();
     const ids = Array.from({ length: 32 }, (_, i) => (i * 7919) % 40000);
     const file = (extra: string, n = 32): string => `{"version": 1, "checkpoint": ${JSON.stringify(folder)}, "token_ids": [${ids.slice(0, n).join(', ')}]${extra}}`;
-    const first = (await model(file(''))).model!;
+    const first = (await model(file(''))).file!;
     const tLoad = performance.now() - t0;
     const weightsMB = [...new Set(first.model.params.values())].reduce((n, p) => n + p.data.length * 4, 0) / 1e6;
     const engine = new Engine(kernel);
@@ -607,18 +607,18 @@ async function checkpoints(): Promise<void> {
     const abl: number[] = [];
     const app: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const other = (await model(`{"version": 1, "checkpoint": ${JSON.stringify(folder)}, "token_ids": [${[(ids[0] + (i + 1) * 101) % 40000, ...ids.slice(1)].join(', ')}]}`)).model!;
+      const other = (await model(`{"version": 1, "checkpoint": ${JSON.stringify(folder)}, "token_ids": [${[(ids[0] + (i + 1) * 101) % 40000, ...ids.slice(1)].join(', ')}]}`)).file!;
       let s0 = performance.now();
       engine.run(other.model);
       full.push(performance.now() - s0);
-      engine.run((await model(file(''))).model!.model); // (back to the file: untimed)
-      const m1 = (await model(file(`, "ablate": ["layers.${mid}.ffn.neuron.${i}"]`))).model!;
+      engine.run((await model(file(''))).file!.model); // (back to the file: untimed)
+      const m1 = (await model(file(`, "ablate": ["layers.${mid}.ffn.neuron.${i}"]`))).file!;
       s0 = performance.now();
       engine.run(m1.model);
       abl.push(performance.now() - s0);
-      const m0 = (await model(file('', 31))).model!;
+      const m0 = (await model(file('', 31))).file!;
       engine.run(m0.model);
-      const m2 = (await model(file(''))).model!;
+      const m2 = (await model(file(''))).file!;
       s0 = performance.now();
       engine.run(m2.model);
       app.push(performance.now() - s0);

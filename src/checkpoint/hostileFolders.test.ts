@@ -119,7 +119,7 @@ describe('hostile checkpoint folders on disk', () => {
     const store = new CheckpointStore(nodeFiles);
     const read = await resolveReadNow(readModel(text, join(dir, 'm.ffn.json')), join(dir, 'm.ffn.json'), store, new CheckpointResolver());
     assert.deepEqual(read.problems.map((p) => p.message), []);
-    assert.ok(read.model, 'computed');
+    assert.ok(read.file, 'computed');
     const tok = store.tokenizer({ kind: 'folder', folder: snap });
     assert.ok(tok.state === 'ready' && tok.value !== null, "the snapshot's tokenizer.json");
     folder('hub/models--evil--x/snapshots/r', { 'config.json': config, 'model.safetensors': { link: join(repo, 'blobs', 'bbb222') } });

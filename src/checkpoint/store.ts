@@ -204,7 +204,7 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
   const pending = texts.map((text) => (text === null ? null : t.value!.encodeAhead(text))).filter((p) => p !== null);
   if (pending.length > 0) return { loading: Promise.all(pending).then(() => undefined), tokenizing: true };
   const r = resolver.resolve(req, c.value, t.value);
-  return { read: { ...read, model: r.file, problems: [...read.problems, ...r.problems] } };
+  return { read: { ...read, file: r.file, problems: [...read.problems, ...r.problems] } };
 }
 
 /** resolveRead, waiting for what it names to load (the command line). */

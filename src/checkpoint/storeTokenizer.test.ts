@@ -36,7 +36,7 @@ describe('checkpoint store: prompts tokenized in the tokenizer\'s thread', () =>
       assert.deepEqual(await read('a!'), []);
       // the same prompt again: its ids are kept, so the read resolves without waiting (an edit elsewhere in the file)
       const again = resolveRead(readModel(`{"version": 1, "checkpoint": "/m", "prompt": "a!", "temperature": 2}`, '/x.ffn.json'), '/x.ffn.json', store, new CheckpointResolver());
-      assert.ok('read' in again && again.read.model !== null, 'resolved at once');
+      assert.ok('read' in again && again.read.file !== null, 'resolved at once');
       // corrupted_prompt goes the same way
       assert.deepEqual(await read('a!', `, "corrupted_prompt": ${JSON.stringify(HOSTILE_TEXT)}`), ['corrupted_prompt: the tokenizer cannot encode this prompt: it ran for more than 1 s on this text and was stopped: its pattern at pre_tokenizer.pretokenizers[0].pattern.Regex, "(a+)+$", may backtrack without end']);
     } finally {

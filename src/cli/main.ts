@@ -202,12 +202,12 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
     io.err(`${opts.file}:${line}:${col}: ${p.severity}: ${path}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
   }
   if (more > 0) io.err(`${moreLine(opts.file, more)}\n`);
-  if (!res.model) return 1;
+  if (!res.file) return 1;
 
   if (opts.cmd !== 'stages') {
     let out: object;
     try {
-      out = lensCommand(opts.cmd, res.model, opts.lens);
+      out = lensCommand(opts.cmd, res.file, opts.lens);
     } catch (e) {
       if (!(e instanceof LensError)) throw e;
       io.err(`ffn-lens ${opts.cmd}: ${e.message}\n`);
@@ -217,7 +217,7 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
     return 0;
   }
 
-  const stages = forward(res.model.model, defaultKernel());
+  const stages = forward(res.file.model, defaultKernel());
   let shown: Stage[] = stages;
   if (opts.only) {
     const ids = new Set(stages.map((s) => s.id));
@@ -237,7 +237,7 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
       return 1;
     }
   }
-  io.out(`{"model":${jsonSafe(JSON.stringify(modelJson(res.model)))},`); // (the stages hold only our ids and numbers)
+  io.out(`{"model":${jsonSafe(JSON.stringify(modelJson(res.file)))},`); // (the stages hold only our ids and numbers)
   writeStages(io, shown, opts.summary);
   io.out('}\n');
   return 0;

@@ -49,7 +49,7 @@ describe('the lenses against PyTorch (test/fixtures/lens-cases)', () => {
       const path = join(CASES, 'x.ffn.json');
       const read = await resolveReadNow(readModel(JSON.stringify(c.model), path), path, store, new CheckpointResolver());
       assert.deepEqual(read.problems.map((p) => p.message), []);
-      const model = read.model!.model;
+      const model = read.file!.model;
       if (held) assert.equal(model.params.get('layers.0.ffn.W2')?.layout, 'panels');
       const lensModel: Model = { params: model.params, spec: { ...model.spec, lens: true } };
       const run = runOf(lensModel, forward(lensModel, tsKernel));

@@ -29,7 +29,7 @@ export async function caseModel(file: string, extra: Record<string, unknown> = {
   const path = join(DIR, 'x.ffn.json');
   const read = await resolveReadNow(readModel(JSON.stringify({ ...c.model, ...extra }), path), path, store, new CheckpointResolver());
   assert.deepEqual(read.problems.map((p) => p.message), []);
-  return read.model!.model;
+  return read.file!.model;
 }
 
 const CASES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();

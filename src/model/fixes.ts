@@ -111,13 +111,13 @@ export function fixesFor(text: Source, root: JsonNode | null, problems: readonly
  * "Add b1 filled with zeros" where the cursor is on the key of an ffn/attention/head without that
  * bias, or of the matrix it goes with (a bias is optional: offered there, not on every line).
  */
-function missingBiasFixes(text: Source, root: JsonNode | null, model: ModelFile, offset: number): Fix[] {
+function missingBiasFixes(text: Source, root: JsonNode | null, file: ModelFile, offset: number): Fix[] {
   const hit = pathAt(text, root, offset);
   if (!hit || !hit.onKey) return [];
   const key = hit.path[hit.path.length - 1];
   const path = hit.path;
   const out: Fix[] = [];
-  const { spec, params } = model.model;
+  const { spec, params } = file.model;
   const usesLayers = !!child(root, 'layers');
   const sub = path.findIndex((s) => s === 'ffn' || s === 'attention' || s === 'head');
   if (sub < 0) return [];

@@ -75,7 +75,7 @@ export class ReadPatch {
   private spent = false;
 
   constructor(private readonly read: ReadResult) {
-    if (!read.model) this.spent = true;
+    if (!read.file) this.spent = true;
   }
 
   /** `c` was just applied to `text`; `removed` is the text it replaced. */

@@ -40,7 +40,7 @@ export interface ParamNode { readonly node: JsonNode; readonly path: readonly Pa
 
 export interface ReadResult {
   /** null when any error was found. */
-  readonly model: ModelFile | null;
+  readonly file: ModelFile | null;
   readonly problems: Problem[];
   readonly json: ParsedJson;
   /**

@@ -26,14 +26,14 @@ export function readModel(text: Source, fileName: string): ReadResult {
     const { model, checkpoint } = readRoot(reader, fileName);
     // In file order, as a reader of the file meets them (sort is stable for ties).
     reader.problems.sort((a, b) => a.start - b.start);
-    return { model, problems: reader.problems, json: reader.json, rows: reader.rows, paramNodes: reader.paramNodes, checkpoint };
+    return { file: model, problems: reader.problems, json: reader.json, rows: reader.rows, paramNodes: reader.paramNodes, checkpoint };
   } catch (e) {
     // A bug of ours: say so plainly, in one line, without a stack trace.
     const problems = [...reader.problems, {
       severity: 'error' as const, code: 'internal' as const, path: [], start: 0, end: 0,
       message: `FFN Lens could not read this file (an internal error: ${e instanceof Error ? e.message : String(e)}); please report it`,
     }];
-    return { model: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] }, rows: new Map(), paramNodes: new Map(), checkpoint: null };
+    return { file: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] }, rows: new Map(), paramNodes: new Map(), checkpoint: null };
   }
 }
 

@@ -69,7 +69,7 @@ export class Baseline {
       });
       return (this.run = { label: this.label, stages: null, error: null, top: null });
     }
-    const m = r.read.model;
+    const m = r.read.file;
     if (!m) {
       const p = r.read.problems.find((x) => x.severity === 'error');
       return this.fail(`${this.label} does not read as a model${p ? `: ${p.message}` : ''}`);

@@ -75,8 +75,8 @@ class Harness {
     }
     for (const [id, v] of view) kept.set(id, v.data);
     const fresh = await resolveReadNow(readModel(this.text, FILE), FILE, this.store, new CheckpointResolver());
-    assert.ok(fresh.model);
-    for (const s of forward(fresh.model.model, tsKernel)) {
+    assert.ok(fresh.file);
+    for (const s of forward(fresh.file.model, tsKernel)) {
       const got = kept.get(s.id);
       assert.ok(got, s.id);
       assert.ok(Buffer.from(got.buffer).equals(Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength)), `${s.id} bit for bit (version ${version})`);

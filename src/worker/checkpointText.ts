@@ -18,9 +18,9 @@ import { formatCount, formatValue, plural } from '../shared/numberFormat';
 import { fmt, table, tokenRows, type DocStages } from './docStages';
 
 export function checkpointCodeLenses(c: DocStages): CodeLens[] {
-  const facts = c.model.checkpoint;
+  const facts = c.file.checkpoint;
   if (!facts) return [];
-  const { spec } = c.model.model;
+  const { spec } = c.file.model;
   const req = facts.request;
   const src = facts.source;
   const attn = spec.layers.find((l) => l.attention)?.attention;
@@ -33,7 +33,7 @@ export function checkpointCodeLenses(c: DocStages): CodeLens[] {
   const out: CodeLens[] = [{ start: req.folderAt.start, end: req.folderAt.end, title: parts.join(' · ') }];
   const inputAt = req.promptAt ?? req.tokenIdsAt;
   if (inputAt) {
-    const shown = c.model.tokens.slice(0, 12).join(' ');
+    const shown = c.file.tokens.slice(0, 12).join(' ');
     out.push({ start: inputAt.start, end: inputAt.end, title: `${plural(spec.T, 'token')}: ${shown}${spec.T > 12 ? ' …' : ''}` });
   }
   return out;
@@ -69,7 +69,7 @@ export function cellUnit(model: Model, def: StageView, index: readonly number[])
 
 /** A hover over an `ablate`, `scale` or `weights` entry of a checkpoint file, or null. */
 export function checkpointHover(c: DocStages, offset: number, kernel: MatmulKernel): { markdown: string; start: number; end: number } | null {
-  const facts = c.model.checkpoint;
+  const facts = c.file.checkpoint;
   if (!facts) return null;
   const req = facts.request;
   const inside = (at: At): boolean => offset >= at.start && offset <= at.end;
@@ -125,7 +125,7 @@ function headTable(c: DocStages, layer: number, h: number): string {
   const { rows, more } = tokenRows(c, (t, tok) => {
     let best = 0;
     for (let k = 1; k < T; k++) if (w.data[(h * T + t) * T + k] > w.data[(h * T + t) * T + best]) best = k;
-    return [tok, c.model.tokens[best] ?? `t${best}`, fmt(w.data[(h * T + t) * T + best])];
+    return [tok, c.file.tokens[best] ?? `t${best}`, fmt(w.data[(h * T + t) * T + best])];
   });
   return table(['token', 'attends most to', 'weight'], rows, more);
 }
@@ -133,7 +133,7 @@ function headTable(c: DocStages, layer: number, h: number): string {
 /** The top prediction at the last token with the entry at `at`, and without it. */
 function predictionChange(c: DocStages, req: CheckpointRequest, at: At, kernel: MatmulKernel): string | null {
   const probs = c.stages.get(STAGE.probs);
-  const facts = c.model.checkpoint!;
+  const facts = c.file.checkpoint!;
   if (!probs || c.stale) return null;
   const without: CheckpointRequest = {
     ...req,
@@ -154,10 +154,10 @@ function predictionChange(c: DocStages, req: CheckpointRequest, at: At, kernel: 
     return best;
   };
   const p = (s: Stage, k: number): number => s.data[last * V + k];
-  const label = (k: number): string => `\`${c.model.vocab[k] ?? `#${k}`}\``;
+  const label = (k: number): string => `\`${c.file.vocab[k] ?? `#${k}`}\``;
   const a = top(probs);
   const b = top(base);
-  const tok = c.model.tokens[last] ?? `t${last}`;
+  const tok = c.file.tokens[last] ?? `t${last}`;
   // the logit of the top word with and without the entry: what a small effect shows as
   const logits = c.stages.get(STAGE.logits);
   const baseLogits = baseStages.find((s) => s.id === STAGE.logits);

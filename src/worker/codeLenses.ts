@@ -13,7 +13,7 @@ import { canDie, deadNeurons, type DocStages } from './docStages';
 const LENS_MATRICES = LAYER_PARAMS.filter((r) => r.role === 'matrix' && r.key !== null);
 
 export function codeLenses(c: DocStages): CodeLens[] {
-  const { spec, params } = c.model.model;
+  const { spec, params } = c.file.model;
   const out: CodeLens[] = [];
   const keyRange = (path: PathSegment[]): { start: number; end: number } | null => {
     const parent = nodeAt(c.root, path.slice(0, -1));

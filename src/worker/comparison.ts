@@ -27,12 +27,12 @@ export class Comparison {
     this.run = null;
   }
 
-  /** The compare message of a run of `version` (null when off): the baseline's run for `model`, first. */
-  begin(version: number, model: ModelFile, engine: Engine, loaded: () => void): ForDoc<CompareMessage> | null {
-    this.run = this.baseline ? this.baseline.for(model, engine, loaded) : null;
+  /** The compare message of a run of `version` (null when off): the baseline's run for `file`, first. */
+  begin(version: number, file: ModelFile, engine: Engine, loaded: () => void): ForDoc<CompareMessage> | null {
+    this.run = this.baseline ? this.baseline.for(file, engine, loaded) : null;
     const b = this.run;
     if (!b) return null;
-    const plan = engine.planOf(model.model.spec);
+    const plan = engine.planOf(file.model.spec);
     const incomparable = b.stages ? plan.filter((d) => b.stages!.get(d.id)?.length !== d.shape.reduce((x, y) => x * y, 1)).map((d) => d.id) : [];
     return { type: 'compare', doc: this.doc, version, label: b.stages || b.error ? b.label : `${b.label} (reading its checkpoint…)`, error: b.error, incomparable, top: b.top };
   }

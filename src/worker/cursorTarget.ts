@@ -13,8 +13,8 @@ import { weightIndex, type Param } from '../core/params';
 export function cursorTarget(text: Source, c: DocStages, offset: number): CursorTarget | null {
   const hit = pathAt(text, c.root, offset);
   if (!hit) return null;
-  const { spec, params } = c.model.model;
-  const role = roleOf(hit.path, c.model.layout, !!child(c.root, 'layers'));
+  const { spec, params } = c.file.model;
+  const role = roleOf(hit.path, c.file.layout, !!child(c.root, 'layers'));
   if (!role) return null;
   let neuron: { layer: number; j: number } | null = null;
   if (role.kind === 'weight' && (role.param === 'W1' || role.param === 'Wg') && role.out !== null) neuron = { layer: role.layer, j: role.out };

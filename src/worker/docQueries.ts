@@ -68,7 +68,7 @@ export function answerQuery(d: QueryDoc, q: Query): QueryResult | null {
       return { kind: 'lens', version, result };
     }
     case 'unit': {
-      const m = d.ensureRead().model;
+      const m = d.ensureRead().file;
       if (!m?.checkpoint) return { kind: 'unit', version, unit: null };
       const def = d.engine().planOf(m.model.spec).find((s) => s.id === q.stageId);
       return { kind: 'unit', version, unit: def ? cellUnit(m.model, def, q.index) : null };
@@ -77,7 +77,7 @@ export function answerQuery(d: QueryDoc, q: Query): QueryResult | null {
       return { kind: 'text-length', version, length: d.text.length };
     case 'hover': {
       const read = d.ensureRead();
-      if (!read.model) {
+      if (!read.file) {
         const n = read.problems.filter((p) => p.severity === 'error').length;
         const onNumber = /[-\d.eE+]/.test(sourceSlice(d.text, Math.max(0, q.offset - 1), q.offset + 1));
         return {
@@ -86,12 +86,12 @@ export function answerQuery(d: QueryDoc, q: Query): QueryResult | null {
         };
       }
       const c = d.computed();
-      if (c?.model.checkpoint) return { kind: 'hover', version, hover: checkpointHover(c, q.offset, d.kernel()) };
+      if (c?.file.checkpoint) return { kind: 'hover', version, hover: checkpointHover(c, q.offset, d.kernel()) };
       return { kind: 'hover', version, hover: c ? hoverMarkdown(d.text, c, q.offset) : null };
     }
     case 'codeLenses': {
       const c = d.computed();
-      return { kind: 'codeLenses', version, codeLenses: !c ? [] : c.model.checkpoint ? checkpointCodeLenses(c) : codeLenses(c) };
+      return { kind: 'codeLenses', version, codeLenses: !c ? [] : c.file.checkpoint ? checkpointCodeLenses(c) : codeLenses(c) };
     }
     case 'cursor': {
       const c = d.computed();
@@ -99,13 +99,13 @@ export function answerQuery(d: QueryDoc, q: Query): QueryResult | null {
     }
     case 'fixes': {
       const r = d.ensureRead();
-      return { kind: 'fixes', version, fixes: fixesFor(d.text, r.json.root, r.problems, r.model, q.start, q.end) };
+      return { kind: 'fixes', version, fixes: fixesFor(d.text, r.json.root, r.problems, r.file, q.start, q.end) };
     }
     case 'locate': {
       const r = d.ensureRead();
-      if (!r.model) return { kind: 'locate', version, located: null };
-      const stage = d.engine().planOf(r.model.model.spec).find((s) => s.id === q.stageId);
-      const loc = stage ? locateStageCell(d.text, r, r.model.model, r.model.vocab, r.model.tokens, stage, q.index) : null;
+      if (!r.file) return { kind: 'locate', version, located: null };
+      const stage = d.engine().planOf(r.file.model.spec).find((s) => s.id === q.stageId);
+      const loc = stage ? locateStageCell(d.text, r, r.file.model, r.file.vocab, r.file.tokens, stage, q.index) : null;
       return { kind: 'locate', version, located: loc && { start: loc.start, end: loc.end, ...d.lineCol(loc.start, loc.end), what: `${loc.path}: ${loc.what}` } };
     }
   }

@@ -9,7 +9,7 @@ import { formatValue, plural } from '../shared/numberFormat';
 import { STAGE, stageId } from '../core/ids';
 
 export interface DocStages {
-  readonly model: ModelFile;
+  readonly file: ModelFile;
   readonly root: JsonNode | null;
   /** The model's stages, as the block graph lists them. */
   readonly plan: readonly StageDef[];
@@ -40,9 +40,9 @@ export function inputOf(c: DocStages, id: string): string | undefined {
 }
 
 export function tokenRows<T>(c: DocStages, f: (t: number, tok: string) => T): { rows: T[]; more: number } {
-  const T = c.model.model.spec.T;
+  const T = c.file.model.spec.T;
   const shown = Math.min(T, MAX_TOKENS);
-  return { rows: Array.from({ length: shown }, (_, t) => f(t, c.model.tokens[t] ?? `t${t}`)), more: T - shown };
+  return { rows: Array.from({ length: shown }, (_, t) => f(t, c.file.tokens[t] ?? `t${t}`)), more: T - shown };
 }
 
 export function table(head: string[], rows: string[][], more: number): string {
@@ -66,11 +66,11 @@ export function canDie(activation: string): boolean {
 }
 
 export function deadNeurons(c: DocStages, layer: number): { dead: number; total: number } | null {
-  const f = c.model.model.spec.layers[layer]?.ffn;
+  const f = c.file.model.spec.layers[layer]?.ffn;
   const act = stage(c, stageId(layer, STAGE.act));
   if (!f || !act) return null;
   let dead = 0;
-  for (let j = 0; j < f.F; j++) if (isDead(act, j, c.model.model.spec.T)) dead++;
+  for (let j = 0; j < f.F; j++) if (isDead(act, j, c.file.model.spec.T)) dead++;
   return { dead, total: f.F };
 }
 

@@ -16,7 +16,7 @@ import { canDie, col, countNonzero, deadNeurons, fmt, inputOf, isDead, stage, ta
 export function hoverMarkdown(text: Source, c: DocStages, offset: number): { markdown: string; start: number; end: number } | null {
   const hit = pathAt(text, c.root, offset);
   if (!hit || hit.path.length === 0) return null;
-  const role = roleOf(hit.path, c.model.layout, !!child(c.root, 'layers'));
+  const role = roleOf(hit.path, c.file.layout, !!child(c.root, 'layers'));
   if (!role) return null;
   const where = formatPath(hit.path);
   const valueText = sourceSlice(text, hit.start, hit.end);
@@ -65,7 +65,7 @@ function feedsNote(c: DocStages, role: Role): string {
 }
 
 function describeRole(c: DocStages, role: Role, value: number): string | null {
-  const m = c.model;
+  const m = c.file;
   const { spec } = m.model;
   const T = spec.T;
   switch (role.kind) {
@@ -165,8 +165,8 @@ function describeRole(c: DocStages, role: Role, value: number): string | null {
 }
 
 function neuronTable(c: DocStages, layer: number, j: number, contrib?: { label: string; value: (t: number) => number }): string {
-  const T = c.model.model.spec.T;
-  const f = c.model.model.spec.layers[layer].ffn!;
+  const T = c.file.model.spec.T;
+  const f = c.file.model.spec.layers[layer].ffn!;
   const up = stage(c, stageId(layer, STAGE.up));
   const gate = stage(c, stageId(layer, STAGE.gate));
   const act = stage(c, stageId(layer, STAGE.act));
@@ -184,7 +184,7 @@ function neuronTable(c: DocStages, layer: number, j: number, contrib?: { label: 
 }
 
 function headWeights(c: DocStages, layer: number, h: number): string {
-  const m = c.model;
+  const m = c.file;
   const w = stage(c, stageId(layer, STAGE.weights));
   if (!w) return '';
   const T = m.model.spec.T;
@@ -197,8 +197,8 @@ function headWeights(c: DocStages, layer: number, h: number): string {
 
 function matrixShapeNote(c: DocStages, param: MatrixParam, layer: number): string {
   const id = paramOf({ kind: 'matrix', param, layer });
-  const p = id ? c.model.model.params.get(id) : undefined;
-  return p ? ` · [${p.shape[0]} × ${p.shape[1]}] (layout ${c.model.layout})` : '';
+  const p = id ? c.file.model.params.get(id) : undefined;
+  return p ? ` · [${p.shape[0]} × ${p.shape[1]}] (layout ${c.file.layout})` : '';
 }
 
 function wordTable(c: DocStages, v: number): string {
@@ -211,7 +211,7 @@ function wordTable(c: DocStages, v: number): string {
 /** A token's row at each stage after the input: min/max, and the value at one dimension. */
 function tokenJourney(c: DocStages, t: number, dim: number | null): string {
   const rows: string[][] = [];
-  const C = c.model.model.spec.C;
+  const C = c.file.model.spec.C;
   for (const s of c.stages.values()) {
     if (s.shape.length !== 2) continue;
     const n = s.shape[1];

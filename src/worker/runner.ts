@@ -23,7 +23,7 @@ import type { DocText } from './textSync';
 interface Running { readonly version: number; readonly stages: Stage[]; readonly slices: SlicedRun<Stage[]> }
 
 /** The stages of the last run that ended, the version and model they are of. */
-interface LastRun { readonly version: number; readonly stages: Stage[]; readonly model: ModelFile }
+interface LastRun { readonly version: number; readonly stages: Stage[]; readonly file: ModelFile }
 
 /** What the runner works with: the document's text, its outbox, what its panel is sent, compare. */
 export interface RunnerParts {
@@ -191,23 +191,23 @@ export class DocRunner {
       out.post({ type: 'notModel', doc, version });
       return out.release();
     }
-    const model = read.model;
-    const plan = model ? this.engine.planOf(model.model.spec) : null;
-    publisher.postModel(version, text.problems(), model && plan && { file: model, plan }, trace && [...trace, Date.now()]);
-    if (!model) return out.release();
+    const file = read.file;
+    const plan = file ? this.engine.planOf(file.model.spec) : null;
+    publisher.postModel(version, text.problems(), file && plan && { file, plan }, trace && [...trace, Date.now()]);
+    if (!file) return out.release();
     // compare: the baseline first (its stages are what each stage is posted against), in full
-    const compare = comparison.begin(version, model, this.engine, () => this.rerunFull());
+    const compare = comparison.begin(version, file, this.engine, () => this.rerunFull());
     if (compare) out.post(compare);
     const full = this.fullNext || comparison.on;
     this.fullNext = false;
     const stages: Stage[] = [];
-    const walk = this.engine.walk(model.model, text.takeEdits(), (s) => {
+    const walk = this.engine.walk(file.model, text.takeEdits(), (s) => {
       stages.push(s);
       publisher.postStage(s, version, full);
     });
     const ended = (all: Stage[]): void => {
       this.running = null;
-      this.last = { version, stages: all, model };
+      this.last = { version, stages: all, file };
       this.postDone(version, { parse: t1 - t0, forward: performance.now() - t1 });
       out.release();
     };
@@ -229,10 +229,10 @@ export class DocRunner {
   /** Everything again for a new subscriber (a panel opened or reloaded), from the last run: it is of the current text (`upToDateWithText`). */
   replay(): void {
     const { text, publisher } = this.p;
-    const model = text.read?.model ?? null;
-    publisher.postModel(text.readOf, text.problems(), model && { file: model, plan: this.engine.planOf(model.model.spec) });
+    const file = text.read?.file ?? null;
+    publisher.postModel(text.readOf, text.problems(), file && { file, plan: this.engine.planOf(file.model.spec) });
     const last = this.last;
-    if (!model || !last) return;
+    if (!file || !last) return;
     for (const s of last.stages) publisher.postStage(s, last.version, true);
     this.postDone(last.version, { parse: 0, forward: 0 });
   }
@@ -243,16 +243,16 @@ export class DocRunner {
    */
   computed(): DocStages | null {
     const read = this.p.text.ensureRead();
-    if (!read.model) return null;
+    if (!read.file) return null;
     const last = this.last;
     const stale = last?.version !== this.p.text.version;
     let stages = new Map<string, Stage>();
     if (last) {
-      const fits = !stale || JSON.stringify(this.engine.planOf(read.model.model.spec).map((s) => [s.id, s.shape])) === JSON.stringify(last.stages.map((s) => [s.id, s.shape]));
+      const fits = !stale || JSON.stringify(this.engine.planOf(read.file.model.spec).map((s) => [s.id, s.shape])) === JSON.stringify(last.stages.map((s) => [s.id, s.shape]));
       if (fits) stages = new Map(last.stages.map((s) => [s.id, s]));
     }
-    const model = stale || !last ? read.model : last.model;
-    return { model, root: read.json.root, plan: this.engine.planOf(model.model.spec), stages, stale };
+    const file = stale || !last ? read.file : last.file;
+    return { file, root: read.json.root, plan: this.engine.planOf(file.model.spec), stages, stale };
   }
 
   /**
@@ -271,7 +271,7 @@ export class DocRunner {
     }
     const last = this.last;
     if (last?.version !== text.version) return null;
-    return { file: last.model, stages: last.stages };
+    return { file: last.file, stages: last.stages };
   }
 
   /** The version of the stages `upToDate` gives (-1: none). */

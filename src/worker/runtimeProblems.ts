@@ -16,7 +16,7 @@ export interface RuntimeProblem {
 }
 
 export function runtimeProblems(c: DocStages): RuntimeProblem[] {
-  const m = c.model;
+  const m = c.file;
   const { spec } = m.model;
   const out: RuntimeProblem[] = [];
   const keyAt = (path: PathSegment[]): { start: number; end: number } => {

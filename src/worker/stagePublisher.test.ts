@@ -6,7 +6,7 @@ import type { FromWorker } from '../protocol/worker';
 import { StagePublisher } from './stagePublisher';
 
 describe('StagePublisher: the summary\'s words and plan, sent only when the panel lacks them', () => {
-  const file = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3 }), 'm.ffn.json').model!;
+  const file = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3 }), 'm.ffn.json').file!;
   const plan = planModel(file.model.spec);
   const setup = (): { pub: StagePublisher; model: (v: number) => Extract<FromWorker, { type: 'model' }> } => {
     const posted: FromWorker[] = [];
@@ -42,7 +42,7 @@ describe('StagePublisher: the summary\'s words and plan, sent only when the pane
     const { model, pub } = setup();
     const k = model(1).summary!.planKey;
     pub.postModel(2, [], { file, plan: planModel(file.model.spec) });
-    const other = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3, seq: 3 }), 'm.ffn.json').model!;
+    const other = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3, seq: 3 }), 'm.ffn.json').file!;
     assert.equal(model(3).summary!.planKey, k);
     pub.postModel(4, [], { file: other, plan: planModel(other.model.spec) });
     assert.notEqual(model(5).summary!.planKey, k, 'back to the first plan after another: a new key');

@@ -59,7 +59,7 @@ export class DocText {
   change(version: number, changes: readonly TextChange[], length: number): string | null {
     if (!(this.text instanceof TextChunks)) this.text = new TextChunks(sourceSlice(this.text, 0, this.text.length)); // (edits come only for documents)
     const text = this.text;
-    let patch = this.read?.model && this.readVersion === this.version ? new ReadPatch(this.read) : null;
+    let patch = this.read?.file && this.readVersion === this.version ? new ReadPatch(this.read) : null;
     for (const c of changes) {
       const removed = patch ? text.slice(c.offset, c.offset + c.length) : '';
       text.edit(c.offset, c.length, c.text);

@@ -30,7 +30,7 @@ const LENSES_TEXT = '{\n  "version": 1,\n  "name": "stories260K lenses",\n  "che
 async function lensesHere() {
   const path = join(SAMPLES, 'x.ffn.json');
   const r = await resolveReadNow(readModel(LENSES_TEXT, path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
-  const model = r.model!.model;
+  const model = r.file!.model;
   const run = runOf(model, forward(model, tsKernel));
   return { lens: logitLensGrid(run, 5), dla: directLogitAttribution(run, { alt: 'second' }), T: model.spec.T, L: model.spec.layers.length };
 }

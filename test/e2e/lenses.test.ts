@@ -38,7 +38,7 @@ const folder = (f: string): Uint8Array => readFileSync(join(SAMPLES, 'stories260
 async function expected(text: string) {
   const path = join(SAMPLES, 'x.ffn.json');
   const r = await resolveReadNow(readModel(text, path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
-  const model = r.model!.model;
+  const model = r.file!.model;
   const run = runOf(model, forward(model, tsKernel));
   return { lens: logitLensGrid(run, 5), dla: directLogitAttribution(run, { alt: 'second' }), T: model.spec.T, L: model.spec.layers.length };
 }
@@ -113,7 +113,7 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     await view.locator('.dla-any-word[aria-label="any word as Word"]').evaluate((el: any) => { el.value = '#100'; el.dispatchEvent(new Event('change')); });
     await until('the attribution of #100', async () => /^logit\(#100\)/.test(await head.innerText()));
     const r = await resolveReadNow(readModel(TEXT, join(SAMPLES, 'x.ffn.json')), join(SAMPLES, 'x.ffn.json'), new CheckpointStore(nodeFiles), new CheckpointResolver());
-    const m = r.model!.model;
+    const m = r.file!.model;
     const of100 = directLogitAttribution(runOf(m, forward(m, tsKernel)), { target: 100, alt: 'second' });
     const got = Number(await head.getAttribute('data-logit-diff'));
     assert.ok(Math.abs(got - of100.logitDiff) < 1e-4, `${got} vs ${of100.logitDiff}`);
@@ -205,7 +205,7 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     assert.match(npy.subarray(10, 10 + hl).toString('latin1'), /'shape': \(7, 512\)/);
     const path = join(SAMPLES, 'x.ffn.json');
     const r = await resolveReadNow(readModel(text, path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
-    const logits = forward(r.model!.model, tsKernel).find((s) => s.id === 'head.logits')!.data;
+    const logits = forward(r.file!.model, tsKernel).find((s) => s.id === 'head.logits')!.data;
     const got = new Float32Array(npy.buffer.slice(npy.byteOffset + 10 + hl, npy.byteOffset + npy.length));
     let maxDiff = 0;
     for (let i = 0; i < logits.length; i++) maxDiff = Math.max(maxDiff, Math.abs(got[i] - logits[i]));
@@ -304,7 +304,7 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     assert.equal(await renderedVersion(view), doc.version, `the panel shows version ${doc.version}`);
     const path = join(SAMPLES, 'x.ffn.json');
     const r = await resolveReadNow(readModel(await savedText(wb, FILE, doc.text), path), path, new CheckpointStore(nodeFiles), new CheckpointResolver());
-    const act = forward(r.model!.model, tsKernel).find((s) => s.id === 'layers.2.ffn.act')!;
+    const act = forward(r.file!.model, tsKernel).find((s) => s.id === 'layers.2.ffn.act')!;
     for (let t = 0; t < 7; t++) {
       const v = Number(await toks.nth(t).getAttribute('data-value'));
       assert.ok(Math.abs(v - act.data[t * act.shape[1] + 5]) < 1e-5, `version ${doc.version}, token ${t}: ${v} vs ${act.data[t * act.shape[1] + 5]}`);

@@ -328,13 +328,13 @@ class Probe {
     const last = this.last;
     const problems = (ps: ReadonlyArray<{ code: string; start: number; end: number; message: string }>): string =>
       JSON.stringify(ps.map((p) => [p.code, p.start, p.end, p.message]));
-    if (!fresh.model) {
+    if (!fresh.file) {
       if (!last || last.type !== 'model' || last.version !== this.version || last.summary !== null) return { valid: false, wrong: `a fresh read has errors, the session said ${last?.type} of version ${last?.version}` };
       if (problems(last.problems) !== problems(fresh.problems)) return { valid: false, wrong: `problems differ: ${problems(last.problems)} vs ${problems(fresh.problems)}` };
       return { valid: false, wrong: null };
     }
     if (!last || last.type !== 'done' || last.version !== this.version) return { valid: true, wrong: `no render of version ${this.version} (last: ${last?.type} ${last?.version})` };
-    const want: Stage[] = forward(fresh.model.model, kernel);
+    const want: Stage[] = forward(fresh.file.model, kernel);
     const ids = new Set(want.map((s) => s.id));
     for (const id of this.view.keys()) if (!ids.has(id)) this.view.delete(id); // (a stage of an older model)
     for (const s of want) {

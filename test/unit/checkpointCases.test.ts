@@ -43,15 +43,15 @@ describe('PyTorch reference cases of checkpoints (test/fixtures/checkpoint-cases
         const path = join(DIR, f.replace('.json', '.ffn.json'));
         const read = await resolveReadNow(readModel(JSON.stringify(c.model, null, 1), path), path, store, new CheckpointResolver());
         assert.deepEqual(read.problems.map((p) => p.message), []);
-        assert.ok(read.model);
+        assert.ok(read.file);
         if (store !== plain) {
           // (a matrix a `weights` entry overrides is a copy of the checkpoint's, packed as any other array)
           const overridden = new Set(Object.keys((c.model.weights ?? {}) as object).map((k) => k.replace(/\[.*$/, '')));
-          for (const [id, p] of read.model.model.params) if (p.layout && !overridden.has(id)) assert.ok(p.data.buffer instanceof SharedArrayBuffer, `${id} in the kernel's memory`);
+          for (const [id, p] of read.file.model.params) if (p.layout && !overridden.has(id)) assert.ok(p.data.buffer instanceof SharedArrayBuffer, `${id} in the kernel's memory`);
           // (and multiplied as panels: the PyTorch cases check that form, overrides written into it included)
-          for (const [id, p] of read.model.model.params) if (/\.W[qkvo12g]$|^head\.W$/.test(id)) assert.equal(p.layout, 'panels', id);
+          for (const [id, p] of read.file.model.params) if (/\.W[qkvo12g]$|^head\.W$/.test(id)) assert.equal(p.layout, 'panels', id);
         }
-        const stages = forward(read.model.model, kernel!);
+        const stages = forward(read.file.model, kernel!);
         const subset = f.startsWith('stories260k');
         if (!subset) assert.deepEqual(stages.map((s) => s.id), Object.keys(c.expected), 'the contract\'s stages, in order');
         const byId = new Map(stages.map((s) => [s.id, s]));
@@ -74,7 +74,7 @@ describe('PyTorch reference cases of checkpoints (test/fixtures/checkpoint-cases
     for (let i = 0; i < 20; i++) {
       const text = JSON.stringify({ version: 1, checkpoint: '../../../samples/stories260K', token_ids: ids });
       const read = await resolveReadNow(readModel(text, path), path, plain, new CheckpointResolver());
-      const logits = forward(read.model!.model).find((s) => s.id === 'head.logits')!;
+      const logits = forward(read.file!.model).find((s) => s.id === 'head.logits')!;
       const V = logits.shape[1];
       const last = Array.from(logits.data.subarray((ids.length - 1) * V));
       ids.push(last.indexOf(Math.max(...last)));

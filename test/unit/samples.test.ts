@@ -23,8 +23,8 @@ function load(text: string, file: string): ModelFile {
   const res = readModel(text, file);
   const problems = res.problems.map((p) => `${p.severity} ${p.code} at ${p.start}: ${p.message}`);
   assert.deepEqual(problems, [], `${file}: reads without errors or warnings`);
-  assert.ok(res.model, `${file}: gives a model`);
-  return res.model;
+  assert.ok(res.file, `${file}: gives a model`);
+  return res.file;
 }
 
 function run(text: string, file: string): { model: ModelFile; stage: (id: string) => Stage } {
@@ -98,9 +98,9 @@ describe('samples/', () => {
       assert.deepEqual(read.problems.map((p) => p.message), []);
       const res = await resolveReadNow(read, join(SAMPLES, file), new CheckpointStore(nodeFiles), new CheckpointResolver());
       assert.deepEqual(res.problems.map((p) => p.message), []);
-      assert.ok(res.model);
-      assert.notEqual(res.model.name, defaultModelName(file));
-      const stages = forward(res.model.model);
+      assert.ok(res.file);
+      assert.notEqual(res.file.name, defaultModelName(file));
+      const stages = forward(res.file.model);
       for (const s of stages) assert.equal(s.data.findIndex((x) => !Number.isFinite(x)), -1, `stage ${s.id} is finite`);
       const probs = stages.find((s) => s.id === 'head.probs')!;
       const last = row(probs, probs.shape[0] - 1);

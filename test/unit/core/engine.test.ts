@@ -38,7 +38,7 @@ describe('Engine on model files', () => {
   for (const [kname, kernel] of kernels) {
     it(`a first run equals the reference forward pass bit for bit, every reference case (${kname})`, () => {
       for (const c of goldenCases()) {
-        const m = readModel(JSON.stringify(c.model), 'g.ffn.json').model!.model;
+        const m = readModel(JSON.stringify(c.model), 'g.ffn.json').file!.model;
         sameBits(new Engine(kernel()).run(m), forward(m, kernel()), c.name);
       }
     });
@@ -59,7 +59,7 @@ describe('Engine on model files', () => {
         const read = readModel(text, 'm.ffn.json');
         assert.deepEqual(read.problems, [], name);
         const engine = new Engine(kernel());
-        engine.run(read.model!.model);
+        engine.run(read.file!.model);
         const r = rng(opts.seed * 7919);
         let kept = 0;
         for (let step = 0; step < 80; step++) {
@@ -75,9 +75,9 @@ describe('Engine on model files', () => {
             chunks.edit(change.offset, change.length, change.text);
             assert.ok(patch.apply(chunks, change, removed), `${name}: edit at ${pick.index} should be incremental`);
           }
-          const got = copy(engine.run(read.model!.model, patch.paramChanges()!));
+          const got = copy(engine.run(read.file!.model, patch.paramChanges()!));
           kept += got.filter((s) => s.kept).length;
-          sameBits(got, forward(readModel(chunks.toString(), 'm.ffn.json').model!.model, kernel()), `${name}, step ${step}`);
+          sameBits(got, forward(readModel(chunks.toString(), 'm.ffn.json').file!.model, kernel()), `${name}, step ${step}`);
         }
         assert.ok(kept > 80, `only ${kept} stages were kept over 80 edits: the incremental paths were barely used`);
       });
@@ -95,7 +95,7 @@ describe('Engine on model files', () => {
       matmulColumns: (...a) => { columnCalls++; tsKernel.matmulColumns(...a); },
     };
     const engine = new Engine(counting);
-    engine.run(read.model!.model);
+    engine.run(read.file!.model);
     const full = calls;
     let now = text;
     // retypes the first number after `at` and runs the engine: how many full matmuls?
@@ -108,7 +108,7 @@ describe('Engine on model files', () => {
       assert.ok(patch.apply(now, change, removed));
       calls = 0;
       columnCalls = 0;
-      engine.run(read.model!.model, patch.paramChanges()!);
+      engine.run(read.file!.model, patch.paramChanges()!);
       return calls;
     };
     // the last layer's b2: only the head is multiplied (b2 is re-added to the kept product)

@@ -14,11 +14,11 @@ describe('PyTorch reference cases (test/fixtures/golden)', () => {
     it(`${c.name}: every stage matches`, () => {
       const res = readModel(JSON.stringify(c.model, null, 1), `${c.name}.ffn.json`);
       assert.deepEqual(res.problems.filter((p) => p.severity === 'error'), [], `${c.name}: the model file should read without errors`);
-      assert.ok(res.model);
-      const stages = forward(res.model.model, tsKernel);
+      assert.ok(res.file);
+      const stages = forward(res.file.model, tsKernel);
       const ids = stages.map((s) => s.id);
       assert.deepEqual(ids, Object.keys(c.expected), `${c.name}: stage ids and their order`);
-      assert.deepEqual(planModel(res.model.model.spec).map((p) => ({ id: p.id, shape: [...p.shape] })), stages.map((s) => ({ id: s.id, shape: [...s.shape] })), `${c.name}: planStages agrees with the forward pass`);
+      assert.deepEqual(planModel(res.file.model.spec).map((p) => ({ id: p.id, shape: [...p.shape] })), stages.map((s) => ({ id: s.id, shape: [...s.shape] })), `${c.name}: planStages agrees with the forward pass`);
       for (const s of stages) {
         const want = c.expected[s.id];
         assert.deepEqual(s.shape, want.shape, `${c.name}: stage ${s.id}: shape`);
@@ -29,8 +29,8 @@ describe('PyTorch reference cases (test/fixtures/golden)', () => {
   }
   it('the in_out case and its out_in twin give the same stages', () => {
     const byName = new Map(cases.map((c) => [c.name, c]));
-    const a = readModel(JSON.stringify(byName.get('ffn_gelu_in_out')!.model), 'a.ffn.json').model!;
-    const b = readModel(JSON.stringify(byName.get('ffn_gelu_out_in_twin')!.model), 'b.ffn.json').model!;
+    const a = readModel(JSON.stringify(byName.get('ffn_gelu_in_out')!.model), 'a.ffn.json').file!;
+    const b = readModel(JSON.stringify(byName.get('ffn_gelu_out_in_twin')!.model), 'b.ffn.json').file!;
     const sa = forward(a.model, tsKernel);
     const sb = forward(b.model, tsKernel);
     sa.forEach((s, i) => {

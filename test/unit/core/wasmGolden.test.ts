@@ -13,7 +13,7 @@ describe('PyTorch reference cases with the wasm-simd kernel', () => {
   for (const c of goldenCases()) {
     it(`${c.name}: every stage matches`, () => {
       assert.ok(kernel);
-      const model = readModel(JSON.stringify(c.model), `${c.name}.ffn.json`).model;
+      const model = readModel(JSON.stringify(c.model), `${c.name}.ffn.json`).file;
       assert.ok(model);
       const before = kernel.usedBytes;
       for (const s of forward(model.model, kernel)) {

@@ -15,9 +15,9 @@ function fixesAt(text: string, needle: string): Fix[] {
   const res = readModel(text, 'm.ffn.json');
   const at = text.indexOf(needle);
   assert.ok(at >= 0, needle);
-  const fixes = fixesFor(text, res.json.root, res.problems, res.model, at, at + needle.length);
+  const fixes = fixesFor(text, res.json.root, res.problems, res.file, at, at + needle.length);
   // the worker holds documents as chunks: tiny ones here, so every look around crosses chunk ends
-  const chunked = fixesFor(new TextChunks(text, 5), res.json.root, res.problems, res.model, at, at + needle.length);
+  const chunked = fixesFor(new TextChunks(text, 5), res.json.root, res.problems, res.file, at, at + needle.length);
   assert.deepEqual(chunked, fixes);
   return fixes;
 }
@@ -123,6 +123,6 @@ describe('quick fixes', () => {
     assert.ok(both.includes('"W2": [[1, 0, 0], [0, 1, 0]],\n    "b2": [0, 0]'), both);
     const m = readModel(both, 'm.ffn.json');
     assert.deepEqual(m.problems, []);
-    assert.equal(m.model!.paramCounts.ffn, 6 + 3 + 6 + 2);
+    assert.equal(m.file!.paramCounts.ffn, 6 + 3 + 6 + 2);
   });
 });

@@ -21,8 +21,8 @@ const DIMS: Record<PresetId, { seq: number; d: number; heads: number; ff: number
 function read(text: string, file = 'gen.ffn.json'): ModelFile {
   const res = readModel(text, file);
   assert.deepEqual(res.problems.map((p) => `${p.severity} ${p.code}: ${p.message}`), []);
-  assert.ok(res.model);
-  return res.model;
+  assert.ok(res.file);
+  return res.file;
 }
 
 /** The numbers of a matrix or vector `key` under the object starting at `after` (first match). */

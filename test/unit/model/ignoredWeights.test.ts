@@ -14,7 +14,7 @@ const ATTN = '"attention": {"heads": 1, "Wq": [[1, 0], [0, 1]]}';
 
 function read(text: string): { model: boolean; problems: Array<{ code: string; severity: string; path: string; message: string; fix?: unknown }> } {
   const r = readModel(text, 'm.ffn.json');
-  return { model: r.model !== null, problems: r.problems.map((p) => ({ code: p.code, severity: p.severity, path: formatPath(p.path), message: p.message, ...(p.fix ? { fix: p.fix } : {}) })) };
+  return { model: r.file !== null, problems: r.problems.map((p) => ({ code: p.code, severity: p.severity, path: formatPath(p.path), message: p.message, ...(p.fix ? { fix: p.fix } : {}) })) };
 }
 
 describe('unknown keys holding weights', () => {
@@ -38,7 +38,7 @@ describe('unknown keys holding weights', () => {
     ]);
     const full = readModel(text, 'm.ffn.json');
     const at = text.indexOf('"ablat"');
-    const [fix] = fixesFor(text, full.json.root, full.problems, full.model, at, at + 1);
+    const [fix] = fixesFor(text, full.json.root, full.problems, full.file, at, at + 1);
     assert.equal(fix?.title, 'Rename to "ablate"');
   });
 
@@ -46,13 +46,13 @@ describe('unknown keys holding weights', () => {
     const text = `{"version": 1, "input": [[1, 2]], "layers": [{"att１ention": {"heads": 1, "Wq": [[1, 0], [0, 1]]}, ${FFN}}]}`;
     const r = readModel(text, 'm.ffn.json');
     const at = text.indexOf('"att１ention"');
-    const [fix] = fixesFor(text, r.json.root, r.problems, r.model, at, at + 1);
+    const [fix] = fixesFor(text, r.json.root, r.problems, r.file, at, at + 1);
     assert.equal(fix?.title, 'Rename to "attention"');
     assert.deepEqual(fix.fixes, { code: 'ignored-weights', start: at });
     const e = fix.edits[0];
     const fixed = readModel(text.slice(0, e.start) + e.text + text.slice(e.end), 'm.ffn.json');
     assert.deepEqual(fixed.problems, []);
-    assert.ok(fixed.model?.model.params.get('layers.0.attn.Wq'), 'the attention weights are read now');
+    assert.ok(fixed.file?.model.params.get('layers.0.attn.Wq'), 'the attention weights are read now');
   });
 
   it('"fnn" and "laers" at the top level, a matrix under "W_1": each is named, with its suggestion', () => {

@@ -25,7 +25,7 @@ function shape(r: ReadResult): unknown[] {
 }
 
 function weightsOf(r: ReadResult): number[][] {
-  const p = r.model!.model.params;
+  const p = r.file!.model.params;
   return ['input', 'layers.0.ffn.W1', 'layers.0.ffn.b1', 'layers.0.ffn.W2', 'layers.0.attn.Wq', 'layers.0.ln1.gamma'].map((id) => Array.from(p.get(id)?.data ?? []));
 }
 
@@ -109,7 +109,7 @@ describe('applyIncrementally', () => {
             : { offset: off, length: Math.min(1, len), text: '' }; // delete a character
         const next = text.slice(0, change.offset) + change.text + text.slice(change.offset + change.length);
         const fresh = readModel(next, 'm.ffn.json');
-        if (!fresh.model) {
+        if (!fresh.file) {
           // a typo ("05", "-"): the incremental path must refuse it (the read is then read again)
           assert.equal(applyIncrementally(text, read, [change]).ok, false, `accepted ${JSON.stringify(change)}`);
           read = readModel(text, 'm.ffn.json');
@@ -120,8 +120,8 @@ describe('applyIncrementally', () => {
           incremental++;
           assert.equal(res.text, next);
           assert.deepEqual(shape(read), shape(fresh), `after ${JSON.stringify(change)}`);
-          if (fresh.model) {
-            assert.ok(read.model, `incremental read has no model but a fresh one does, after ${JSON.stringify(change)} on\n${text}`);
+          if (fresh.file) {
+            assert.ok(read.file, `incremental read has no model but a fresh one does, after ${JSON.stringify(change)} on\n${text}`);
             assert.deepEqual(weightsOf(read), weightsOf(fresh));
           }
           assert.deepEqual(read.problems, fresh.problems);

@@ -35,7 +35,7 @@ describe('readModel: a valid file', () => {
       "ffn": { "W1": ${ID3}, "b1": [0.1, 0, -0.2], "W2": ${ID3}, "b2": [-0.2, 0.1, 0.3], },
     }`, '/some/dir/identity.ffn.json');
     assert.deepEqual(res.problems, []);
-    const m = res.model!;
+    const m = res.file!;
     assert.equal(m.name, 'identity');
     assert.deepEqual(m.tokens, ['t0', 't1']);
     assert.equal(m.layout, 'out_in');
@@ -104,7 +104,7 @@ describe('readModel: problems, with path, line and column', () => {
     // with the layout set, it reads
     const fixed = readModel(text.replace('"version": 1,', '"version": 1, "layout": "in_out",'), 'm.ffn.json');
     assert.deepEqual(fixed.problems, []);
-    assert.equal(fixed.model!.dims.dFf, 4);
+    assert.equal(fixed.file!.dims.dFf, 4);
   });
 
   it('heads that do not divide d_model', () => {
@@ -120,13 +120,13 @@ describe('readModel: problems, with path, line and column', () => {
     const rows = Array.from({ length: 3000 }, () => '[1,0,0,1]').join(',');
     const text = `{"version": 1, "input": [${rows}],\n "layers": [${Array.from({ length: 100 }, () => '{"attention": {"heads": 4}}').join(',')}]}`;
     const res = readModel(text, 'm.ffn.json');
-    assert.equal(res.model, null);
+    assert.equal(res.file, null);
     const errors = res.problems.filter((p) => p.severity === 'error');
     assert.equal(errors.length, 1);
     assert.deepEqual(errors[0].path, ['input']);
     assert.equal(errors[0].message, `input has 3000 rows; a run of this model over them needs 29.0 GB for its stages, available ${formatBytes(runBudget())} (attention keeps heads × rows × rows numbers in every layer): give fewer rows or fewer layers`);
     // the same file with 30 rows reads
-    assert.ok(readModel(text.replace(rows, Array.from({ length: 30 }, () => '[1,0,0,1]').join(',')), 'm.ffn.json').model);
+    assert.ok(readModel(text.replace(rows, Array.from({ length: 30 }, () => '[1,0,0,1]').join(',')), 'm.ffn.json').file);
   });
 
   it('NaN, Infinity and strings where numbers belong: each at its element', () => {
@@ -188,7 +188,7 @@ describe('readModel: problems, with path, line and column', () => {
     assert.equal(p.path, 'ffn.activaton');
     assert.equal(p.message, 'unknown key "activaton" in ffn: did you mean "activation"?');
     assert.deepEqual([p.line, p.col, p.at], [2, 10, '"activaton"']);
-    assert.ok(readModel(text, 'm.ffn.json').model, 'a warning does not stop the model');
+    assert.ok(readModel(text, 'm.ffn.json').file, 'a warning does not stop the model');
   });
 
   it('a missing required key', () => {
@@ -220,7 +220,7 @@ describe('readModel: problems, with path, line and column', () => {
     const good = `{"version": 1, "tokens": ["a", "b"], "norm": "pre", "residual": true, "input": [[1, 2], [3, 4]],
       "layers": [{"attention": {"heads": 2, "causal": true, "Wq": [[1, 0], [0, 1]]}, "ffn": {"activation": "geglu", "W1": [[1, 0]], "Wg": [[0, 1]], "W2": [[1], [0]]}, "ln1": {"gamma": [1, 1]}}],
       "head": {"W": [[1, 0], [0, 1], [1, 1]], "vocab": ["x", "y", "z"], "temperature": 0.5}}`;
-    assert.ok(readModel(good, 'g.ffn.json').model);
+    assert.ok(readModel(good, 'g.ffn.json').file);
     const r = rng(11);
     const pieces = ['[', ']', '{', '}', ',', '"', ':', '1', '-', 'NaN', 'null', '"W1"', ' ', '\n', '[[1]]', 'true'];
     for (let i = 0; i < 2000; i++) {

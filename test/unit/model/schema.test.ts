@@ -69,7 +69,7 @@ describe('JSON schema (generated from the format definition)', () => {
     for (const f of readdirSync(dir).filter((x) => x.endsWith('.ffn.json'))) {
       const text = readFileSync(join(dir, f), 'utf8');
       const r = readModel(text, f);
-      assert.ok(r.model ?? r.checkpoint, f);
+      assert.ok(r.file ?? r.checkpoint, f);
       assert.ok(parseJsonc(text).errors.length === 0, f);
       assert.equal(validate(jsonOf(text), schema), null, f);
     }
@@ -89,7 +89,7 @@ describe('JSON schema (generated from the format definition)', () => {
     ];
     for (const [what, m] of bad) {
       assert.notEqual(validate(m, schema), null, `schema accepts ${what}`);
-      assert.equal(readModel(JSON.stringify(m), 'x.ffn.json').model, null, `reader accepts ${what}`);
+      assert.equal(readModel(JSON.stringify(m), 'x.ffn.json').file, null, `reader accepts ${what}`);
     }
   });
 

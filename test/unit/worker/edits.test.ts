@@ -53,11 +53,11 @@ describe('live edits through the document session equal a fresh read and forward
 
   it('every formatting reads as the same model', () => {
     for (const [name, text] of models) {
-      const want = readModel(text, name).model!.model;
+      const want = readModel(text, name).file!.model;
       for (const [f, t] of formattings(text)) {
         const got = readModel(t, name);
-        assert.ok(got.model, `${name} (${f}): ${got.problems.map((p) => p.message).join('; ')}`);
-        assert.deepEqual(got.model.model, want, `${name} (${f})`);
+        assert.ok(got.file, `${name} (${f}): ${got.problems.map((p) => p.message).join('; ')}`);
+        assert.deepEqual(got.file.model, want, `${name} (${f})`);
       }
     }
   });

@@ -128,7 +128,7 @@ describe('DocSession: a stage across a vocabulary wider than the panel draws goe
   // (largest |v| of words 0-4, 5-9, …) and the word of each; the chart's top words beside them
   // (d_ff as wide as the vocabulary: the FFN's stages go whole, the plan says their columns are neurons)
   const text = generateModelText({ preset: 'tiny', vocab: 40, dFf: 40, seed: 5 });
-  const whole = (): Map<string, Float32Array> => new Map(forward(readModel(text, 'm.ffn.json').model!.model, tsKernel).map((s) => [s.id, s.data]));
+  const whole = (): Map<string, Float32Array> => new Map(forward(readModel(text, 'm.ffn.json').file!.model, tsKernel).map((s) => [s.id, s.data]));
 
   it('head.logits and head.probs: [T][8] values then [T][8] words, each the word of largest |v| of its block; the top words of head.probs after it', async () => {
     const h = new Harness(30, text);
@@ -201,7 +201,7 @@ describe('DocSession: an edit that changes a few columns sends those columns', (
     assert.deepEqual(cols.map((c) => `${c.id} ${c.cols.join(',')}`), ['layers.0.ffn.up 0', 'layers.0.ffn.act 0']);
     const view: StageView = new Map();
     for (const x of posted) assert.equal(applyStageMessage(view, x), null);
-    const fresh = forward(readModel(next, 'm.ffn.json').model!.model, tsKernel);
+    const fresh = forward(readModel(next, 'm.ffn.json').file!.model, tsKernel);
     for (const st of fresh) assert.ok(Buffer.from(view.get(st.id)!.data.buffer).equals(Buffer.from(st.data.buffer, st.data.byteOffset, st.data.byteLength)), st.id);
     s.dispose();
   });
