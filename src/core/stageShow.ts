@@ -27,6 +27,8 @@ export interface StageShow {
    * residual-stream map of a deep model draws (and which a new panel shows first: shownFirst.ts).
    */
   readonly overview?: 'block' | 'stream';
+  /** the sliding window of an attention stage's mask (keys j with i − window < j ≤ i are seen) */
+  readonly window?: number;
   /** Attention weights [heads, T, T]: the attention lens draws its head view and model view from them. */
   readonly attentionPattern?: true;
   /** Its columns are units (ids.ts): a neuron each, or a head's slice (head size wide) each; the tokens lens colours one. */
