@@ -158,11 +158,11 @@ function planOut(P: Planner, i: number, h: string): string {
 }
 
 /** A norm before a sublayer (pre-norm), or the stream as it is. */
-function preNorm(P: Planner, i: number, kind: typeof STAGE.ln1 | typeof STAGE.ln2, h: string, group: StageGroup, before: string): string {
+function preNorm(P: Planner, i: number, kind: typeof STAGE.ln1 | typeof STAGE.ln2, h: string, group: StageGroup, before: string, note = ''): string {
   const { spec } = P;
   if (spec.norm !== 'pre') return h;
   const NN = normName(spec);
-  return P.norm(i, kind, h, { group, cols: 'dim', title: `${NN} ${kind === STAGE.ln1 ? 1 : 2}`, meaning: `normalizes each token before ${before} (pre-norm${spec.normKind === 'rmsnorm' ? ', by its root mean square' : ''}${onePlusText(spec)})` });
+  return P.norm(i, kind, h, { group, cols: 'dim', title: `${NN} ${kind === STAGE.ln1 ? 1 : 2}`, meaning: `normalizes each token before ${before} (pre-norm${spec.normKind === 'rmsnorm' ? ', by its root mean square' : ''}${onePlusText(spec)}${note})` });
 }
 
 /** Layer i's attention on the stream `h`: returns its output (before the residual). */
@@ -227,7 +227,7 @@ function planFfn(P: Planner, i: number, h: string, parallel = false): string {
   const f = spec.layers[i].ffn!;
   const { F } = f;
   const text = (t: Omit<Text, 'group'>): Text => ({ group: 'ffn', ...t });
-  const inp = preNorm(P, i, STAGE.ln2, h, 'ffn', parallel ? 'the FFN (the layer\'s input, as the attention reads it: parallel residual)' : 'the FFN');
+  const inp = preNorm(P, i, STAGE.ln2, h, 'ffn', 'the FFN', parallel ? '; of the layer\'s input, which the attention reads too: parallel residual' : '');
   const lin = (kind: string, Wk: string, bk: string, xIn: string, CIn: number, OC: number, t: Omit<Text, 'group'>): string => {
     const W = paramId(i, Wk);
     const b = paramId(i, bk);
