@@ -2,7 +2,7 @@
 // scripts/fixtures/arch_cases.py) load through loadCheckpoint into v1's param ids with their
 // shapes, in every dtype they are stored in; fused storage (gpt_neox query_key_value, phi3
 // qkv_proj and gate_up_proj) cut into the roles, each role row found where the case script's own
-// rule says it is stored. (The forward is not compared here: the stages are wired by the lead.)
+// rule says it is stored. (The forward is compared in test/unit/archCases.test.ts.)
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { FIXTURES } from '../../test/helpers/fixtures';
@@ -123,20 +123,12 @@ describe('architectures-v2 checkpoints (arch-cases) load into v1\'s params', () 
     }
   });
 
-  it('what the core is not given yet is refused at load, by name; mistral without a window and phi3 without partial rotary compute as llama', async () => {
-    const refused = async (folder: string): Promise<string> => {
-      try {
-        await loadCheckpoint(nodeFiles, join(CASES, folder), undefined, { check: checkComputable });
-      } catch (e) {
-        return (e as Error).message;
-      }
-      return 'loaded';
-    };
-    assert.equal(await refused('neox-parallel'), 'config.json: this gpt_neox checkpoint loads, but FFN Lens does not compute its block yet (the parallel residual, partial rotary)');
-    assert.equal(await refused('gemma2-bf16'), 'config.json: this gemma2 checkpoint loads, but FFN Lens does not compute its block yet ((1 + w) RMSNorm, post-attention and post-feedforward norms, sliding-window attention, the attention score scale (query_pre_attn_scalar), the attention soft-cap, the final soft-cap, the embedding scale, the GeGLU (tanh) MLP)');
-    assert.equal(await refused('qwen3-bf16'), 'config.json: this qwen3 checkpoint loads, but FFN Lens does not compute its block yet (q/k norms)');
-    assert.equal(await refused('mistral-f16'), 'config.json: this mistral checkpoint loads, but FFN Lens does not compute its block yet (sliding-window attention)');
+  it('every architecture\'s options are wired: none is refused at load; a per-layer list of the wrong length is, by name', async () => {
+    for (const folder of Object.keys(WANT)) {
+      const ck = await loadCheckpoint(nodeFiles, join(CASES, folder), undefined, { check: checkComputable });
+      assert.deepEqual(unwiredOptions(ck.arch), [], folder);
+    }
     const ck = await loadCheckpoint(nodeFiles, join(CASES, 'mistral-f16'));
-    assert.deepEqual(unwiredOptions({ ...ck.arch, slidingWindow: undefined }), []);
+    assert.throws(() => checkComputable({ ...ck.arch, slidingWindow: [3] }), { message: 'config.json: this mistral checkpoint loads, but FFN Lens does not compute its block (sliding windows for 1 of 2 layers)' });
   });
 });

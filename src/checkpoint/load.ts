@@ -4,11 +4,10 @@
 // given its param id (tensorNames.ts). A tied head is the very Param of the embedding. And the
 // core's spec of that architecture for an input (archSpec).
 
-import { PARAM, parseParamId, STAGE, stageId } from '../core/ids';
+import { normOf, PARAM, paramId, parseParamId, STAGE, stageId } from '../core/ids';
 import { isMatrixKind } from '../core/paramTable';
 import { outputsInputs, panelsLength, type Param, type Params } from '../core/params';
-import type { Activation } from '../core/activation';
-import type { ModelSpec, RopeSpec } from '../core/spec';
+import type { AttentionSpec, LayerSpec, ModelSpec, RopeSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
 import { describeValue } from '../shared/quote';
 import { CheckpointError, named } from './errors';
@@ -183,31 +182,23 @@ function checkWeightBytes(bytes: number): void {
 }
 
 /**
- * The block options of architectures-v2 that archSpec does not pass to the core yet, in words: the
- * core's ops for them (issue 29) are wired by the lead. A checkpoint that needs one is refused at
- * load (checkComputable), never computed as v1's block.
+ * The block options of architectures-v2 that archSpec cannot pass to the core, in words. Every
+ * option an adapter gives is wired (issue 29); what remains is a combination no adapter makes,
+ * refused rather than computed as something else.
  */
 export function unwiredOptions(arch: ArchConfig): string[] {
   const out: string[] = [];
-  if (arch.normOnePlus) out.push('(1 + w) RMSNorm');
-  if (arch.postNorms) out.push('post-attention and post-feedforward norms');
-  if (arch.parallelResidual) out.push('the parallel residual');
-  if (arch.layerRope?.some((r) => r.rotaryDims < arch.HS)) out.push('partial rotary');
-  if (arch.slidingWindow) out.push('sliding-window attention');
-  if (arch.attnScale !== undefined) out.push('the attention score scale (query_pre_attn_scalar)');
-  if (arch.attnSoftcap !== undefined) out.push('the attention soft-cap');
-  if (arch.finalSoftcap !== undefined) out.push('the final soft-cap');
-  if (arch.qkNorm) out.push('q/k norms');
-  if (arch.embedScale !== undefined) out.push('the embedding scale');
-  if (arch.activation === 'geglu_tanh') out.push('the GeGLU (tanh) MLP');
+  // (each per-layer list has a setting for every layer)
+  if (arch.layerRope && arch.layerRope.length !== arch.L) out.push(`RoPE settings for ${arch.layerRope.length} of ${arch.L} layers`);
+  if (arch.slidingWindow && arch.slidingWindow.length !== arch.L) out.push(`sliding windows for ${arch.slidingWindow.length} of ${arch.L} layers`);
   return out;
 }
 
-/** Throws, naming what is missing, where archSpec cannot describe the architecture's block yet. */
+/** Throws, naming what is missing, where archSpec cannot describe the architecture's block. */
 export function checkComputable(arch: ArchConfig): void {
   const missing = unwiredOptions(arch);
   if (missing.length > 0) {
-    throw new CheckpointError(`config.json: this ${arch.modelType} checkpoint loads, but FFN Lens does not compute its block yet (${missing.join(', ')})`, { file: 'config.json' });
+    throw new CheckpointError(`config.json: this ${arch.modelType} checkpoint loads, but FFN Lens does not compute its block (${missing.join(', ')})`, { file: 'config.json' });
   }
 }
 
@@ -215,30 +206,47 @@ export function checkComputable(arch: ArchConfig): void {
 export function archSpec(arch: ArchConfig, opts: { readonly ids: readonly number[]; readonly temperature: number; readonly lens: boolean }): ModelSpec {
   checkComputable(arch);
   const gpt2 = arch.modelType === 'gpt2';
-  // (a norm's epsilon is keyed by its name, the id of the stage it computes)
+  // (a norm's epsilon is keyed by its name, the id of the stage it computes; q/k norms by their params' prefix)
   const eps = new Map<string, number>([[STAGE.lnF, arch.eps]]);
   for (let i = 0; i < arch.L; i++) {
-    eps.set(stageId(i, STAGE.ln1), arch.eps);
-    eps.set(stageId(i, STAGE.ln2), arch.eps);
+    const kinds: string[] = [STAGE.ln1, STAGE.ln2];
+    if (arch.postNorms) kinds.push(STAGE.ln1Post, STAGE.ln2Post);
+    for (const k of kinds) eps.set(stageId(i, k), arch.eps);
+    if (arch.qkNorm) for (const g of [PARAM.qNorm, PARAM.kNorm]) eps.set(normOf(paramId(i, g))!, arch.eps);
   }
-  // (per layer where layers differ: gemma3's local base on sliding layers)
+  // (per layer where layers differ: gemma3's local base on sliding layers, partial rotary)
   const ropeOf = (i: number): RopeSpec | null => {
     if (arch.ropeTheta === null) return null;
     const r = arch.layerRope?.[i];
     const scaling = r ? r.scaling : arch.ropeScaling;
-    return { theta: r ? r.theta : arch.ropeTheta, ...(scaling ? { scaling } : {}) };
+    const partial = r !== undefined && r.rotaryDims < arch.HS;
+    return { theta: r ? r.theta : arch.ropeTheta, ...(scaling ? { scaling } : {}), ...(partial ? { rotaryDims: r.rotaryDims } : {}) };
+  };
+  const qkNorm = arch.qkNorm ? { eps: arch.eps, onePlus: arch.qkNorm === 'one_plus' } : null;
+  const attention = (i: number): AttentionSpec => {
+    const window = arch.slidingWindow?.[i] ?? null;
+    return {
+      NH: arch.NH, KVH: arch.KVH, HS: arch.HS, causal: true, rope: ropeOf(i),
+      ...(arch.attnScale !== undefined ? { scale: arch.attnScale } : {}),
+      ...(arch.attnSoftcap !== undefined ? { softcap: arch.attnSoftcap } : {}),
+      ...(window !== null ? { window } : {}),
+      ...(qkNorm ? { qkNorm } : {}),
+    };
   };
   return {
     T: opts.ids.length, C: arch.C,
     embedding: { kind: 'tokens', ids: [...opts.ids], positional: gpt2 ? 'learned' : 'none' },
     norm: 'pre', normKind: arch.normKind ?? (gpt2 ? 'layernorm' : 'rmsnorm'), eps, residual: true,
-    layers: Array.from({ length: arch.L }, (_, i) => ({
-      attention: { NH: arch.NH, KVH: arch.KVH, HS: arch.HS, causal: true, rope: ropeOf(i) },
-      // (checkComputable leaves only the core's own activations)
-      ffn: { F: arch.F, activation: arch.activation as Activation },
+    layers: Array.from({ length: arch.L }, (_, i): LayerSpec => ({
+      attention: attention(i),
+      ffn: { F: arch.F, activation: arch.activation },
+      ...(arch.parallelResidual ? { parallelResidual: true } : {}),
+      ...(arch.postNorms ? { postNorms: true } : {}),
     })),
     finalNorm: true,
-    head: { V: arch.V, temperature: opts.temperature },
+    head: { V: arch.V, temperature: opts.temperature, ...(arch.finalSoftcap !== undefined ? { softcap: arch.finalSoftcap } : {}) },
     lens: opts.lens,
+    ...(arch.normOnePlus ? { normOnePlus: true } : {}),
+    ...(arch.embedScale !== undefined ? { embedScale: arch.embedScale } : {}),
   };
 }

@@ -9,7 +9,8 @@
 import { PARAM, paramId, type ParamKind } from '../core/ids';
 import type { Param } from '../core/params';
 import { adapterOf, type ArchConfig, type ModelType } from './arch';
-import { fusedKinds, fusedPartRows, headOf, layerPrefix, splitFusedRows, type ExpectedTensor } from './arch/tensors';
+import { fusedPartRows, fusedParts, fusedRole, splitFused } from '../core/fused';
+import { headOf, layerPrefix, type ExpectedTensor } from './arch/tensors';
 
 export type { ExpectedTensor, FusedKind, TensorRole } from './arch/tensors';
 
@@ -90,9 +91,12 @@ export function paramsOf(t: ExpectedTensor, data: Float32Array | readonly Float3
       if (!arch) throw new TypeError(`paramsOf: ${t.name} is cut by the architecture's heads`);
       // (a bias is a matrix of one column)
       const cols = r.bias ? 1 : t.shape[1];
-      const rows = fusedPartRows(r.fused, arch);
-      const parts = splitFusedRows(r.fused, whole, cols, arch, r.bias ? undefined : alloc);
-      return fusedKinds(r.fused, r.bias).map((kind, p) => [paramId(r.layer, kind), r.bias ? { data: parts[p], shape: [rows[p]] } : { data: parts[p], shape: [rows[p], cols], layout: 'out_in' }]);
+      const parts = splitFused(r.fused, whole, cols, arch, r.bias ? undefined : alloc);
+      return fusedParts(r.fused).map((part) => {
+        const rows = fusedPartRows(part, arch);
+        const data = parts.get(part)!;
+        return [paramId(r.layer, fusedRole(part, r.bias)), r.bias ? { data, shape: [rows] } : { data, shape: [rows, cols], layout: 'out_in' }];
+      });
     }
   }
 }

@@ -2,7 +2,9 @@
 //   vectors: the model file's own `input` (T,C), plus sinusoidal positions if asked (positional.ts)
 //   tokens:  row ids[t] of the embedding table `embed` (V,C), plus row t of the learned
 //            positions `pos` (P,C) for GPT-2
+//   × `scale` where given (gemma: float32(√C), embedScale.ts)
 
+import { embedScaleForward } from './embedScale';
 import { PARAM } from './ids';
 import type { StageOp } from './graph';
 import { outputsInputs, readOutputRow, type Param } from './params';
@@ -20,7 +22,12 @@ export function tokenEmbeddingForward(out: Float32Array, ids: readonly number[],
   });
 }
 
-export interface EmbeddingArgs { readonly embedding: Embedding; readonly C: number }
+export interface EmbeddingArgs {
+  readonly embedding: Embedding;
+  readonly C: number;
+  /** `input` = the rows × this (ModelSpec.embedScale); absent: as they are. */
+  readonly scale?: number;
+}
 
 export const embeddingOp: StageOp<EmbeddingArgs> = {
   name: 'embedding',
@@ -35,6 +42,7 @@ export const embeddingOp: StageOp<EmbeddingArgs> = {
     } else {
       tokenEmbeddingForward(out, e.ids, ctx.param(PARAM.embed)!, e.positional === 'learned' ? ctx.param(PARAM.pos)!.data : null, a.C);
     }
+    if (a.scale !== undefined) embedScaleForward(out, out, a.scale);
     return { data: out, changed: 'all' };
   },
   // token ids appended: their rows (and positions) alone
@@ -45,6 +53,7 @@ export const embeddingOp: StageOp<EmbeddingArgs> = {
     out.set(previous.subarray(0, T0 * a.C));
     const pos = e.positional === 'learned' ? ctx.param(PARAM.pos)!.data.subarray(T0 * a.C) : null;
     tokenEmbeddingForward(out.subarray(T0 * a.C), e.ids.slice(T0), ctx.param(PARAM.embed)!, pos, a.C);
+    if (a.scale !== undefined) embedScaleForward(out, out, a.scale, T0 * a.C);
     return out;
   },
 };

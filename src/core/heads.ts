@@ -2,10 +2,12 @@
 // rotary positions, rotated (rope.ts).
 //   proj = x·W' + b     (T, H·HS)       H = NH for Q; KVH for K and V (grouped-query attention)
 //   head h takes columns h·HS … (h+1)·HS-1
-//   out  = rope(split(proj))   (H,T,HS)
+//   out  = rope(qkNorm(split(proj)))   (H,T,HS); qkNorm (qwen3, gemma3's q_norm/k_norm: headNorm.ts)
+//          an RMSNorm of each head's HS numbers, where the model has it
 
-import type { StageOp } from './graph';
+import type { StageContext, StageOp } from './graph';
 import { biasAdd } from './bias';
+import { headNormForward } from './headNorm';
 import { linearStage } from './linear';
 import { ropeForward } from './rope';
 import type { RopeSpec } from './spec';
@@ -40,17 +42,29 @@ export interface HeadsArgs {
   readonly H: number;
   readonly HS: number;
   readonly rope: RopeSpec | null;
+  /** q_norm/k_norm before RoPE: its gain param (HS), eps, and (1 + w) or plain; absent or null: none. */
+  readonly norm?: HeadNorm | null;
 }
 
-/** After an edit of rows of W only those columns of the projection are multiplied again; the split (and rotation) is redone whole. */
+export interface HeadNorm { readonly gamma: string; readonly eps: number; readonly onePlus: boolean }
+
+/** The norm and rotation of fresh heads (H,n,HS) at positions t0…, in place. */
+function finish(ctx: StageContext, out: Float32Array, a: HeadsArgs, n: number, t0: number): void {
+  if (a.norm) headNormForward(out, out, ctx.param(a.norm.gamma)?.data ?? null, a.norm.eps, a.H, n, a.HS, a.norm.onePlus);
+  if (a.rope) ropeForward(out, a.H, n, a.HS, a.rope, t0);
+}
+
+/** After an edit of rows of W only those columns of the projection are multiplied again; the split (norm and rotation) is redone whole. */
 export const headsOp: StageOp<HeadsArgs> = {
   name: 'heads',
   run(ctx, a) {
     const { y, changed } = linearStage(ctx, { x: a.x, W: a.W, b: a.b, C: a.C, OC: a.H * a.HS });
     const out = new Float32Array(a.H * ctx.T * a.HS);
     splitHeads(out, y, ctx.T, a.H, a.HS);
-    if (a.rope) ropeForward(out, a.H, ctx.T, a.HS, a.rope);
-    return { data: out, changed: changed === null ? null : 'all' };
+    finish(ctx, out, a, ctx.T, 0);
+    // (the norm's gain edited changes every head's numbers, though the projection did not change)
+    const normChanged = a.norm ? ctx.full || ctx.paramChanged(a.norm.gamma) !== null : false;
+    return { data: out, changed: changed === null && !normChanged ? null : 'all' };
   },
   // rows T0… projected and rotated at their positions; each head's first T0 rows kept
   append(ctx, a, T0, previous) {
@@ -68,7 +82,7 @@ export const headsOp: StageOp<HeadsArgs> = {
     }
     const fresh = new Float32Array(a.H * n * a.HS);
     splitHeads(fresh, y, n, a.H, a.HS);
-    if (a.rope) ropeForward(fresh, a.H, n, a.HS, a.rope, T0);
+    finish(ctx, fresh, a, n, T0);
     const out = new Float32Array(a.H * T * a.HS);
     for (let h = 0; h < a.H; h++) {
       out.set(previous.subarray(h * T0 * a.HS, (h + 1) * T0 * a.HS), h * T * a.HS);

@@ -1,37 +1,41 @@
 // planModel: a model's stages, in the order they are computed, as the block graph (graph.ts)
 // describes them. This is the forward pass written once, for every architecture:
 //
-//   input                                  embedding (+ positions)
+//   input                                  embedding (+ positions) (× embedScale: gemma)
 //   for each layer i:
 //     [ln1]                                pre-norm
-//     attn.q attn.k attn.v                 projections into heads (+ RoPE)
-//     attn.scores attn.weights             Q·Kᵀ/√HS, then masked softmax
+//     attn.q attn.k attn.v                 projections into heads (q/k norms, + RoPE)
+//     attn.scores attn.weights             Q·Kᵀ/√HS (scale, soft-cap), then masked softmax (causal, window)
 //     attn.context attn.out                weights·V (× head scales), then ·Woᵀ
+//     [ln1_post]                           gemma's norm of the attention output
 //     [attn.residual] [ln1]                + stream; post-norm
-//     [ln2]                                pre-norm
+//     [ln2]                                pre-norm (parallel residual: of the layer's input)
 //     ffn.up [ffn.gate] ffn.act ffn.down   x·W1ᵀ, (x·Wgᵀ), f(·) (× neuron scales), ·W2ᵀ
-//     [ffn.residual] [ln2]                 + stream; post-norm
+//     [ln2_post]                           gemma's norm of the FFN output
+//     [ffn.residual] [ln2]                 + stream (parallel: + both sublayers); post-norm
 //     out                                  the stream after layer i
 //   [ln_f] output                          final norm
-//   [head.logits head.probs]               ·Wᵀ + b, softmax(/ temperature)
-//   [layers.i.lens.logits]                 the logit lens of every layer
+//   [head.logits head.probs]               ·Wᵀ + b (soft-capped: gemma2), softmax(/ temperature)
+//   [layers.i.lens.logits]                 the logit lens of every layer (as the head, cap included)
 //
 // (Brackets: only when the model has it. Shapes in graph.ts's StageView; dimension key in spec.ts.)
 
 import { activationLabel, activationOp, isGated } from './activation';
+import { cappedLinearOp } from './cappedLinear';
 import { attentionContextOp } from './attentionContext';
 import { attentionScoresOp } from './attentionScores';
 import { attentionWeightsOp } from './attentionWeights';
 import { embeddingOp } from './embedding';
 import { aliasOp, type AxisKind, type StageDef, type StageGroup, type StageOp } from './graph';
-import { headsOp } from './heads';
-import { layernormOp, type NormArgs } from './layernorm';
+import { headsOp, type HeadNorm } from './heads';
+import { layernormOp } from './layernorm';
 import { lensOp } from './lens';
 import { linearOp } from './linear';
+import { parallelResidualOp } from './parallelResidual';
 import { residualOp } from './residual';
-import { rmsnormOp } from './rmsnorm';
+import { rmsnormOp, type RmsNormArgs } from './rmsnorm';
 import { probsOp } from './softmax';
-import { epsOf, type ModelSpec } from './spec';
+import { epsOf, type AttentionSpec, type ModelSpec } from './spec';
 import { normParams, PARAM, paramId, STAGE, stageId } from './ids';
 import type { StageShow } from './stageShow';
 
@@ -68,23 +72,29 @@ class Planner {
     const rms = spec.normKind === 'rmsnorm';
     const prefix = stageId(layer, kind);
     const { gamma, beta } = normParams(prefix);
-    const args: NormArgs = { x, gamma, beta: rms ? null : beta, eps: epsOf(spec, prefix), C: spec.C };
+    const args: RmsNormArgs = { x, gamma, beta: rms ? null : beta, eps: epsOf(spec, prefix), C: spec.C, ...(rms && spec.normOnePlus ? { onePlus: true } : {}) };
     const params = rms ? [args.gamma] : [args.gamma, args.beta!];
     return this.add(layer, kind, [spec.T, spec.C], rms ? rmsnormOp : layernormOp, args, { inputs: [x], params }, { ...text, source: { params, perHead: false } });
   }
 }
 
 const normName = (spec: ModelSpec): string => (spec.normKind === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm');
+/** How an RMSNorm scales, where it is gemma's: for the norms' meanings. */
+const onePlusText = (spec: ModelSpec): string => (spec.normKind === 'rmsnorm' && spec.normOnePlus ? ', scaled by (1 + w)' : '');
+/** A number as a meaning quotes it (at most 4 significant digits). */
+const shown = (v: number): string => String(+v.toPrecision(4));
 
 export function planModel(spec: ModelSpec): StageDef[] {
   const P = new Planner(spec);
   const e = spec.embedding;
   const inputParams: string[] = e.kind === 'vectors' ? [PARAM.input] : e.positional === 'learned' ? [PARAM.embed, PARAM.pos] : [PARAM.embed];
-  let x = P.add(-1, STAGE.input, [spec.T, spec.C], embeddingOp, { embedding: e, C: spec.C }, { inputs: [], params: inputParams }, {
+  const scale = spec.embedScale;
+  const scaled = scale === undefined ? '' : `, × ${shown(scale)} (√d_model, as gemma scales it)`;
+  let x = P.add(-1, STAGE.input, [spec.T, spec.C], embeddingOp, { embedding: e, C: spec.C, ...(scale === undefined ? {} : { scale }) }, { inputs: [], params: inputParams }, {
     group: 'input', title: 'Input', cols: 'dim',
-    meaning: e.kind === 'vectors'
+    meaning: (e.kind === 'vectors'
       ? (e.positional === 'sinusoidal' ? 'the token vectors plus sinusoidal positions' : 'the token vectors entering layer 0')
-      : (e.positional === 'learned' ? 'each token\'s embedding row plus its position\'s' : 'each token\'s embedding row'),
+      : (e.positional === 'learned' ? 'each token\'s embedding row plus its position\'s' : 'each token\'s embedding row')) + scaled,
   });
   spec.layers.forEach((_, i) => {
     x = planLayer(P, i, x);
@@ -100,11 +110,30 @@ function planLayer(P: Planner, i: number, x: string): string {
   const td = [spec.T, spec.C];
   const NN = normName(spec);
   let h = x;
+  // A sublayer's output as the stream takes it: through gemma's norm after it (ln1_post, ln2_post).
+  const post = (sub: 'attn' | 'ffn', y: string): string => {
+    if (!L.postNorms) return y;
+    const attn = sub === 'attn';
+    return P.norm(i, attn ? STAGE.ln1Post : STAGE.ln2Post, y, {
+      group: attn ? 'attention' : 'ffn', cols: 'dim', title: `${NN} after ${attn ? 'Attention' : 'FFN'}`,
+      meaning: `${NN} of the ${attn ? 'attention' : 'FFN'}'s output before it is added to the stream (${attn ? 'post_attention_layernorm' : 'post_feedforward_layernorm'}${onePlusText(spec)})`,
+    });
+  };
+  if (L.parallelResidual && L.attention && L.ffn && spec.residual) {
+    // both sublayers read the layer's input; no stream between them (no attn.residual)
+    const a = post('attn', planAttention(P, i, x));
+    const f = post('ffn', planFfn(P, i, x, true));
+    h = P.add(i, STAGE.ffnResidual, td, parallelResidualOp, { x, attn: a, mlp: f, C: spec.C }, { inputs: [x, a, f], params: [] }, {
+      group: 'ffn', cols: 'dim', title: 'Residual (parallel)', meaning: 'the layer\'s input + what the attention wrote + what the FFN wrote, both read from that same input (parallel residual)',
+    });
+    return planOut(P, i, h);
+  }
   // A sublayer's end: the stream plus its output (residual), then the post-norm.
   const end = (sub: 'attn' | 'ffn', y: string): string => {
     const attn = sub === 'attn';
     const what = attn ? 'attention' : 'FFN';
     const group = attn ? 'attention' : 'ffn';
+    y = post(sub, y);
     if (spec.residual) {
       y = P.add(i, attn ? STAGE.attnResidual : STAGE.ffnResidual, td, residualOp, { a: h, b: y, C: spec.C }, { inputs: [h, y], params: [] }, {
         group, cols: 'dim', title: `Residual after ${attn ? 'Attention' : 'FFN'}`, meaning: `the input of the sublayer + what the ${what} wrote`,
@@ -117,17 +146,23 @@ function planLayer(P: Planner, i: number, x: string): string {
   };
   if (L.attention) h = end('attn', planAttention(P, i, h));
   if (L.ffn) h = end('ffn', planFfn(P, i, h));
-  return P.add(i, STAGE.out, td, aliasOp, { of: h }, { inputs: [h], params: [] }, {
+  return planOut(P, i, h);
+}
+
+/** `layers.i.out`: the stream `h` after layer i. */
+function planOut(P: Planner, i: number, h: string): string {
+  const { spec } = P;
+  return P.add(i, STAGE.out, [spec.T, spec.C], aliasOp, { of: h }, { inputs: [h], params: [] }, {
     group: 'layer', cols: 'dim', title: `Layer ${i} Output`, meaning: 'the residual stream after this layer: what it hands on', show: { overview: 'stream' },
   });
 }
 
 /** A norm before a sublayer (pre-norm), or the stream as it is. */
-function preNorm(P: Planner, i: number, kind: typeof STAGE.ln1 | typeof STAGE.ln2, h: string, group: StageGroup, before: string): string {
+function preNorm(P: Planner, i: number, kind: typeof STAGE.ln1 | typeof STAGE.ln2, h: string, group: StageGroup, before: string, note = ''): string {
   const { spec } = P;
   if (spec.norm !== 'pre') return h;
   const NN = normName(spec);
-  return P.norm(i, kind, h, { group, cols: 'dim', title: `${NN} ${kind === STAGE.ln1 ? 1 : 2}`, meaning: `normalizes each token before ${before} (pre-norm${spec.normKind === 'rmsnorm' ? ', by its root mean square' : ''})` });
+  return P.norm(i, kind, h, { group, cols: 'dim', title: `${NN} ${kind === STAGE.ln1 ? 1 : 2}`, meaning: `normalizes each token before ${before} (pre-norm${spec.normKind === 'rmsnorm' ? ', by its root mean square' : ''}${onePlusText(spec)}${note})` });
 }
 
 /** Layer i's attention on the stream `h`: returns its output (before the residual). */
@@ -138,23 +173,33 @@ function planAttention(P: Planner, i: number, h: string): string {
   const { NH, KVH, HS } = a;
   const text = (t: Omit<Text, 'group'>): Text => ({ group: 'attention', ...t });
   const inp = preNorm(P, i, STAGE.ln1, h, 'attention', 'attention');
-  const rope = a.rope ? '; rotated by its position (RoPE)' : '';
+  const rope = ropeText(P, a);
   const proj = (k: 'q' | 'k' | 'v', H: number, title: string, meaning: string): string => {
     const W = paramId(i, { q: PARAM.Wq, k: PARAM.Wk, v: PARAM.Wv }[k]);
     const b = paramId(i, { q: PARAM.bq, k: PARAM.bk, v: PARAM.bv }[k]);
-    return P.add(i, { q: STAGE.q, k: STAGE.k, v: STAGE.v }[k], [H, T, HS], headsOp, { x: inp, W, b, C, H, HS, rope: k === 'v' ? null : a.rope },
-      { inputs: [inp], params: [W, b] }, text({ cols: 'head-dim', perHead: true, title, meaning, source: { params: [W], perHead: true } }));
+    // q_norm / k_norm (qwen3, gemma3): each head's HS numbers normed before RoPE
+    const norm: HeadNorm | null = k !== 'v' && a.qkNorm ? { gamma: paramId(i, k === 'q' ? PARAM.qNorm : PARAM.kNorm), eps: a.qkNorm.eps, onePlus: a.qkNorm.onePlus } : null;
+    const normed = norm ? `; each head's ${HS} numbers RMS-normed (${k}_norm${norm.onePlus ? ', scaled by (1 + w)' : ''}) before RoPE` : '';
+    return P.add(i, { q: STAGE.q, k: STAGE.k, v: STAGE.v }[k], [H, T, HS], headsOp, { x: inp, W, b, C, H, HS, rope: k === 'v' ? null : a.rope, ...(norm ? { norm } : {}) },
+      { inputs: [inp], params: norm ? [W, b, norm.gamma] : [W, b] }, text({ cols: 'head-dim', perHead: true, title, meaning: meaning + normed + (k === 'v' ? '' : rope), source: { params: [W], perHead: true } }));
   };
   const gqa = KVH !== NH ? ` (${KVH} key/value heads, each shared by ${NH / KVH} query heads)` : '';
-  const q = proj('q', NH, 'Q (queries)', `what each token looks for: x·Wqᵀ + bq, split into heads${rope}`);
-  const k = proj('k', KVH, 'K (keys)', `what each token offers to be found by: x·Wkᵀ + bk${rope}${gqa}`);
+  const q = proj('q', NH, 'Q (queries)', 'what each token looks for: x·Wqᵀ + bq, split into heads');
+  const k = proj('k', KVH, 'K (keys)', `what each token offers to be found by: x·Wkᵀ + bk${gqa}`);
   const v = proj('v', KVH, 'V (values)', `what each token passes on when it is attended to: x·Wvᵀ + bv${gqa}`);
-  const scores = P.add(i, STAGE.scores, [NH, T, T], attentionScoresOp, { q, k, NH, KVH, HS }, { inputs: [q, k], params: [] },
-    text({ cols: 'key', perHead: true, masked: a.causal, title: 'Self-Attention Scores', meaning: `Q·Kᵀ / √d_head: how well each query (row) matches each key (column)${a.causal ? '; the causal mask hides the future' : ''}`,
-      show: { valueName: 'score', overview: 'block' } }));
-  const weights = P.add(i, STAGE.weights, [NH, T, T], attentionWeightsOp, { scores, NH, causal: a.causal }, { inputs: [scores], params: [] },
-    text({ cols: 'key', perHead: true, masked: a.causal, title: 'Attention Weights', meaning: 'softmax of the scores by row: how much each token reads from each other token (rows sum to 1)',
-      show: { valueName: 'weight', nonNegative: true, attentionPattern: true } }));
+  const window = a.window ?? null;
+  const masked = a.causal || window !== null;
+  const seen = window === null ? {} : { window };
+  const scale = a.scale === undefined ? 'Q·Kᵀ / √d_head' : `Q·Kᵀ × ${shown(a.scale)}`;
+  const cap = a.softcap ?? null;
+  const capped = cap === null ? '' : `, soft-capped at ${shown(cap)} (tanh(s / ${shown(cap)}) · ${shown(cap)})`;
+  const slide = window === null ? '' : `; a sliding window of ${window} on this layer hides the keys ${window} or more tokens back`;
+  const scores = P.add(i, STAGE.scores, [NH, T, T], attentionScoresOp, { q, k, NH, KVH, HS, ...(a.scale === undefined ? {} : { scale: a.scale }), ...(cap === null ? {} : { softcap: cap }) }, { inputs: [q, k], params: [] },
+    text({ cols: 'key', perHead: true, masked, title: 'Self-Attention Scores', meaning: `${scale}${capped}: how well each query (row) matches each key (column)${a.causal ? '; the causal mask hides the future' : ''}${slide}`,
+      show: { valueName: 'score', overview: 'block', ...seen } }));
+  const weights = P.add(i, STAGE.weights, [NH, T, T], attentionWeightsOp, { scores, NH, causal: a.causal, ...seen }, { inputs: [scores], params: [] },
+    text({ cols: 'key', perHead: true, masked, title: 'Attention Weights', meaning: `softmax of the scores by row: how much each token reads from each other token (rows sum to 1)${window === null ? '' : `; only the last ${window} tokens (sliding window of ${window} on this layer), the others exactly 0`}`,
+      show: { valueName: 'weight', nonNegative: true, attentionPattern: true, ...seen } }));
   const units = paramId(i, PARAM.headUnits);
   const Wv = paramId(i, PARAM.Wv);
   const context = P.add(i, STAGE.context, [T, NH * HS], attentionContextOp, { weights, v, units, NH, KVH, HS }, { inputs: [weights, v], params: [units] },
@@ -165,14 +210,24 @@ function planAttention(P: Planner, i: number, h: string): string {
     text({ cols: 'dim', title: 'Attention Output', meaning: 'context · Woᵀ + bo', source: { params: [Wo], perHead: false } }));
 }
 
-/** Layer i's FFN on the stream `h`: returns its output (before the residual). */
-function planFfn(P: Planner, i: number, h: string): string {
+/** How Q and K are rotated, for their meanings: the part of each head, and the base where layers differ in it. */
+function ropeText(P: Planner, a: AttentionSpec): string {
+  const r = a.rope;
+  if (!r) return '';
+  const part = r.rotaryDims !== undefined && r.rotaryDims < a.HS ? ` on the first ${r.rotaryDims} of each head's ${a.HS} dims, the rest passed through` : '';
+  const thetas = new Set(P.spec.layers.map((l) => l.attention?.rope?.theta));
+  const base = thetas.size > 1 ? `, base ${r.theta} on this layer` : '';
+  return `; rotated by its position (RoPE${base})${part}`;
+}
+
+/** Layer i's FFN on the stream `h` (`parallel`: the layer's input, beside the attention): returns its output (before the residual). */
+function planFfn(P: Planner, i: number, h: string, parallel = false): string {
   const { spec } = P;
   const { T, C } = spec;
   const f = spec.layers[i].ffn!;
   const { F } = f;
   const text = (t: Omit<Text, 'group'>): Text => ({ group: 'ffn', ...t });
-  const inp = preNorm(P, i, STAGE.ln2, h, 'ffn', 'the FFN');
+  const inp = preNorm(P, i, STAGE.ln2, h, 'ffn', 'the FFN', parallel ? '; of the layer\'s input, which the attention reads too: parallel residual' : '');
   const lin = (kind: string, Wk: string, bk: string, xIn: string, CIn: number, OC: number, t: Omit<Text, 'group'>): string => {
     const W = paramId(i, Wk);
     const b = paramId(i, bk);
@@ -204,18 +259,22 @@ function planOutput(P: Planner, x: string): void {
   const { V } = head;
   const W = paramId(-1, PARAM.headW);
   const b = paramId(-1, PARAM.headB);
-  const logits = P.add(-1, STAGE.logits, [T, V], linearOp, { x: output, W, b, C, OC: V }, { inputs: [output], params: [W, b] },
-    { group: 'head', cols: 'vocab', title: 'Logits', meaning: 'output·Wᵀ + b: a score per vocabulary word', source: { params: [W], perHead: false } });
+  const cap = head.softcap ?? null;
+  const capped = cap === null ? '' : `, soft-capped at ${shown(cap)} (tanh(l / ${shown(cap)}) · ${shown(cap)})`;
+  const lin = { x: output, W, b, C, OC: V };
+  const reads = { inputs: [output], params: [W, b] };
+  const text: Text = { group: 'head', cols: 'vocab', title: 'Logits', meaning: `output·Wᵀ + b${capped}: a score per vocabulary word`, source: { params: [W], perHead: false } };
+  const logits = cap === null ? P.add(-1, STAGE.logits, [T, V], linearOp, lin, reads, text) : P.add(-1, STAGE.logits, [T, V], cappedLinearOp, { ...lin, cap }, reads, text);
   P.add(-1, STAGE.probs, [T, V], probsOp, { logits, V, temperature: head.temperature }, { inputs: [logits], params: [] },
     { group: 'head', cols: 'vocab', title: `Probabilities (temperature ${head.temperature})`, meaning: 'softmax(logits / temperature) by row', source: { params: [W], perHead: false }, show: { nonNegative: true } });
   if (!spec.lens) return;
   const rms = spec.normKind === 'rmsnorm';
   const f = normParams(STAGE.lnF);
-  const norm = spec.finalNorm ? { kind: spec.normKind, gamma: f.gamma, beta: rms ? null : f.beta, eps: epsOf(spec, STAGE.lnF) } : null;
+  const norm = spec.finalNorm ? { kind: spec.normKind, gamma: f.gamma, beta: rms ? null : f.beta, eps: epsOf(spec, STAGE.lnF), ...(rms && spec.normOnePlus ? { onePlus: true } : {}) } : null;
   const normIds = norm ? (rms ? [f.gamma] : [f.gamma, f.beta]) : [];
   spec.layers.forEach((_, i) => {
     const li = stageId(i, STAGE.out);
-    P.add(i, STAGE.lens, [T, V], lensOp, { x: li, norm, W, b, C, V }, { inputs: [li], params: [...normIds, W, b] },
-      { group: 'lens', cols: 'vocab', title: `Logit Lens, layer ${i}`, meaning: `the head read off layer ${i}'s output${norm ? ' through the final norm' : ''}: what the model would predict if it stopped here`, source: { params: [W], perHead: false } });
+    P.add(i, STAGE.lens, [T, V], lensOp, { x: li, norm, W, b, C, V, ...(cap === null ? {} : { softcap: cap }) }, { inputs: [li], params: [...normIds, W, b] },
+      { group: 'lens', cols: 'vocab', title: `Logit Lens, layer ${i}`, meaning: `the head read off layer ${i}'s output${norm ? ' through the final norm' : ''}${capped}: what the model would predict if it stopped here`, source: { params: [W], perHead: false } });
   });
 }

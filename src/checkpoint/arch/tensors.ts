@@ -48,39 +48,3 @@ export function layerTensors(arch: ArchConfig, stem: string, i: number): LayerBu
 export function headOf(arch: ArchConfig, name: string, what: string): ExpectedTensor {
   return { name, shape: [arch.V, arch.C], what, role: { kind: 'matrix', id: PARAM.headW, layout: 'out_in' } };
 }
-
-/** The role kinds a fused tensor's parts become, in storage order. */
-export function fusedKinds(fused: FusedKind, bias: boolean): ParamKind[] {
-  if (fused === 'gate_up') return bias ? [PARAM.bg, PARAM.b1] : [PARAM.Wg, PARAM.W1];
-  return bias ? [PARAM.bq, PARAM.bk, PARAM.bv] : [PARAM.Wq, PARAM.Wk, PARAM.Wv];
-}
-
-/** Rows of each part of a fused tensor: q NH·HS, k and v KVH·HS, gate and up F. */
-export function fusedPartRows(fused: FusedKind, d: { readonly NH: number; readonly KVH: number; readonly HS: number; readonly F: number }): number[] {
-  return fused === 'gate_up' ? [d.F, d.F] : [d.NH * d.HS, d.KVH * d.HS, d.KVH * d.HS];
-}
-
-/**
- * The stored row of row j of part p (in storage order) of a fused tensor, as src/core/fused.ts's
- * fusedRow: gpt_neox's per head ((j / HS)·3·HS + p·HS + j % HS), else the parts' blocks one after
- * another. (A copy of the core's rule for the loader, until the two branches meet.)
- */
-export function fusedStoredRow(fused: FusedKind, p: number, j: number, d: { readonly NH: number; readonly KVH: number; readonly HS: number; readonly F: number }): number {
-  if (fused === 'qkv_per_head') return Math.floor(j / d.HS) * 3 * d.HS + p * d.HS + (j % d.HS);
-  return fusedPartRows(fused, d).slice(0, p).reduce((a, b) => a + b, 0) + j;
-}
-
-/** A fused [stored rows][cols] tensor cut into its parts' out_in matrices [rows][cols], in storage order, each in `alloc(n)`. */
-export function splitFusedRows(fused: FusedKind, data: Float32Array, cols: number, d: { readonly NH: number; readonly KVH: number; readonly HS: number; readonly F: number }, alloc: (n: number) => Float32Array = (n) => new Float32Array(n)): Float32Array[] {
-  const rows = fusedPartRows(fused, d);
-  // (runs of consecutive stored rows: a head's HS rows at a time, or a whole block)
-  return rows.map((n, p) => {
-    const m = alloc(n * cols);
-    const run = fused === 'qkv_per_head' ? d.HS : n;
-    for (let j = 0; j < n; j += run) {
-      const s = fusedStoredRow(fused, p, j, d);
-      m.set(data.subarray(s * cols, (s + run) * cols), j * cols);
-    }
-    return m;
-  });
-}
