@@ -38,8 +38,8 @@ async function caseModel(c: Case, extra: Record<string, unknown> = {}): Promise<
   const path = join(DIR, 'x.ffn.json');
   const read = await resolveReadNow(readModel(JSON.stringify({ ...c.model, ...extra }), path), path, store, new CheckpointResolver());
   assert.deepEqual(read.problems.map((p) => p.message), []);
-  assert.ok(read.model);
-  return read.model.model;
+  assert.ok(read.file);
+  return read.file.model;
 }
 
 function sameBits(got: readonly Stage[], want: readonly Stage[], what: string): void {

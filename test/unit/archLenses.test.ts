@@ -26,7 +26,7 @@ async function caseModel(f: string): Promise<Model> {
   const path = join(DIR, 'x.ffn.json');
   const read = await resolveReadNow(readModel(JSON.stringify({ ...c.model, lens: true }), path), path, store, new CheckpointResolver());
   assert.deepEqual(read.problems.map((p) => p.message), []);
-  return read.model!.model;
+  return read.file!.model;
 }
 
 /** The attribution is a sum of the parts: no norm after a sublayer, no soft-cap, the final norm w · x̂ or LayerNorm. */
