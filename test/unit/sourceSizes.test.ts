@@ -5,10 +5,11 @@
 // function's lines include those of the functions inside it: a long one is not made short by
 // nesting its parts.
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ts from 'typescript';
 import { REPO } from '../helpers/fixtures';
+import { sourceFiles } from '../helpers/sourceTree';
 
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 80;
@@ -37,16 +38,6 @@ const PENDING: readonly string[] = [
   'src/lenses/dla.ts:directLogitAttribution',
   'src/lenses/patching.ts:activationPatching',
 ];
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(join(REPO, dir))) {
-    const rel = `${dir}/${name}`;
-    if (statSync(join(REPO, rel)).isDirectory()) out.push(...sourceFiles(rel));
-    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) out.push(rel);
-  }
-  return out;
-}
 
 /** A function's name as a reader finds it: its own, or the variable, property or class member it is assigned to. */
 function functionName(node: ts.FunctionLikeDeclaration): string {
