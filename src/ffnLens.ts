@@ -91,31 +91,8 @@ export class FfnLens extends Disposable {
       this._register(vscode.commands.registerCommand(`ffnLens.export${kind[0].toUpperCase()}${kind.slice(1)}`, (ctx?: unknown) => exportFromPanel(activePanel(), kind, stageOf(ctx))));
     }
     this._register(vscode.commands.registerCommand('ffnLens.exportReport', () => exportFromPanel(activePanel(), 'report', null)));
-    this._register(vscode.commands.registerCommand('ffnLens.speed', async () => {
-      const r = this.client.started ? await this.client.query('', { kind: 'speed' }, 30_000) : null;
-      if (r?.kind !== 'speed') {
-        void vscode.window.showInformationMessage('FFN Lens: the compute worker starts with the first model file: open one (or a sample), then measure.');
-        return;
-      }
-      const where = this.platform.kind === 'web' ? 'a Web Worker of the web worker extension host' : 'a worker thread of the Node extension host';
-      void vscode.window.showInformationMessage(`FFN Lens: the compute worker (${where}) multiplies ${r.shape.join('×')} at ${r.gflops} GFLOPS with its ${r.kernel === 'wasm-simd' ? 'WebAssembly SIMD' : 'TypeScript'} kernel (${r.kernel}${r.fused ? ', fused multiply-add' : ''}) on ${r.threads === 1 ? 'one thread' : `${r.threads} threads`}.`);
-    }));
-    this._register(vscode.commands.registerCommand('ffnLens.compare', async () => {
-      const panel = activePanel();
-      if (!panel) {
-        void vscode.window.showInformationMessage('FFN Lens: open a panel first (Visualize FFN).');
-        return;
-      }
-      const items: Array<vscode.QuickPickItem & { baseline: BaselineKind }> = [
-        { label: 'This file without "ablate", "scale" and "weights"', detail: 'what the overrides change (a model file that names a checkpoint)', baseline: 'plain' },
-        // (where VS Code's Git extension is not, as on vscode.dev, there is no HEAD to ask for)
-        ...(gitAvailable() ? [{ label: 'This file as committed (HEAD)', detail: 'what the edits since the last commit change', baseline: 'head' as const }] : []),
-        { label: 'Another model file…', detail: 'any model file with the same shapes', baseline: 'file' },
-        { label: 'Nothing', detail: 'show the numbers themselves again', baseline: 'none' },
-      ];
-      const pick = await vscode.window.showQuickPick(items, { title: 'FFN Lens: compare the panel with…' });
-      if (pick) await panel.setCompare(pick.baseline);
-    }));
+    this._register(vscode.commands.registerCommand('ffnLens.speed', () => this.speed()));
+    this._register(vscode.commands.registerCommand('ffnLens.compare', () => this.compare(activePanel())));
     this._register(vscode.commands.registerCommand('ffnLens.patch', async (uri?: unknown, views?: unknown) => {
       // (from the palette with a panel in front: that panel's document)
       const fromPanel = this.panels.all().find((p) => p.panel.active)?.document;
@@ -138,8 +115,39 @@ export class FfnLens extends Disposable {
       if (e.affectsConfiguration('ffnLens.debounceMs')) sendConfig();
     }));
 
-    // The context key behind the editor title button.
-    // (set when it changes, not on every keystroke)
+    this.trackModelFileContext();
+  }
+
+  /** FFN Lens: Measure Compute Speed: what the worker's kernel multiplies at. */
+  private async speed(): Promise<void> {
+    const r = this.client.started ? await this.client.query('', { kind: 'speed' }, 30_000) : null;
+    if (r?.kind !== 'speed') {
+      void vscode.window.showInformationMessage('FFN Lens: the compute worker starts with the first model file: open one (or a sample), then measure.');
+      return;
+    }
+    const where = this.platform.kind === 'web' ? 'a Web Worker of the web worker extension host' : 'a worker thread of the Node extension host';
+    void vscode.window.showInformationMessage(`FFN Lens: the compute worker (${where}) multiplies ${r.shape.join('×')} at ${r.gflops} GFLOPS with its ${r.kernel === 'wasm-simd' ? 'WebAssembly SIMD' : 'TypeScript'} kernel (${r.kernel}${r.fused ? ', fused multiply-add' : ''}) on ${r.threads === 1 ? 'one thread' : `${r.threads} threads`}.`);
+  }
+
+  /** FFN Lens: Compare with…: the panel's baseline, picked. */
+  private async compare(panel: Panel | undefined): Promise<void> {
+    if (!panel) {
+      void vscode.window.showInformationMessage('FFN Lens: open a panel first (Visualize FFN).');
+      return;
+    }
+    const items: Array<vscode.QuickPickItem & { baseline: BaselineKind }> = [
+      { label: 'This file without "ablate", "scale" and "weights"', detail: 'what the overrides change (a model file that names a checkpoint)', baseline: 'plain' },
+      // (where VS Code's Git extension is not, as on vscode.dev, there is no HEAD to ask for)
+      ...(gitAvailable() ? [{ label: 'This file as committed (HEAD)', detail: 'what the edits since the last commit change', baseline: 'head' as const }] : []),
+      { label: 'Another model file…', detail: 'any model file with the same shapes', baseline: 'file' },
+      { label: 'Nothing', detail: 'show the numbers themselves again', baseline: 'none' },
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: 'FFN Lens: compare the panel with…' });
+    if (pick) await panel.setCompare(pick.baseline);
+  }
+
+  /** The context key behind the editor title button (set when it changes, not on every keystroke). */
+  private trackModelFileContext(): void {
     let isModelFile: boolean | undefined;
     const updateContext = (): void => {
       const doc = vscode.window.activeTextEditor?.document;

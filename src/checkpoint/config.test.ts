@@ -2,22 +2,7 @@
 // has them (GPT-2, SmolLM2-135M, Qwen2.5-0.5B) and minimal ones; and one clear error naming the
 // field and what is expected for each way a config can be wrong or beyond the core.
 import * as assert from 'node:assert/strict';
-import { parseConfig, type ArchConfig } from './config';
-import { CheckpointError } from './errors';
-
-const parse = (c: object): ArchConfig => parseConfig(JSON.stringify(c));
-
-function error(c: object | string): string {
-  try {
-    parseConfig(typeof c === 'string' ? c : JSON.stringify(c));
-  } catch (e) {
-    assert.ok(e instanceof CheckpointError, String(e));
-    assert.equal(e.file, 'config.json');
-    assert.ok(!e.message.includes('\n'));
-    return e.message;
-  }
-  assert.fail('no error');
-}
+import { configError as error, parse } from '../../test/helpers/archTesting';
 
 // as on the Hub (fields the loader does not read kept, as they are there)
 const GPT2 = {

@@ -7,21 +7,8 @@ import { CheckpointError } from './errors';
 import { memoryFiles } from './memoryFiles';
 import { bf16, decodeTensor, f16, readHeader, readSplitColumns, readTensor } from './safetensors';
 import { splitColumns } from './tensorNames';
+import { headerError, one } from '../../test/helpers/safetensorsTesting';
 import { rawSafetensors, recordingFiles, safetensorsBytes } from './testing';
-
-const one = (path: string, bytes: Uint8Array) => memoryFiles(new Map([[path, bytes]]));
-
-async function headerError(bytes: Uint8Array): Promise<CheckpointError> {
-  try {
-    await readHeader(one('/m/model.safetensors', bytes), '/m/model.safetensors', 'model.safetensors');
-  } catch (e) {
-    assert.ok(e instanceof CheckpointError, String(e));
-    assert.ok(!e.message.includes('\n'), 'one line');
-    assert.equal(e.file, 'model.safetensors');
-    return e;
-  }
-  assert.fail('no error');
-}
 
 const u16le = (bits: number[]): Uint8Array => {
   const b = new Uint8Array(bits.length * 2);

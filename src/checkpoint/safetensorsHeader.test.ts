@@ -4,26 +4,9 @@
 // refused; and every message is one bounded line that names the file and the tensor, whatever the
 // file holds (100,000 nested brackets, a 10 MB name, control characters).
 import * as assert from 'node:assert/strict';
-import { CheckpointError, MESSAGE_MAX } from './errors';
-import { memoryFiles } from './memoryFiles';
 import { readHeader } from './safetensors';
+import { headerError, one } from '../../test/helpers/safetensorsTesting';
 import { rawSafetensors } from './testing';
-
-const one = (path: string, bytes: Uint8Array) => memoryFiles(new Map([[path, bytes]]));
-
-async function headerError(bytes: Uint8Array): Promise<CheckpointError> {
-  try {
-    await readHeader(one('/m/model.safetensors', bytes), '/m/model.safetensors', 'model.safetensors');
-  } catch (e) {
-    assert.ok(e instanceof CheckpointError, String(e));
-    assert.ok(!/[\u0000-\u001f\u007f]/.test(e.message), 'one line, no control characters');
-    assert.ok(e.message.length <= MESSAGE_MAX, `bounded: ${e.message.length} characters`);
-    assert.ok(!e.message.includes('undefined'), e.message);
-    assert.equal(e.file, 'model.safetensors');
-    return e;
-  }
-  assert.fail('no error');
-}
 
 const message = async (header: object | string, data = 0): Promise<string> => (await headerError(rawSafetensors(header, data))).message;
 const f32 = (n: number, at: number) => ({ dtype: 'F32', shape: [n], data_offsets: [at, at + 4 * n] });

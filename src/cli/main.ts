@@ -13,7 +13,7 @@ import { defaultKernel } from '../core/kernel';
 import type { Stage } from '../core/stages';
 import { LineIndex } from '../model/lines';
 import { formatPath } from '../model/problems';
-import { readModel, type ModelFile } from '../model/read';
+import { readModel, type ModelFile, type ReadResult } from '../model/read';
 import type { CheckpointFiles } from '../checkpoint/files';
 import { nodeFiles } from '../checkpoint/nodeFiles';
 import { CheckpointResolver } from '../checkpoint/resolve';
@@ -191,33 +191,43 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
   const store = new CheckpointStore(files, undefined, defaultKernel(), new TokenizerRunner(nodeTokenizerThread(nodeTokenizerScript(__dirname))));
   const res = await resolveReadNow(readModel(text, opts.file), opts.file, store, new CheckpointResolver());
   store.runner.dispose();
+  writeProblems(io, opts.file, text, res.problems);
+  if (!res.file) return 1;
+  return opts.cmd === 'stages' ? runStages(io, opts, res.file) : runLens(io, opts.cmd, res.file, opts.lens);
+}
+
+/** The read's problems to stderr, one line each as FILE:LINE:COL: severity: PATH: message. */
+function writeProblems(io: Io, file: string, text: string, problems: ReadResult['problems']): void {
   const lines = new LineIndex(text);
-  const { shown: printed, more } = shownProblems(res.problems);
+  const { shown: printed, more } = shownProblems(problems);
   for (const p of printed) {
     const { line, col } = lines.position(p.start);
     // one line per problem, whatever a message holds: that is what problem matchers read
     // (a message that begins with its path is not given it twice: "token_ids[2]: must be a token id…")
     const path = formatPath(p.path);
     const message = p.message.startsWith(`${path} `) ? p.message.slice(path.length + 1) : p.message;
-    io.err(`${opts.file}:${line}:${col}: ${p.severity}: ${path}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
+    io.err(`${file}:${line}:${col}: ${p.severity}: ${path}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
   }
-  if (more > 0) io.err(`${moreLine(opts.file, more)}\n`);
-  if (!res.file) return 1;
+  if (more > 0) io.err(`${moreLine(file, more)}\n`);
+}
 
-  if (opts.cmd !== 'stages') {
-    let out: object;
-    try {
-      out = lensCommand(opts.cmd, res.file, opts.lens);
-    } catch (e) {
-      if (!(e instanceof LensError)) throw e;
-      io.err(`ffn-lens ${opts.cmd}: ${e.message}\n`);
-      return 1;
-    }
-    io.out(jsonSafe(JSON.stringify(out)) + '\n');
-    return 0;
+/** `ffn-lens lens|dla|heads|patch`: the lens's answer as one JSON line. */
+function runLens(io: Io, cmd: LensCommand, file: ModelFile, lens: Options['lens']): number {
+  let out: object;
+  try {
+    out = lensCommand(cmd, file, lens);
+  } catch (e) {
+    if (!(e instanceof LensError)) throw e;
+    io.err(`ffn-lens ${cmd}: ${e.message}\n`);
+    return 1;
   }
+  io.out(jsonSafe(JSON.stringify(out)) + '\n');
+  return 0;
+}
 
-  const stages = forward(res.file.model, defaultKernel());
+/** `ffn-lens stages`: the stages asked for as JSON (and as .npy files with --npy). */
+function runStages(io: Io, opts: Options, file: ModelFile): number {
+  const stages = forward(file.model, defaultKernel());
   let shown: Stage[] = stages;
   if (opts.only) {
     const ids = new Set(stages.map((s) => s.id));
@@ -237,7 +247,7 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
       return 1;
     }
   }
-  io.out(`{"model":${jsonSafe(JSON.stringify(modelJson(res.file)))},`); // (the stages hold only our ids and numbers)
+  io.out(`{"model":${jsonSafe(JSON.stringify(modelJson(file)))},`); // (the stages hold only our ids and numbers)
   writeStages(io, shown, opts.summary);
   io.out('}\n');
   return 0;

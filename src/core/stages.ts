@@ -1,4 +1,4 @@
-// A computed stage: its id (stageId.ts), shape and numbers.
+// A computed stage: its id (ids.ts), shape and numbers.
 
 import type { Tensor } from './tensor';
 

@@ -113,38 +113,21 @@ function enclosing(text: string, offset: number): { path: PathSegment[]; present
     }
     return at < codeEnd;
   };
-  /** The opening quote of the string whose closing quote is at `i`, or -1. */
-  const openingQuote = (i: number): number => {
-    for (let j = i - 1; j >= 0; j--) {
-      if (text[j] !== '"') continue;
-      let b = 0;
-      for (let k = j - 1; k >= 0 && text[k] === '\\'; k--) b++;
-      if (b % 2 === 0) return j;
-    }
-    return -1;
-  };
   const skipSpace = (k: number): number => {
     while (k >= 0 && (/\s/.test(text[k]) || !isCode(k))) k--;
     return k;
-  };
-  const parse = (quoted: string): string | null => {
-    try {
-      return JSON.parse(quoted) as string;
-    } catch {
-      return null;
-    }
   };
   let i = offset - 1;
   while (i >= 0) {
     if (!isCode(i)) { i--; continue; }
     const c = text[i];
     if (c === '"') {
-      const j = openingQuote(i);
+      const j = openingQuote(text, i);
       if (j < 0) return null;
       if (inner && depth === 0) {
         let k = i + 1;
         while (k < offset && /\s/.test(text[k])) k++;
-        const key = text[k] === ':' ? parse(text.slice(j, i + 1)) : null;
+        const key = text[k] === ':' ? parseKey(text.slice(j, i + 1)) : null;
         if (key !== null) present.push(key);
       }
       i = j - 1;
@@ -161,8 +144,8 @@ function enclosing(text: string, offset: number): { path: PathSegment[]; present
       const k = skipSpace(i - 1);
       if (k >= 0 && text[k] === ':') {
         const e = skipSpace(k - 1);
-        const s = e >= 0 && text[e] === '"' ? openingQuote(e) : -1;
-        const key = s >= 0 ? parse(text.slice(s, e + 1)) : null;
+        const s = e >= 0 && text[e] === '"' ? openingQuote(text, e) : -1;
+        const key = s >= 0 ? parseKey(text.slice(s, e + 1)) : null;
         if (key === null) return null;
         path.unshift(key, ...segs);
         i = s - 1;
@@ -176,6 +159,26 @@ function enclosing(text: string, offset: number): { path: PathSegment[]; present
     i--;
   }
   return null;
+}
+
+/** The opening quote of the string whose closing quote is at `i`, or -1. */
+function openingQuote(text: string, i: number): number {
+  for (let j = i - 1; j >= 0; j--) {
+    if (text[j] !== '"') continue;
+    let b = 0;
+    for (let k = j - 1; k >= 0 && text[k] === '\\'; k--) b++;
+    if (b % 2 === 0) return j;
+  }
+  return -1;
+}
+
+/** A quoted key's text, or null where it is not a whole JSON string. */
+function parseKey(quoted: string): string | null {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return null;
+  }
 }
 
 /** Where the code of the line [start, end) ends: at a `//` outside strings, else at end. */

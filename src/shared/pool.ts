@@ -87,87 +87,98 @@ export function poolMaxAbs(m: Matrix, max: MaxCells, mask?: ArrayLike<number>): 
     return mask ? { ...base, data, mask, pooled: false } : { ...base, data, pooled: false };
   }
 
-  const cStart = c.start;
-  const cEnd = c.end;
   const outData = new Float32Array(outRows * outCols);
   const outMask = mask ? new Uint8Array(outRows * outCols) : undefined;
   const source = new Uint32Array(outRows * outCols);
-  // Per output row: best |v| so far (-1 = none yet, NaN = a NaN was seen), its value and source index,
-  // separately for unmasked and masked cells.
-  const bestAbs = new Float64Array(outCols);
-  const bestVal = new Float64Array(outCols);
-  const bestSrc = new Uint32Array(outCols);
-  const mAbs = new Float64Array(outCols);
-  const mVal = new Float64Array(outCols);
-  const mSrc = new Uint32Array(outCols);
-
+  const best = bestCells(outCols);
+  const masked = bestCells(outCols);
   for (let i = 0; i < outRows; i++) {
-    bestAbs.fill(-1);
-    mAbs.fill(-1);
-    for (let sr = r.start[i]!; sr < r.end[i]!; sr++) {
-      const rowBase = sr * cols;
-      for (let j = 0; j < outCols; j++) {
-        const k0 = rowBase + cStart[j]!;
-        const k1 = rowBase + cEnd[j]!;
-        // The block's span of this source row, with the best so far in locals (selects, not branches:
-        // random data makes the comparison unpredictable, and this runs ~1.5x faster).
-        let bA = bestAbs[j]!;
-        let bV = bestVal[j]!;
-        let bS = bestSrc[j]!;
-        if (!mask) {
-          for (let k = k0; k < k1; k++) {
-            const v = data[k]!;
-            const a = Math.abs(v);
-            // `a !== a`: NaN wins; once bA is NaN nothing is greater, so it stays.
-            const better = a > bA || a !== a;
-            bA = better ? a : bA;
-            bV = better ? v : bV;
-            bS = better ? k : bS;
-          }
-        } else {
-          let mA = mAbs[j]!;
-          let mV = mVal[j]!;
-          let mS = mSrc[j]!;
-          for (let k = k0; k < k1; k++) {
-            const v = data[k]!;
-            const a = Math.abs(v);
-            if (mask[k]) {
-              const better = a > mA || a !== a;
-              mA = better ? a : mA;
-              mV = better ? v : mV;
-              mS = better ? k : mS;
-            } else {
-              const better = a > bA || a !== a;
-              bA = better ? a : bA;
-              bV = better ? v : bV;
-              bS = better ? k : bS;
-            }
-          }
-          mAbs[j] = mA;
-          mVal[j] = mV;
-          mSrc[j] = mS;
-        }
-        bestAbs[j] = bA;
-        bestVal[j] = bV;
-        bestSrc[j] = bS;
-      }
-    }
+    bestOfBlocks(m, mask, r.start[i]!, r.end[i]!, c, best, masked);
     const o = i * outCols;
     for (let j = 0; j < outCols; j++) {
-      if (bestAbs[j] === -1) {
+      if (best.abs[j] === -1) {
         // Every cell of the block is masked.
-        outData[o + j] = mVal[j]!;
-        source[o + j] = mSrc[j]!;
+        outData[o + j] = masked.val[j]!;
+        source[o + j] = masked.src[j]!;
         outMask![o + j] = 1;
       } else {
-        outData[o + j] = bestVal[j]!;
-        source[o + j] = bestSrc[j]!;
+        outData[o + j] = best.val[j]!;
+        source[o + j] = best.src[j]!;
       }
     }
   }
   return outMask
     ? { ...base, data: outData, mask: outMask, source, pooled: true }
     : { ...base, data: outData, source, pooled: true };
+}
+
+/**
+ * Per block of an output row: the best |v| so far (-1 = none yet, NaN = a NaN was seen), its value
+ * and its source index (one set for the unmasked cells, one for the masked).
+ */
+interface BestCells { readonly abs: Float64Array; readonly val: Float64Array; readonly src: Uint32Array }
+
+function bestCells(n: number): BestCells {
+  return { abs: new Float64Array(n), val: new Float64Array(n), src: new Uint32Array(n) };
+}
+
+/** The best cell of each block of one output row (source rows [rowStart, rowEnd)), into best and masked. */
+function bestOfBlocks(m: Matrix, mask: ArrayLike<number> | undefined, rowStart: number, rowEnd: number, c: { start: Uint32Array; end: Uint32Array }, best: BestCells, masked: BestCells): void {
+  const { cols, data } = m;
+  const { start: cStart, end: cEnd } = c;
+  const { abs: bestAbs, val: bestVal, src: bestSrc } = best;
+  const { abs: mAbs, val: mVal, src: mSrc } = masked;
+  const outCols = bestAbs.length;
+  bestAbs.fill(-1);
+  mAbs.fill(-1);
+  for (let sr = rowStart; sr < rowEnd; sr++) {
+    const rowBase = sr * cols;
+    for (let j = 0; j < outCols; j++) {
+      const k0 = rowBase + cStart[j]!;
+      const k1 = rowBase + cEnd[j]!;
+      // The block's span of this source row, with the best so far in locals (selects, not branches:
+      // random data makes the comparison unpredictable, and this runs ~1.5x faster).
+      let bA = bestAbs[j]!;
+      let bV = bestVal[j]!;
+      let bS = bestSrc[j]!;
+      if (!mask) {
+        for (let k = k0; k < k1; k++) {
+          const v = data[k]!;
+          const a = Math.abs(v);
+          // `a !== a`: NaN wins; once bA is NaN nothing is greater, so it stays.
+          const better = a > bA || a !== a;
+          bA = better ? a : bA;
+          bV = better ? v : bV;
+          bS = better ? k : bS;
+        }
+      } else {
+        let mA = mAbs[j]!;
+        let mV = mVal[j]!;
+        let mS = mSrc[j]!;
+        for (let k = k0; k < k1; k++) {
+          const v = data[k]!;
+          const a = Math.abs(v);
+          if (mask[k]) {
+            const better = a > mA || a !== a;
+            mA = better ? a : mA;
+            mV = better ? v : mV;
+            mS = better ? k : mS;
+          } else {
+            const better = a > bA || a !== a;
+            bA = better ? a : bA;
+            bV = better ? v : bV;
+            bS = better ? k : bS;
+          }
+        }
+        mAbs[j] = mA;
+        mVal[j] = mV;
+        mSrc[j] = mS;
+      }
+      bestAbs[j] = bA;
+      bestVal[j] = bV;
+      bestSrc[j] = bS;
+    }
+  }
 }
 
 /** The output block index that source index s (0..n-1) falls into, for n source rows (cols) split into out blocks. */

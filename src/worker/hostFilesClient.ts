@@ -26,7 +26,6 @@ export function hostFilesClient(post: (msg: FromWorker) => void, keepMs = KEEP_M
   let next = 1;
   const sizes = new Map<number, (m: FsReply) => void>();
   const reads = new Map<number, { file: ArrivingFile; path: string }>();
-  const held = new Map<string, { file: ArrivingFile; timer: ReturnType<typeof setTimeout> | null }>();
   const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
   const ask = (op: 'size' | 'read' | 'locate', path: string, file?: ArrivingFile, name = ''): Promise<FsReply> => new Promise((res) => {
@@ -40,29 +39,7 @@ export function hostFilesClient(post: (msg: FromWorker) => void, keepMs = KEEP_M
     void ask('read', path, file);
     return file;
   };
-  // (the timer starts when the file is complete: a read of 498 MB takes longer than KEEP_MS)
-  const keep = (path: string, entry: { file: ArrivingFile; timer: ReturnType<typeof setTimeout> | null }): void => {
-    if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => {
-      if (held.get(path) === entry) held.delete(path);
-    }, keepMs);
-  };
-  const whole = async (path: string, start: number, end?: number): Promise<Uint8Array> => {
-    let entry = held.get(path);
-    if (!entry) {
-      entry = { file: readFile(path), timer: null };
-      held.set(path, entry);
-    }
-    const e = entry;
-    try {
-      return await e.file.range(start, end);
-    } catch (err) {
-      if (held.get(path) === e) held.delete(path); // (a failed read is tried again next time)
-      throw err;
-    } finally {
-      if (e.file.settled && held.get(path) === e) keep(path, e);
-    }
-  };
+  const whole = heldReads(readFile, keepMs);
   return {
     files: {
       async size(path) {
@@ -102,6 +79,36 @@ export function hostFilesClient(post: (msg: FromWorker) => void, keepMs = KEEP_M
         throw Object.assign(new Error(code ?? (e instanceof Error ? e.message : String(e))), { code });
       }
     },
+  };
+}
+
+type HeldFile = { file: ArrivingFile; timer: ReturnType<typeof setTimeout> | null };
+
+/** Ranged reads of files read whole, each held keepMs after it is complete and last read. */
+function heldReads(readFile: (path: string) => ArrivingFile, keepMs: number): (path: string, start: number, end?: number) => Promise<Uint8Array> {
+  const held = new Map<string, HeldFile>();
+  // (the timer starts when the file is complete: a read of 498 MB takes longer than KEEP_MS)
+  const keep = (path: string, entry: HeldFile): void => {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      if (held.get(path) === entry) held.delete(path);
+    }, keepMs);
+  };
+  return async (path: string, start: number, end?: number): Promise<Uint8Array> => {
+    let entry = held.get(path);
+    if (!entry) {
+      entry = { file: readFile(path), timer: null };
+      held.set(path, entry);
+    }
+    const e = entry;
+    try {
+      return await e.file.range(start, end);
+    } catch (err) {
+      if (held.get(path) === e) held.delete(path); // (a failed read is tried again next time)
+      throw err;
+    } finally {
+      if (e.file.settled && held.get(path) === e) keep(path, e);
+    }
   };
 }
 

@@ -64,53 +64,59 @@ function feedsNote(c: DocStages, role: Role): string {
   return `\n\nFeeds ${readers.map((s) => `${s.title} (\`${s.id}\`)`).join(', ')}.`;
 }
 
+/** A weight's hover: what it connects, with the numbers it makes for this input. */
+function describeWeight(c: DocStages, role: Extract<Role, { kind: 'weight' }>, value: number): string | null {
+  const m = c.file;
+  const { spec } = m.model;
+  const L = role.layer;
+  const mm = matrixMeaning(role.param);
+  if (role.param === 'W1' || role.param === 'Wg') {
+    const F = spec.layers[L]?.ffn?.F ?? 0;
+    const x = stage(c, inputOf(c, stageId(L, STAGE.up)) ?? '');
+    if (role.out === null) return `input dimension ${role.inp}'s weights into all ${F} neurons (layout in_out: a neuron is a column)`;
+    const j = role.out;
+    const what = role.inp === null
+      ? `neuron ${j} (of ${F}): its ${role.param === 'W1' ? 'question' : 'gate'} to every token`
+      : `weight from input dimension ${role.inp} into neuron ${j} (of ${F})`;
+    const contrib = role.inp === null ? undefined : { label: `w × x[${role.inp}]`, value: (t: number) => Math.fround(value * col(x, t, role.inp!)) };
+    return `${what} — layer ${L} ${mm.name}\n\n${neuronTable(c, L, j, contrib)}`;
+  }
+  if (role.param === 'W2') {
+    const F = spec.layers[L]?.ffn?.F ?? 0;
+    const act = stage(c, stageId(L, STAGE.act));
+    const down = stage(c, stageId(L, STAGE.down));
+    if (role.inp === null) return `output dimension ${role.out}'s weights over the ${F} neurons`;
+    const j = role.inp;
+    if (role.out === null) return `neuron ${j}'s output direction (row ${j} of W2 in layout in_out): what it writes into every output dimension`;
+    const i = role.out;
+    const { rows, more } = tokenRows(c, (t, tok) => [tok, fmt(col(act, t, j)), fmt(Math.fround(col(act, t, j) * value)), fmt(col(down, t, i))]);
+    return `weight from neuron ${j} into output dimension ${i} — column ${j} of W2 is neuron ${j}'s output direction (layer ${L} ${mm.name})\n\n${table(['token', `act of neuron ${j}`, `contribution to dim ${i}`, `down[${i}]`], rows, more)}`;
+  }
+  if (role.param === 'W') {
+    const v = role.out;
+    if (v === null) return `dimension ${role.inp}'s weights into every word`;
+    return `the weights of the word ${quote(m.vocab[v] ?? String(v))}${role.inp !== null ? `, from dimension ${role.inp}` : ''}\n\n${wordTable(c, v)}`;
+  }
+  // attention projections
+  const a = spec.layers[L]?.attention;
+  if (!a) return null;
+  const HS = a.HS;
+  const unit = role.param === 'Wo' ? role.inp : role.out;
+  const h = unit === null ? null : Math.floor(unit / HS);
+  const what = role.out !== null && role.inp !== null
+    ? `weight from ${mm.inUnit} ${role.inp} into ${mm.outUnit} ${role.out}`
+    : role.out !== null ? `${mm.outUnit} ${role.out}` : `${mm.inUnit} ${role.inp}`;
+  const headNote = h === null ? '' : ` — head ${h} (columns ${h * HS}…${(h + 1) * HS - 1})`;
+  return `${what}, layer ${L} ${mm.name}${headNote}${h === null ? '' : `\n\n${headWeights(c, L, h)}`}`;
+}
+
 function describeRole(c: DocStages, role: Role, value: number): string | null {
   const m = c.file;
   const { spec } = m.model;
   const T = spec.T;
   switch (role.kind) {
-    case 'weight': {
-      const L = role.layer;
-      const mm = matrixMeaning(role.param);
-      if (role.param === 'W1' || role.param === 'Wg') {
-        const F = spec.layers[L]?.ffn?.F ?? 0;
-        const x = stage(c, inputOf(c, stageId(L, STAGE.up)) ?? '');
-        if (role.out === null) return `input dimension ${role.inp}'s weights into all ${F} neurons (layout in_out: a neuron is a column)`;
-        const j = role.out;
-        const what = role.inp === null
-          ? `neuron ${j} (of ${F}): its ${role.param === 'W1' ? 'question' : 'gate'} to every token`
-          : `weight from input dimension ${role.inp} into neuron ${j} (of ${F})`;
-        const contrib = role.inp === null ? undefined : { label: `w × x[${role.inp}]`, value: (t: number) => Math.fround(value * col(x, t, role.inp!)) };
-        return `${what} — layer ${L} ${mm.name}\n\n${neuronTable(c, L, j, contrib)}`;
-      }
-      if (role.param === 'W2') {
-        const F = spec.layers[L]?.ffn?.F ?? 0;
-        const act = stage(c, stageId(L, STAGE.act));
-        const down = stage(c, stageId(L, STAGE.down));
-        if (role.inp === null) return `output dimension ${role.out}'s weights over the ${F} neurons`;
-        const j = role.inp;
-        if (role.out === null) return `neuron ${j}'s output direction (row ${j} of W2 in layout in_out): what it writes into every output dimension`;
-        const i = role.out;
-        const { rows, more } = tokenRows(c, (t, tok) => [tok, fmt(col(act, t, j)), fmt(Math.fround(col(act, t, j) * value)), fmt(col(down, t, i))]);
-        return `weight from neuron ${j} into output dimension ${i} — column ${j} of W2 is neuron ${j}'s output direction (layer ${L} ${mm.name})\n\n${table(['token', `act of neuron ${j}`, `contribution to dim ${i}`, `down[${i}]`], rows, more)}`;
-      }
-      if (role.param === 'W') {
-        const v = role.out;
-        if (v === null) return `dimension ${role.inp}'s weights into every word`;
-        return `the weights of the word ${quote(m.vocab[v] ?? String(v))}${role.inp !== null ? `, from dimension ${role.inp}` : ''}\n\n${wordTable(c, v)}`;
-      }
-      // attention projections
-      const a = spec.layers[L]?.attention;
-      if (!a) return null;
-      const HS = a.HS;
-      const unit = role.param === 'Wo' ? role.inp : role.out;
-      const h = unit === null ? null : Math.floor(unit / HS);
-      const what = role.out !== null && role.inp !== null
-        ? `weight from ${mm.inUnit} ${role.inp} into ${mm.outUnit} ${role.out}`
-        : role.out !== null ? `${mm.outUnit} ${role.out}` : `${mm.inUnit} ${role.inp}`;
-      const headNote = h === null ? '' : ` — head ${h} (columns ${h * HS}…${(h + 1) * HS - 1})`;
-      return `${what}, layer ${L} ${mm.name}${headNote}${h === null ? '' : `\n\n${headWeights(c, L, h)}`}`;
-    }
+    case 'weight':
+      return describeWeight(c, role, value);
     case 'matrix': {
       const mm = matrixMeaning(role.param);
       return `${mm.name}${role.layer >= 0 ? `, layer ${role.layer}` : ''}${matrixShapeNote(c, role.param, role.layer)}`;

@@ -8,10 +8,10 @@ import type { ArchConfig } from '../../src/checkpoint/arch/types';
 
 export const parse = (c: object): ArchConfig => parseConfig(JSON.stringify(c));
 
-/** The one-line error config.json `c` gives. */
-export function configError(c: object): string {
+/** The one-line error config.json `c` gives (an object, or the file's text as it stands). */
+export function configError(c: object | string): string {
   try {
-    parseConfig(JSON.stringify(c));
+    parseConfig(typeof c === 'string' ? c : JSON.stringify(c));
   } catch (e) {
     assert.ok(e instanceof CheckpointError, String(e));
     assert.equal(e.file, 'config.json');

@@ -2,9 +2,10 @@
 // src/core/ids.ts. This reads the source tree and fails, naming file:line, where another file
 // builds a layer's id by template (`layers.${i}.ffn.act`) or parses one by a regex (/^layers\.(\d+)/).
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../helpers/fixtures';
+import { sourceFiles } from '../helpers/sourceTree';
 
 /** The one module allowed to spell ids. */
 const VOCABULARY = 'src/core/ids.ts';
@@ -21,16 +22,6 @@ const RULES: ReadonlyArray<{ readonly what: string; readonly test: RegExp }> = [
   // (in a regex literal `layers\.`, in a RegExp's string `layers\\.`)
   { what: 'an id parsed by a regex (use parseStageId/parseParamId/parseUnitId of src/core/ids.ts)', test: /layers\\\\?\./ },
 ];
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(join(REPO, dir))) {
-    const rel = `${dir}/${name}`;
-    if (statSync(join(REPO, rel)).isDirectory()) out.push(...sourceFiles(rel));
-    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) out.push(rel);
-  }
-  return out;
-}
 
 /** Every line of a source file that breaks a rule, as `file:line: what`. */
 function offences(file: string): string[] {

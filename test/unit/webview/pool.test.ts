@@ -1,4 +1,4 @@
-// Max-|v| pooling (webview/heatmap/pool.ts).
+// Max-|v| pooling (src/shared/pool.ts).
 import * as assert from 'node:assert/strict';
 import { blockOf, poolMaxAbs, pooledCellOf } from '../../../src/shared/pool';
 
