@@ -91,12 +91,31 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
     return engine.patched(corrupted, { id, data, firstRow }, STAGE.output);
   };
 
-  let resid: number[][] | null = null;
-  if (withResid) resid = [];
-  for (let l = 0; resid && l < L; l++) {
+  const run: PatchRun = { clean: cleanStages, corrupt: corruptStages, T, C, measure: (id, data, firstRow) => share(ld(patched(id, data, firstRow))), step: () => ({ done: ++done, total }) };
+  const resid = withResid ? yield* patchResid(run, L) : null;
+  const heads = withHeads ? yield* patchHeads(run, spec.layers) : null;
+  return { target, alt, ldClean, ldCorrupted, resid, heads };
+}
+
+/** What the two views' loops share: both runs' stages, and the share one patched stage recovers. */
+interface PatchRun {
+  readonly clean: ReadonlyMap<string, Float32Array>;
+  readonly corrupt: ReadonlyMap<string, Float32Array>;
+  readonly T: number;
+  readonly C: number;
+  /** The share recovered with stage `id` replaced by `data` from row `firstRow` on. */
+  readonly measure: (id: string, data: Float32Array, firstRow: number) => number;
+  readonly step: () => PatchProgress;
+}
+
+/** [layer][position]: resid_pre of each layer patched at each position. */
+function* patchResid(r: PatchRun, L: number): Generator<PatchProgress, number[][]> {
+  const { T, C } = r;
+  const resid: number[][] = [];
+  for (let l = 0; l < L; l++) {
     const id = l === 0 ? STAGE.input : stageId(l - 1, STAGE.out);
-    const from = cleanStages.get(id)!;
-    const base = corruptStages.get(id)!;
+    const from = r.clean.get(id)!;
+    const base = r.corrupt.get(id)!;
     const row: number[] = [];
     for (let p = 0; p < T; p++) {
       // the same row in both runs (a position before the first corrupted token): the patched run
@@ -105,35 +124,37 @@ export function* activationPatching(engine: Engine, clean: Model, corrupted: Mod
       else {
         const data = base.slice();
         data.set(from.subarray(p * C, (p + 1) * C), p * C);
-        row.push(share(ld(patched(id, data, p))));
+        row.push(r.measure(id, data, p));
       }
-      yield { done: ++done, total };
+      yield r.step();
     }
     resid.push(row);
   }
+  return resid;
+}
 
-  let heads: number[][] | null = null;
-  if (withHeads) {
-    heads = [];
-    for (let l = 0; l < L; l++) {
-      const att = spec.layers[l].attention;
-      const row: number[] = [];
-      if (att) {
-        const id = stageId(l, STAGE.context);
-        const W = att.NH * att.HS;
-        const from = cleanStages.get(id)!;
-        const base = corruptStages.get(id)!;
-        for (let h = 0; h < att.NH; h++) {
-          const data = base.slice();
-          for (let t = 0; t < T; t++) for (let j = h * att.HS; j < (h + 1) * att.HS; j++) data[t * W + j] = from[t * W + j];
-          row.push(share(ld(patched(id, data, 0))));
-          yield { done: ++done, total };
-        }
+/** [layer][head]: each head's columns of `attn.context` patched at every position. */
+function* patchHeads(r: PatchRun, layers: Model['spec']['layers']): Generator<PatchProgress, number[][]> {
+  const { T } = r;
+  const heads: number[][] = [];
+  for (let l = 0; l < layers.length; l++) {
+    const att = layers[l].attention;
+    const row: number[] = [];
+    if (att) {
+      const id = stageId(l, STAGE.context);
+      const W = att.NH * att.HS;
+      const from = r.clean.get(id)!;
+      const base = r.corrupt.get(id)!;
+      for (let h = 0; h < att.NH; h++) {
+        const data = base.slice();
+        for (let t = 0; t < T; t++) for (let j = h * att.HS; j < (h + 1) * att.HS; j++) data[t * W + j] = from[t * W + j];
+        row.push(r.measure(id, data, 0));
+        yield r.step();
       }
-      heads.push(row);
     }
+    heads.push(row);
   }
-  return { target, alt, ldClean, ldCorrupted, resid, heads };
+  return heads;
 }
 
 /** Runs the patching to its end (the command line; tests). */

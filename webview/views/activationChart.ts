@@ -48,28 +48,15 @@ export class ActivationChart {
     const T = Math.max(1, tokens.length);
     const F = Math.max(1, Math.floor(pre.length / T));
     const f = activationFn(activation);
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const v of pre) {
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-    if (!Number.isFinite(lo) || !Number.isFinite(hi)) return;
-    const pad = Math.max(0.5, (hi - lo) * 0.08);
-    lo -= pad;
-    hi += pad;
+    const sample = sampled(pre, f, F);
+    if (!sample) return;
+    const { points, silenced } = sample;
+    const { lo, hi } = sample;
     const curve = (g: (x: number) => number): Array<{ x: number; y: number }> =>
       Array.from({ length: 121 }, (_, i) => {
         const x = lo + ((hi - lo) * i) / 120;
         return { x, y: g(x) };
       });
-    // At most 4000 points: a 32 × 3072 stage is sampled evenly (the caption counts them all).
-    const step = Math.max(1, Math.ceil(pre.length / 4000));
-    // (each point knows its token and neuron, for its tooltip)
-    const points: Array<{ x: number; y: number; t: number; j: number }> = [];
-    for (let i = 0; i < pre.length; i += step) points.push({ x: pre[i], y: f(pre[i]), t: Math.floor(i / F), j: i % F });
-    let silenced = 0;
-    for (const v of pre) if (Math.abs(f(v)) < 1e-3) silenced++;
     const name = activationLabel(activation);
     // (a gated activation plots its function of the gate: geglu_tanh → GELU (tanh))
     const plain = gateActivation(activation);
@@ -130,4 +117,26 @@ export class ActivationChart {
     this.chart?.destroy();
     this.chart = null;
   }
+}
+
+/**
+ * The chart's x range (the values' range, padded), its points (at most 4000: a 32 × 3072 stage is
+ * sampled evenly; each point knows its token and neuron, for its tooltip) and how many values f
+ * silences (all of them counted); null when a value is not finite.
+ */
+function sampled(pre: Float32Array, f: (x: number) => number, F: number): { lo: number; hi: number; points: Array<{ x: number; y: number; t: number; j: number }>; silenced: number } | null {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of pre) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return null;
+  const pad = Math.max(0.5, (hi - lo) * 0.08);
+  const step = Math.max(1, Math.ceil(pre.length / 4000));
+  const points: Array<{ x: number; y: number; t: number; j: number }> = [];
+  for (let i = 0; i < pre.length; i += step) points.push({ x: pre[i], y: f(pre[i]), t: Math.floor(i / F), j: i % F });
+  let silenced = 0;
+  for (const v of pre) if (Math.abs(f(v)) < 1e-3) silenced++;
+  return { lo: lo - pad, hi: hi + pad, points, silenced };
 }
