@@ -14,9 +14,9 @@ import { forward } from '../core/forward';
 import { tsKernel } from '../core/kernel';
 import type { Model } from '../core/model';
 import { readModel } from '../model/read';
+import { checkDlaIdentity } from '../../test/helpers/dlaIdentity';
 import { REPO } from '../../test/helpers/fixtures';
 import { runOf, tokenIds, withTokens } from './cache';
-import { directLogitAttribution } from './dla';
 import { headScore, headScores, inductionSequence } from './headScores';
 import { logitLensGrid, softmaxTop } from './logitLens';
 import { runPatching } from './patching';
@@ -40,23 +40,15 @@ describe('lenses: the identities, on every checkpoint case', () => {
     it(`${f}: the attribution's parts and the constant sum to the logit difference; each MLP to its neurons and b2`, async () => {
       const model = await caseModel(f);
       const run = runOf(model, forward(model, tsKernel));
-      for (const alt of [null, 'second'] as const) {
-        for (const pos of [0, model.spec.T - 1]) {
-          const d = directLogitAttribution(run, { pos, alt });
-          const sum = d.parts.reduce((s, p) => s + p.value, d.constant);
-          const scale = d.parts.reduce((s, p) => s + Math.abs(p.value), Math.abs(d.constant));
-          assert.ok(Math.abs(sum - d.logitDiff) <= 1e-5 * scale + 1e-5, `${f} pos ${pos} alt ${alt}: Σ parts ${sum} vs logit difference ${d.logitDiff}`);
-          // (an identity that could not fail would be worthless: the parts are not all zero)
-          assert.ok(d.parts.some((p) => p.kind === 'head' && Math.abs(p.value) > 1e-4));
-          d.neurons.forEach((n, l) => {
-            if (!n.length) return;
-            const mlp = d.parts.find((p) => p.name === `layers.${l}.ffn`)!.value;
-            const bias = mlp - n.reduce((s, v) => s + v, 0);
-            const b2 = model.params.get(`layers.${l}.ffn.b2`);
-            if (!b2) assert.ok(Math.abs(bias) <= 1e-5 * (Math.abs(mlp) + 1), `${f} layer ${l}: the neurons sum to the MLP's part (no b2): ${bias}`);
-          });
-        }
-      }
+      checkDlaIdentity(run, model.spec.T, f, (d) => {
+        d.neurons.forEach((n, l) => {
+          if (!n.length) return;
+          const mlp = d.parts.find((p) => p.name === `layers.${l}.ffn`)!.value;
+          const bias = mlp - n.reduce((s, v) => s + v, 0);
+          const b2 = model.params.get(`layers.${l}.ffn.b2`);
+          if (!b2) assert.ok(Math.abs(bias) <= 1e-5 * (Math.abs(mlp) + 1), `${f} layer ${l}: the neurons sum to the MLP's part (no b2): ${bias}`);
+        });
+      });
     });
 
     it(`${f}: the last layer's logit lens is the model's own prediction`, async () => {

@@ -13,9 +13,9 @@ import { forward } from '../../src/core/forward';
 import { tsKernel } from '../../src/core/kernel';
 import type { Model } from '../../src/core/model';
 import { runOf } from '../../src/lenses/cache';
-import { directLogitAttribution } from '../../src/lenses/dla';
 import { logitLensGrid, softmaxTop } from '../../src/lenses/logitLens';
 import { readModel } from '../../src/model/read';
+import { checkDlaIdentity } from '../helpers/dlaIdentity';
 import { FIXTURES } from '../helpers/fixtures';
 
 const DIR = join(FIXTURES, 'arch-cases');
@@ -48,15 +48,7 @@ describe('lenses on every architecture of architectures-v2 (arch-cases)', () => 
       const model = await caseModel(f);
       if (!linear(model)) this.skip();
       const run = runOf(model, forward(model, tsKernel));
-      for (const alt of [null, 'second'] as const) {
-        for (const pos of [0, model.spec.T - 1]) {
-          const d = directLogitAttribution(run, { pos, alt });
-          const sum = d.parts.reduce((s, p) => s + p.value, d.constant);
-          const scale = d.parts.reduce((s, p) => s + Math.abs(p.value), Math.abs(d.constant));
-          assert.ok(Math.abs(sum - d.logitDiff) <= 1e-5 * scale + 1e-5, `${f} pos ${pos} alt ${alt}: Σ parts ${sum} vs logit difference ${d.logitDiff}`);
-          assert.ok(d.parts.some((p) => p.kind === 'head' && Math.abs(p.value) > 1e-4));
-        }
-      }
+      checkDlaIdentity(run, model.spec.T, f);
     });
   }
 });
