@@ -6,7 +6,7 @@
 // target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,archs,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -16,6 +16,7 @@
 //              the compute worker (the real dist/worker.js in a worker thread), d = 64…768
 //   draw       one 32 × 3072 heatmap drawn in Chromium (Playwright), as the panel draws it
 //   checkpoint random-weight GPT-2-small and SmolLM2-135M: an ablate and an appended token vs a full forward
+//   archs      the forward's GFLOP/s on each architecture's block (Pythia, Qwen3, Gemma 3, Gemma 2 widths) vs GPT-2-small's
 //   wire       bytes one edit of a GPT-2-small-shaped checkpoint's model file posts: worker → host → webview
 //   host       the extension host's thread in a real VS Code (code-server) while a d = 512 block
 //              opens and is edited: the longest our code holds it (--profile: and what ran there)
@@ -50,6 +51,7 @@ import { benchMatmulKernels, defaultBenchKernels, type BenchKernel, type Row } f
 import { tfjsKernel, tfjsVersion, tfjsWasm, tfjsWasmHasSimd } from './peers';
 import { tfjsGpt2Forward } from './tfjsGpt2';
 import { wireBytesOfEdits, type EditBytes } from './wireBytes';
+import { archThroughput } from './archThroughput';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -939,6 +941,27 @@ function promptTyping(): void {
     `${t.ms.length} rounds of " basketball" at 120 ms per key; medians: the word in the editor ${t.echoMs} ms, the final model message in the panel ${t.toModelMs} ms (${Object.entries(t.path).map(([k, v]) => `${k} ${v}`).join(', ')}); in-between renders drawn after the last key: ${t.inBetweenAfterLastKey.join(', ')}; renders drawn while typing: ${t.drawnWhileTyping.join(', ')}`);
 }
 
+// --- the architectures of issue 29 --------------------------------------------------------------
+
+function archs(): void {
+  console.log(`\n# the forward on each architecture's block at its preset's widths (2 layers, seq 32, every stage kept, no head; the shapes in turn)`);
+  const rows = archThroughput(workerKernel!, quick ? 3 : 9);
+  const base = rows[0];
+  const out: Record<string, unknown> = {};
+  for (const r of rows) {
+    out[r.name] = { gflop: r2(r.gflop * 1000) / 1000, ms: round(stat(r.ms)), gflops: round(stat(r.gflops)) };
+    if (r === base) {
+      information(`forward throughput, ${r.name} block`, 'GFLOP/s', stat(r.gflops), `${r2(stat(r.ms).median)} ms for ${r2(r.gflop * 1000) / 1000} GFLOP`);
+      continue;
+    }
+    // (issue 29: "the kernel's throughput on the new architectures within 10% of GPT-2-small's")
+    const ratio = stat(r.gflops.map((g, i) => g / base.gflops[i]));
+    target(`forward throughput, ${r.name} block ÷ GPT-2-small's (same run, in turn)`, '≥ 0.9×', '×', ratio, ratio.median >= 0.9,
+      `${r2(stat(r.gflops).median)} vs ${r2(stat(base.gflops).median)} GFLOP/s; ${r2(stat(r.ms).median)} ms for ${r2(r.gflop * 1000) / 1000} GFLOP`);
+  }
+  results.archs = out;
+}
+
 // --- main -------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -972,11 +995,12 @@ async function main(): Promise<void> {
   await section('hosts', hosts);
   await section('parse', parse);
   await section('matmul', matmul);
-  if (want('recompute') || want('edit') || want('checkpoint')) await startWorkerKernel();
+  if (want('recompute') || want('edit') || want('checkpoint') || want('archs')) await startWorkerKernel();
   await section('recompute', recompute);
   await section('edit', edits);
   await section('draw', draw);
   await section('checkpoint', checkpoints);
+  await section('archs', archs);
   await section('wire', wire);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;
