@@ -2,13 +2,13 @@
 // Each folder of src/ may import only the folders its row of the table names (and itself); nothing
 // imports upward, nothing goes round in a circle, Node's built-ins are imported only by the Node
 // edge files listed below, and the webview reaches only the protocol's types, the id vocabulary,
-// src/shared/ and its own files. `import type` counts like any import (tsPreCompilationDeps),
+// src/common/ and its own files. `import type` counts like any import (tsPreCompilationDeps),
 // except where a row says "types": there only `import type` is allowed.
 // A change of the table is a change of this file and of the table together; there are no exceptions.
 
-/** What each folder of src/ may import besides itself and src/shared/ (the table's "imports" column). */
+/** What each folder of src/ may import besides itself and src/common/ (the table's "imports" column). */
 const LAYERS = {
-  shared: [],
+  common: [],
   core: [],
   protocol: ['core'], // types only (rule protocol-is-types)
   tokenizer: [],
@@ -61,10 +61,10 @@ const alt = (xs) => `(${xs.join('|')})`;
 
 const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({
   name: `layer-${folder}`,
-  comment: `src/${folder}/ may import only ${[...allowed, 'shared'].map((f) => `src/${f}/`).join(', ')} and itself (docs/architecture.md)`,
+  comment: `src/${folder}/ may import only ${[...allowed, 'common'].map((f) => `src/${f}/`).join(', ')} and itself (docs/architecture.md)`,
   severity: 'error',
   from: { path: `^src/${folder}/`, pathNot: TESTS },
-  to: { path: '^(src|webview)/', pathNot: `^src/${alt([folder, 'shared', ...allowed])}/` },
+  to: { path: '^(src|webview)/', pathNot: `^src/${alt([folder, 'common', ...allowed])}/` },
 }));
 
 module.exports = {
@@ -86,17 +86,17 @@ module.exports = {
     },
     {
       name: 'src-not-webview',
-      comment: 'src/ never imports the webview: the panel and the worker share src/protocol/ and src/shared/',
+      comment: 'src/ never imports the webview: the panel and the worker share src/protocol/ and src/common/',
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^webview/' },
     },
     {
       name: 'webview-own',
-      comment: 'webview/ imports only its own files, src/protocol/ (types), src/shared/ and core\'s pure description modules (ids.ts: the vocabulary; shownFirst.ts: what a new panel shows; stageShow.ts/stageView.ts: what the plan says of a stage; activationKinds.ts/activationFns.ts: the activations by name and as scalar functions, which the chart draws), which import nothing outside core',
+      comment: 'webview/ imports only its own files, src/protocol/ (types), src/common/ and core\'s pure description modules (ids.ts: the vocabulary; shownFirst.ts: what a new panel shows; stageShow.ts/stageView.ts: what the plan says of a stage; activationKinds.ts/activationFns.ts: the activations by name and as scalar functions, which the chart draws), which import nothing outside core',
       severity: 'error',
       from: { path: '^webview/' },
-      to: { path: '^src/', pathNot: '^src/(protocol/|shared/|core/(ids|shownFirst|stageShow|stageView|activationKinds|activationFns)\.ts$)' },
+      to: { path: '^src/', pathNot: '^src/(protocol/|common/|core/(ids|shownFirst|stageShow|stageView|activationKinds|activationFns)\.ts$)' },
     },
     {
       name: 'webview-packages',

@@ -1,8 +1,8 @@
 // Export from the panel: a stage's heatmap as PNG (with its title and color scale), its numbers as
 // CSV or .npy, and the whole panel as one HTML file that opens offline (heatmaps as images, the
 // panel's styles inlined, sections as <details>). The bytes go to the host, which asks where to save.
-import { csvText, npyBytes } from '../src/shared/npy';
-import { formatFloat32 } from '../src/shared/float32';
+import { csvText, npyBytes } from '../src/common/npy';
+import { formatFloat32 } from '../src/common/float32';
 import { drawColorbar, isColormapName, type Backdrop } from './heatmap';
 import { post } from './viewState';
 import type { StageCard } from './views/stageCard';

@@ -2,7 +2,7 @@
 // and collapse all; built once, so an edit updates the words, never a control the user is holding.
 import type { PanelSettings } from '../src/protocol/panel';
 import type { ModelSummary } from '../src/protocol/stages';
-import { plural } from '../src/shared/numberFormat';
+import { plural } from '../src/common/numberFormat';
 import { h } from './dom';
 import { COLORMAP_LABELS, COLORMAPS } from './heatmap/colormaps';
 import { fileNameOfUri } from './heading';

@@ -5,7 +5,7 @@
 import { stageId } from '../src/core/ids';
 import { isDeep as isDeepModel } from '../src/core/shownFirst';
 import type { ModelSummary, StageView } from '../src/protocol/stages';
-import { plural } from '../src/shared/numberFormat';
+import { plural } from '../src/common/numberFormat';
 import { h } from './dom';
 import type { Overview } from './overview';
 import type { ViewState } from './viewState';

@@ -4,7 +4,7 @@
 // (which ran the process out of memory) nor a buffer of that size.
 
 import type { ArchConfig } from './config';
-import { describeValue } from '../shared/quote';
+import { describeValue } from '../common/quote';
 import { CheckpointError } from './errors';
 import { embeddingTensor, layerStem, modelPrefix, storedName } from './tensorNames';
 import { adapterOf } from './arch';

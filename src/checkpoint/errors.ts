@@ -2,7 +2,7 @@
 // what was expected (the model file shows it at its `checkpoint` key, never a stack trace), with
 // the file and the tensor it is about when there is one.
 
-import { quote, terminalSafe } from '../shared/quote';
+import { quote, terminalSafe } from '../common/quote';
 
 /** The longest message a CheckpointError keeps: whatever a file brought in, a message stays a line. */
 export const MESSAGE_MAX = 400;

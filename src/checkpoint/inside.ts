@@ -7,7 +7,7 @@
 import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
 import { hfCacheBlobs, nameParts, partsBelow } from './paths';
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 
 /**
  * A folder files must stay in; `hfCache`: a cache snapshot's links into its repository's blobs/

@@ -9,7 +9,7 @@ import { isMatrixKind } from '../core/paramTable';
 import { outputsInputs, panelsLength, type Param, type Params } from '../core/params';
 import type { AttentionSpec, LayerSpec, ModelSpec, RopeSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
-import { describeValue } from '../shared/quote';
+import { describeValue } from '../common/quote';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';

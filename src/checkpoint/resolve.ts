@@ -14,7 +14,7 @@ import type { Model } from '../core/model';
 import { layerParam } from '../core/paramTable';
 import { outputsInputs, weightIndex, type Param, type Params } from '../core/params';
 import { runTooLarge } from '../core/runSize';
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 import type { ModelSpec } from '../core/spec';
 import { itemAt, type CheckpointRequest, type UnitRef, type WeightOverride } from '../model/checkpointRequest';
 import type { ModelFile } from '../model/read';

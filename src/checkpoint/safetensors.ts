@@ -8,7 +8,7 @@ import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { parseHeader, type TensorInfo } from './safetensorsHeader';
 import { cutRowsInto } from './tensorNames';
-import { formatCount } from '../shared/numberFormat';
+import { formatCount } from '../common/numberFormat';
 
 export { parseHeader, type TensorInfo } from './safetensorsHeader';
 

@@ -6,7 +6,7 @@
 // crate: a name given twice is refused (JSON.parse would keep the last silently). Messages name
 // the file and the tensor and quote nothing whole: a 10 MB name or 100,000 nested brackets are cut.
 
-import { describeValue } from '../shared/quote';
+import { describeValue } from '../common/quote';
 import { firstDuplicateKey } from './duplicateKeys';
 import { CheckpointError, named } from './errors';
 

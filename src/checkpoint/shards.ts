@@ -2,12 +2,12 @@
 // `model.safetensors.index.json` lists (its `weight_map`: tensor name → shard file). Only headers
 // are read here; each tensor is read later, on its own.
 
-import { describeValue } from '../shared/quote';
+import { describeValue } from '../common/quote';
 import { firstDuplicateKey } from './duplicateKeys';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 import { readHeader, type SafetensorsFile, type TensorInfo } from './safetensors';
 
 export const SINGLE_FILE = 'model.safetensors';

@@ -9,7 +9,7 @@ import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot, pathUnder } from './inside';
 import { archSpec, checkComputable, loadCheckpoint, type Checkpoint, type WeightHolder } from './load';
 import { isAbsolutePath } from './paths';
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 import type { ReadResult } from '../model/read';
 import type { Problem } from '../model/problems';
 import type { CheckpointResolver, ResolvableCheckpoint } from './resolve';

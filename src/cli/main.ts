@@ -6,7 +6,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { npyBytes } from '../shared/npy';
+import { npyBytes } from '../common/npy';
 import { forward } from '../core/forward';
 import { isOutOfMemory } from '../core/runSize';
 import { defaultKernel } from '../core/kernel';
@@ -20,8 +20,8 @@ import { CheckpointResolver } from '../checkpoint/resolve';
 import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { nodeTokenizerScript, nodeTokenizerThread } from '../tokenizer/nodeTokenizerThread';
 import { TokenizerRunner } from '../tokenizer/tokenizerRunner';
-import { formatFloat32 } from '../shared/float32';
-import { terminalSafe } from '../shared/quote';
+import { formatFloat32 } from '../common/float32';
+import { terminalSafe } from '../common/quote';
 import { enableWasmRelaxedSimd } from '../worker/nodeWasmFeatures';
 import { setNodeRunBudget } from '../worker/nodeRunBudget';
 import { LensError } from '../lenses/cache';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { addAblate, addMapEntry, type Insertion } from '../model/checkpointEdits';
 import { neuronInputRow } from '../model/checkpointRequest';
 import type { CellUnit } from '../protocol/worker';
-import { formatFloat32 } from '../shared/float32';
+import { formatFloat32 } from '../common/float32';
 
 export async function unitActions(doc: vscode.TextDocument, u: CellUnit, column: vscode.ViewColumn): Promise<void> {
   const what = u.kind === 'neuron' ? `neuron ${u.index} of layer ${u.layer}'s FFN` : `head ${u.index} of layer ${u.layer}'s attention`;

@@ -3,7 +3,7 @@
 // (jsonNumberArrays.ts) and the tree (jsonTree.ts) build on it.
 
 import { lineStarts } from './lineStarts';
-import { lastAtOrBelow } from '../shared/search';
+import { lastAtOrBelow } from '../common/search';
 import * as jsonChars from './jsonChars';
 import type { SyntaxProblem } from './jsonNodes';
 import { sourceBytes, sourceSlice, type Source } from './jsonSource';

@@ -2,7 +2,7 @@
 // numbers excepted: jsonNumberArrays.ts), with recovery after a slip so that every error has its
 // exact position and one slip gives one error, not a cascade.
 
-import { describeChar, quote } from '../shared/quote';
+import { describeChar, quote } from '../common/quote';
 import * as jsonChars from './jsonChars';
 import { misplacedClose, type MisplacedClose } from './jsonCloseHints';
 import type { ArrayNode, InvalidNode, JsonNode, NumbersNode, ObjectNode, ParsedJson, PropertyNode } from './jsonNodes';

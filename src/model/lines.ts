@@ -4,7 +4,7 @@
 import type { Source } from './jsonc';
 import { TextChunks } from './textChunks';
 import { LineStarts } from './lineStarts';
-import { lastAtOrBelow } from '../shared/search';
+import { lastAtOrBelow } from '../common/search';
 
 export class LineIndex {
   private starts: number[] | null = null;

@@ -9,7 +9,7 @@ import { elementRanges, type JsonNode, type Source } from './jsonc';
 import { formatPath, type PathSegment } from './problems';
 import type { ReadResult } from './read';
 import { nodeAt } from './tree';
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 
 export interface Location {
   readonly start: number;

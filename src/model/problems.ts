@@ -1,7 +1,7 @@
 // What the reader reports: errors (no model can be built) and warnings (legal but suspicious),
 // each with its JSON path and the offsets of the text it is about.
 
-import { QUOTE_MAX, quoteBare } from '../shared/quote';
+import { QUOTE_MAX, quoteBare } from '../common/quote';
 import type { FixHint } from '../protocol/edits';
 
 export type Severity = 'error' | 'warning';

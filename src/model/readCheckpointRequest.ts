@@ -9,7 +9,7 @@ import { isMatrixParam, parseTarget, parseUnit, TARGET_FORMS, type At, type Chec
 import type { PathSegment } from './problems';
 import { defaultModelName, describe } from './readerBase';
 import type { NumberReader } from './readNumbers';
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 
 /** The keys of a written-out model, which a checkpoint's config.json decides instead. */
 const INLINE = ['input', 'attention', 'ffn', 'ln1', 'ln2', 'layers', 'ln_f', 'head', 'layout', 'residual', 'norm', 'positional', 'final_norm'];

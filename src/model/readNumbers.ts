@@ -7,7 +7,7 @@ import { sourceSlice, type ArrayNode, type JsonNode, type NumbersNode, type Prop
 import type { ParamNode, RowBinding } from './modelFile';
 import { formatPath, type PathSegment, type ProblemCode } from './problems';
 import { describe, notJsonNumber, oneLine, ReaderBase } from './readerBase';
-import { formatFloat32 } from '../shared/float32';
+import { formatFloat32 } from '../common/float32';
 
 /** A checked matrix as the file stores it: rows × cols. */
 export interface Mat { readonly rows: number; readonly cols: number; readonly data: Float32Array; readonly node: JsonNode }

@@ -6,7 +6,7 @@ import { nearestKey, type Fields } from './format';
 import { FLOAT32_OVERFLOW, parseJsonc, sourceSlice, type JsonNode, type ObjectNode, type ParsedJson, type PropertyNode, type Source } from './jsonc';
 import type { FixHint } from '../protocol/edits';
 import { formatPath, type PathSegment, type Problem, type ProblemCode, type Severity } from './problems';
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 
 /** Where a problem stands in the text. */
 export interface Span { readonly start: number; readonly end: number }

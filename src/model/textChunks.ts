@@ -1,7 +1,7 @@
 // A document's text as a list of ~64 KB strings. One JS string for an 80 MB document would be
 // copied whole by V8 after every keystroke (an edit makes a rope, and the next read flattens it:
 // ~40 ms at 83 MB); here an edit rewrites one chunk and shifts an array of offsets.
-import { lastAtOrBelow } from '../shared/search';
+import { lastAtOrBelow } from '../common/search';
 
 export class TextChunks {
   static readonly CHUNK = 1 << 16;

@@ -10,7 +10,7 @@ import type { TopWords } from './stages';
  * that no single postMessage holds the editor's thread for long. `pooled` (a stage across a
  * vocabulary wider than the panel draws, shape [rows, V]): the numbers are [rows][pooled] values,
  * each the one of largest |v| of its block of words (the panel's own pooling rule:
- * src/shared/pool.ts), then [rows][pooled] word ids of those values.
+ * src/common/pool.ts), then [rows][pooled] word ids of those values.
  */
 export interface WholeStage {
   readonly type: 'stage';

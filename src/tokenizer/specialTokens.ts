@@ -13,7 +13,7 @@
 //
 // What the model file's prompt gets is then the template this gives; `token_ids` are used as written.
 
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 import { TokenizerError } from './tokenizerError';
 
 type Obj = Record<string, unknown>;

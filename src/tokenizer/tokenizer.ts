@@ -4,7 +4,7 @@
 // built-ins: the caller reads the files (the worker on desktop, workspace.fs on the web).
 
 import { Tokenizer } from '@huggingface/tokenizers';
-import { describeValue } from '../shared/quote';
+import { describeValue } from '../common/quote';
 import { TokenizerError } from './tokenizerError';
 import { BYTE_OF, tokenBytes } from './tokenBytes';
 import { checkTokenizerConfig, checkTokenizerJson, type CheckedTokenizer, type FilePattern } from './tokenizerJson';

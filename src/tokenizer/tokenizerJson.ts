@@ -5,7 +5,7 @@
 // (`tokenizer.json: added_tokens[1].content must be a string, not {}`). The walk is bounded (Sequence
 // nesting, pattern length), never recursive without a limit, and quotes values with describeValue.
 
-import { describeValue } from '../shared/quote';
+import { describeValue } from '../common/quote';
 import { TokenizerError } from './tokenizerError';
 
 /** A regular expression the file gives (a Split, Replace's pattern), where it stands. */

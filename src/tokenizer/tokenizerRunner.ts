@@ -10,7 +10,7 @@
 // Where no thread can be started, the library runs in the worker, and a tokenizer whose pattern may
 // backtrack without end (backtracking.ts) is refused instead.
 
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 import { backtrackingPatterns } from './backtracking';
 import type { FromTokenizerThread, SpawnTokenizerThread, ToTokenizerThread, TokenizerThread } from './threadProtocol';
 import { firstLine, labelsOf, loadTokenizer, TokenizerError, type LoadedTokenizer } from './tokenizer';

@@ -14,7 +14,7 @@ import type { CellUnit, CodeLens } from '../protocol/worker';
 import type { Model } from '../core/model';
 import { outputsInputs, readOutputRow } from '../core/params';
 import type { StageView } from '../protocol/stages';
-import { formatCount, formatValue, plural } from '../shared/numberFormat';
+import { formatCount, formatValue, plural } from '../common/numberFormat';
 import { fmt, table, tokenRows, type DocStages } from './docStages';
 
 export function checkpointCodeLenses(c: DocStages): CodeLens[] {

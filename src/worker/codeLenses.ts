@@ -6,7 +6,7 @@ import type { CodeLens } from '../protocol/worker';
 import type { PathSegment } from '../model/problems';
 import { matrixMeaning, type MatrixParam } from '../model/roles';
 import { layerPath, nodeAt } from '../model/tree';
-import { formatCount, plural } from '../shared/numberFormat';
+import { formatCount, plural } from '../common/numberFormat';
 import { canDie, deadNeurons, type DocStages } from './docStages';
 
 /** A layer's matrices (the param table's), each with a lens above its key in the model file. */

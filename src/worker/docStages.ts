@@ -5,7 +5,7 @@ import type { Stage } from '../core/stages';
 import type { JsonNode } from '../model/jsonc';
 import type { ModelFile } from '../model/read';
 import type { StageDef } from '../core/graph';
-import { formatValue, plural } from '../shared/numberFormat';
+import { formatValue, plural } from '../common/numberFormat';
 import { STAGE, stageId } from '../core/ids';
 
 export interface DocStages {

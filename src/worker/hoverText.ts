@@ -8,8 +8,8 @@ import { pathAt } from '../model/pathAt';
 import { formatPath } from '../model/problems';
 import { matrixMeaning, roleOf, type MatrixParam, type Role } from '../model/roles';
 import { child } from '../model/tree';
-import { plural } from '../shared/numberFormat';
-import { quote } from '../shared/quote';
+import { plural } from '../common/numberFormat';
+import { quote } from '../common/quote';
 import { canDie, col, countNonzero, deadNeurons, fmt, inputOf, isDead, stage, table, tokenRows, type DocStages } from './docStages';
 
 /** Markdown for a hover at `offset`, or null when the place has nothing to say. */

@@ -4,7 +4,7 @@ import { activationLabel } from '../core/activation';
 import { parseStageId, STAGE, stageId } from '../core/ids';
 import type { PathSegment } from '../model/problems';
 import { layerPath, nodeAt } from '../model/tree';
-import { quote } from '../shared/quote';
+import { quote } from '../common/quote';
 import { canDie, deadNeurons, type DocStages } from './docStages';
 
 export interface RuntimeProblem {

@@ -1,11 +1,11 @@
 // What leaves the worker of a stage across the vocabulary ([rows, V]: head.logits, head.probs, a
 // logit lens): the panel draws at most its heatmap width of columns, so a wider one is pooled here,
-// by the panel's own rule (src/shared/pool.ts: the value of largest |v| of each block of words, sign
+// by the panel's own rule (src/common/pool.ts: the value of largest |v| of each block of words, sign
 // kept), with the word each value is; and the prediction's chart gets the top words of each token.
 // GPT-2 with 400 tokens: head.logits is 80 MB whole, 3.3 MB pooled to 1024 columns.
 import { STAGE } from '../core/ids';
 import type { AxisKind, TopWords } from '../protocol/stages';
-import { poolMaxAbs } from '../shared/pool';
+import { poolMaxAbs } from '../common/pool';
 
 /** The heatmap width the panel draws until it says (the setting ffnLens.maxHeatmapColumns' default). */
 export const DEFAULT_POOL_COLS = 1024;

@@ -2,7 +2,7 @@
 // with CSS and the browser scales it up without smoothing (image-rendering: pixelated). Never one
 // DOM or chart element per cell.
 
-import type { Matrix } from '../../src/shared/pool';
+import type { Matrix } from '../../src/common/pool';
 import { ensureRange } from './range';
 import { type CellHit, type FillOptions, type HeatmapInfo, type HeatmapOptions, type PaintOptions, cellAt, fillRGBA, layoutHeatmap } from './render';
 

@@ -2,7 +2,7 @@
 // (colormaps, range, pool, render, labels) runs anywhere.
 export * from './colormaps';
 export * from './range';
-export * from '../../src/shared/pool';
+export * from '../../src/common/pool';
 export * from './render';
 export * from './draw';
 export * from './labels';

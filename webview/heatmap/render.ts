@@ -2,7 +2,7 @@
 // hit-testing. draw.ts puts the result on a canvas; everything here runs in Node too.
 
 import { type Backdrop, type ColormapName, type RGB, LUT_SIZE, lut32, packRGBA } from './colormaps';
-import { type MaxCells, type Matrix, type PoolResult, poolMaxAbs } from '../../src/shared/pool';
+import { type MaxCells, type Matrix, type PoolResult, poolMaxAbs } from '../../src/common/pool';
 import { type Range, ensureRange } from './range';
 
 /** A solid color, or 'transparent' (alpha 0: whatever is behind the canvas shows through). */

@@ -23,7 +23,7 @@ export interface HeatmapSpec {
   readonly colsOf?: number;
 }
 
-/** The first column of the stage in column c of a matrix pooled from it (src/shared/pool.ts' rule). */
+/** The first column of the stage in column c of a matrix pooled from it (src/common/pool.ts' rule). */
 export function sourceCol(s: HeatmapSpec, c: number): number {
   return s.colsOf ? Math.floor((c * s.colsOf) / s.cols) : c;
 }

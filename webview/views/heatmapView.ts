@@ -3,13 +3,13 @@
 // cursor (arrow keys read the cells as the pointer does, Enter reveals). A matrix wider
 // or taller than the space it has is pooled to the device pixels available (keeping each block's
 // value of largest magnitude), so scaling never drops an extreme, and the card says so.
-import { formatFloat32 } from '../../src/shared/float32';
+import { formatFloat32 } from '../../src/common/float32';
 import { h } from '../dom';
 import { cellAt, cellAtClientPoint, drawHeatmap, paintHeatmap, type CellHit, type HeatmapInfo } from '../heatmap';
 import { drawColLabels, drawRowLabels, rowLabelStep, rowLabelWidth } from './heatmapLabels';
 import { sourceCol, type HeatmapSpec, type Paint } from './heatmapSpec';
 import { tooltip } from './tooltip';
-import { lastAtOrBelow } from '../../src/shared/search';
+import { lastAtOrBelow } from '../../src/common/search';
 
 export type { HeatmapSpec, Paint } from './heatmapSpec';
 

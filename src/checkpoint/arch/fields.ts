@@ -3,7 +3,7 @@
 // adapter: whole numbers, numbers, booleans, the BOS id, RoPE (rope_scaling / rope_parameters).
 
 import type { RopeScaling } from '../../core/spec';
-import { describeValue } from '../../shared/quote';
+import { describeValue } from '../../common/quote';
 import { CheckpointError } from '../errors';
 
 export interface Fields {

@@ -3,7 +3,7 @@
 // query_pre_attn_scalar^-½, gelu_pytorch_tanh(gate) · up, a tied head, sliding windows on some
 // layers. Gemma2Config's / Gemma3TextConfig's defaults.
 
-import { describeValue } from '../../shared/quote';
+import { describeValue } from '../../common/quote';
 import { lookup, type Fields } from './fields';
 import { llamaHeads, llamaRest, windowOf } from './llamaLike';
 import type { ArchActivation, ArchConfig, ModelType } from './types';

@@ -5,7 +5,7 @@
 // and rope_theta (default 1e6, with rope_scaling) on full ones, or transformers 5's rope_parameters
 // by layer type; no soft-caps unless given. Bidirectional attention (EmbeddingGemma) is refused.
 
-import { describeValue } from '../../shared/quote';
+import { describeValue } from '../../common/quote';
 import { layerTypesOf, ropeOf, type Fields, type Rope } from './fields';
 import { gemmaBase, windows } from './gemma';
 import { llamaAdapter } from './llamaLike';

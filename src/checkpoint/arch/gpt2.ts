@@ -5,7 +5,7 @@
 
 import { PARAM } from '../../core/ids';
 import type { Activation } from '../../core/activation';
-import { describeValue as describe } from '../../shared/quote';
+import { describeValue as describe } from '../../common/quote';
 import { lookup } from './fields';
 import { layerPrefix, layerTensors, mat, vec, type ExpectedTensor } from './tensors';
 import type { ArchAdapter, ArchConfig } from './types';

@@ -7,7 +7,7 @@
 // rope_parameters (rope_theta, partial_rotary_factor) read as well.
 
 import { PARAM } from '../../core/ids';
-import { describeValue } from '../../shared/quote';
+import { describeValue } from '../../common/quote';
 import { lookup, ropeOf, rotaryDimsOf } from './fields';
 import { GPT2_ACTIVATIONS } from './gpt2';
 import { layerTensors, mat, vec, type ExpectedTensor } from './tensors';

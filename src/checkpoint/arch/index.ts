@@ -1,7 +1,7 @@
 // The architectures FFN Lens reads: one adapter per model_type (types.ts says what an adapter
 // gives). config.json → its adapter → the block description (ArchConfig) and the tensor names.
 
-import { describeValue } from '../../shared/quote';
+import { describeValue } from '../../common/quote';
 import { fieldsOf } from './fields';
 import { gemma2 } from './gemma2';
 import { gemma3 } from './gemma3';

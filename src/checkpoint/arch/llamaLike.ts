@@ -4,7 +4,7 @@
 // adds its options; these read the fields they share, in the same order and words for all.
 
 import { PARAM } from '../../core/ids';
-import { describeValue } from '../../shared/quote';
+import { describeValue } from '../../common/quote';
 import type { Fields } from './fields';
 import { layerTensors, mat, vec, type ExpectedTensor } from './tensors';
 import type { ArchAdapter, ArchConfig, ModelType } from './types';

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatFloat32 } from '../../../src/shared/float32';
+import { formatFloat32 } from '../../../src/common/float32';
 import { compareClose } from '../../helpers/compare';
 import { goldenCases, REPO } from '../../helpers/fixtures';
 

@@ -7,7 +7,7 @@ import { editDistance, MODEL_FIELDS, nearestKey, LAYER_FIELDS } from '../../../s
 import { parseJsonc } from '../../../src/model/jsonc';
 import { formatPath } from '../../../src/model/problems';
 import { readModel } from '../../../src/model/read';
-import { describeChar, quote, terminalSafe } from '../../../src/shared/quote';
+import { describeChar, quote, terminalSafe } from '../../../src/common/quote';
 
 const FFN = '"ffn": {"W1": [[1, 0], [0, 1]], "W2": [[1, 0], [0, 1]]}';
 const model = (extra: string): string => `{"version": 1, "input": [[1, 2]], ${extra}${FFN}}`;

@@ -1,6 +1,6 @@
-// Max-|v| pooling (src/shared/pool.ts).
+// Max-|v| pooling (src/common/pool.ts).
 import * as assert from 'node:assert/strict';
-import { blockOf, poolMaxAbs, pooledCellOf } from '../../../src/shared/pool';
+import { blockOf, poolMaxAbs, pooledCellOf } from '../../../src/common/pool';
 
 function coverage(start: Uint32Array, end: Uint32Array, n: number): number[] {
   const hits = new Array<number>(n).fill(0);
