@@ -104,3 +104,19 @@ export function completedWord(pending: readonly number[], word: string): string 
   const rest = bytes.slice(need).map((b) => `<${hex(b)}>`).join('') + word.slice(lead[1].length);
   return `…${char}${rest}`;
 }
+
+/**
+ * A word predicted after `tokens[pos]` as people read it: `…の` where its bytes complete the
+ * character the input began there, else its label as it is (`<E3>` stays a byte: wordNote says so).
+ */
+export function predictedWordAt(tokens: readonly string[], pos: number, label: string): string {
+  const pending = pendingBytes(tokens)[pos] ?? [];
+  return completedWord(pending, label) ?? label;
+}
+
+/** A sentence for a caption when some of `words` are bytes no character took (empty when none are). */
+export function byteNote(words: readonly string[]): string {
+  const bytes = words.filter((w) => /<[89A-F][0-9A-F]>/.test(w) && !w.startsWith('…'));
+  if (!bytes.length) return '';
+  return ` ${bytes.map((w) => `"${w}"`).join(', ')} ${bytes.length === 1 ? 'is' : 'are'} bytes of a character (UTF-8) the word after would complete, not a character on its own.`;
+}

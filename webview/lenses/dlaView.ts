@@ -7,6 +7,7 @@ import { unitId } from '../../src/core/ids';
 import { h } from '../dom';
 import { HeatmapView } from '../views/heatmapView';
 import { legend, signed, wordLabel, type LensContext } from './lensContext';
+import { byteNote, predictedWordAt } from './byteLabels';
 import { wordId } from './wordId';
 
 type Dla = Extract<LensResult, { kind: 'dla' }>;
@@ -72,7 +73,9 @@ export class DlaView {
       s.addEventListener('change', () => on((s as HTMLElement & { value: string }).value));
       return h('label', { class: 'lens-field' }, h('span', {}, label), s);
     };
-    const words = (ids: readonly number[]): Array<[string, string]> => ids.map((id) => [String(id), wordLabel(d.words, id)]);
+    // (a word of bytes that completes the character the input began at pos is shown as that character)
+    const word = (id: number): string => predictedWordAt(d.tokens, d.pos, wordLabel(d.words, id));
+    const words = (ids: readonly number[]): Array<[string, string]> => ids.map((id) => [String(id), word(id)]);
     const predIds = d.predictions.map(([id]) => id);
     const targets = predIds.includes(d.target) ? predIds : [d.target, ...predIds];
     const controls = h('div', { class: 'lens-controls' },
@@ -93,11 +96,11 @@ export class DlaView {
           this.request();
         }),
         this.anyWord('any word as minus', 'or another: id or text', (id) => { this.alt = id; })));
-    const what = d.alt === null ? `logit(${wordLabel(d.words, d.target)})` : `logit(${wordLabel(d.words, d.target)}) − logit(${wordLabel(d.words, d.alt)})`;
+    const what = d.alt === null ? `logit(${word(d.target)})` : `logit(${word(d.target)}) − logit(${word(d.alt)})`;
     const sum = d.parts.reduce((s, p) => s + p.value, d.constant);
     const headline = h('p', { class: 'lens-headline', 'data-logit-diff': String(d.logitDiff), 'data-sum': String(sum) },
       `${what} = ${d.logitDiff.toFixed(4)} after token ${d.pos} "${d.tokens[d.pos] ?? ''}". The parts below add up to ${sum.toFixed(4)} (with ${d.constant.toFixed(4)} from the norms' and the head's biases)${shownRemainder(d.remainder, sum) ? `; the remainder ${d.remainder.toFixed(4)} makes up the rest` : ''}; the norms' scales are this run's, held fixed.`);
-    const note = h('p', { class: 'lens-note', 'data-remainder': String(d.remainder) }, d.note);
+    const note = h('p', { class: 'lens-note', 'data-remainder': String(d.remainder) }, d.note + byteNote(d.alt === null ? [word(d.target)] : [word(d.target), word(d.alt)]));
 
     // the largest parts, as bars
     const ranked = [...d.parts].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 12);

@@ -3,6 +3,7 @@
 import type { TopWords } from '../../src/protocol/stages';
 import { h } from '../dom';
 import { makeChart, themeColors, type Chart, type Plugin } from './charts';
+import { byteNote, predictedWordAt } from '../lenses/byteLabels';
 
 /**
  * Each bar's probability as a percentage just past its end (chart.js draws no value labels
@@ -102,7 +103,7 @@ export class ProbsChart {
     const t = this.token < 0 || this.token >= T ? T - 1 : this.token;
     const top = Array.from({ length: Math.min(TOP, p.k) }, (_, i) => {
       const id = p.ids[t * p.k + i];
-      return { v: p.p[t * p.k + i], w: this.vocab[id] ?? `v${id}`, id };
+      return { v: p.p[t * p.k + i], w: predictedWordAt(this.tokens, t, this.vocab[id] ?? `v${id}`), id };
     });
     const c = themeColors();
     // the baseline's probability of each word shown, and its own top word
@@ -113,7 +114,7 @@ export class ProbsChart {
       const at = new Map<number, number>();
       for (let i = 0; i < b.k; i++) at.set(b.ids[t * b.k + i], b.p[t * b.k + i]);
       base = top.map((r) => at.get(r.id) ?? 0);
-      baseBest = { w: this.vocab[b.ids[t * b.k]] ?? `v${b.ids[t * b.k]}`, v: b.p[t * b.k] };
+      baseBest = { w: predictedWordAt(this.tokens, t, this.vocab[b.ids[t * b.k]] ?? `v${b.ids[t * b.k]}`), v: b.p[t * b.k] };
     }
     const data = {
       labels: top.map((r) => r.w),
@@ -142,7 +143,7 @@ export class ProbsChart {
     }
     const best = top[0];
     this.canvas.setAttribute('aria-label', `probabilities after "${this.tokens[t]}": ${top.map((r) => `${r.w} ${percent(r.v)}`).join(', ')}`);
-    this.caption.textContent = `After "${this.tokens[t]}", the model predicts "${best.w}" (${percent(best.v)}) — softmax of the logits / temperature ${this.temperature}${V > TOP ? `; the top ${TOP} of ${V} words` : ''}.${baseBest ? ` The baseline (${this.baselineLabel}) predicts "${baseBest.w}" (${percent(baseBest.v)}).` : ''}`;
+    this.caption.textContent = `After "${this.tokens[t]}", the model predicts "${best.w}" (${percent(best.v)}) — softmax of the logits / temperature ${this.temperature}${V > TOP ? `; the top ${TOP} of ${V} words` : ''}.${baseBest ? ` The baseline (${this.baselineLabel}) predicts "${baseBest.w}" (${percent(baseBest.v)}).` : ''}${byteNote(top.map((r) => r.w))}`;
   }
 
   dispose(): void {

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { sequenceLabels } from '../../../src/tokenizer/byteRuns';
 import { tokenBytes } from '../../../src/tokenizer/tokenBytes';
-import { completedWord, inputTokenNote, pendingBytes, wordNote } from '../../../webview/lenses/byteLabels';
+import { byteNote, completedWord, inputTokenNote, pendingBytes, predictedWordAt, wordNote } from '../../../webview/lenses/byteLabels';
 
 /** SentencePiece byte fallback: id b is the byte b's token `<0xB>`, its label `<B>` (ASCII as itself). */
 const bytesTok = { bytes: (id: number) => tokenBytes(`<0x${id.toString(16).padStart(2, '0')}>`, false) };
@@ -36,5 +36,16 @@ describe('byte labels in the panel', () => {
     assert.equal(completedWord([], '<AE>'), null);
     assert.equal(wordNote('<81>'), '<81>: a byte of a character (UTF-8), not a character on its own');
     assert.equal(wordNote('·the'), null);
+  });
+
+  it('the prediction chart and attribution read a predicted word as the input leaves off there', () => {
+    const tokens = ['A', 'の 1/3', 'の 2/3', 'の 3/3', '<E3>', '<81>'];
+    assert.equal(predictedWordAt(tokens, 5, '<AE>'), '…の', 'after <E3><81>, <AE> ends の');
+    assert.equal(predictedWordAt(tokens, 4, '<81><AE>x'), '…のx');
+    assert.equal(predictedWordAt(tokens, 0, '<AE>'), '<AE>', 'after A nothing is pending: the byte stays a byte');
+    assert.equal(predictedWordAt(tokens, 9, '·the'), '·the', 'a position past the input: the label as it is');
+    assert.equal(byteNote(['…の', '·the']), '');
+    assert.equal(byteNote(['<AE>', '·the', '<E3><81>']), ' "<AE>", "<E3><81>" are bytes of a character (UTF-8) the word after would complete, not a character on its own.');
+    assert.equal(byteNote(['<AE>']), byteNote(['<AE>']), 'the same answer twice (no pattern state kept between calls)');
   });
 });
