@@ -116,7 +116,8 @@ export interface Located extends LineCol { readonly start: number; readonly end:
 export type QueryResult =
   | { readonly kind: 'locate'; readonly version: number; readonly located: Located | null }
   | { readonly kind: 'hover'; readonly version: number; readonly hover: { readonly markdown: string; readonly start: number; readonly end: number } | null }
-  | { readonly kind: 'codeLenses'; readonly version: number; readonly codeLenses: readonly CodeLens[] }
+  // (`stale`: the counts are of an earlier run than `version`'s, which is under way: the host waits for it)
+  | { readonly kind: 'codeLenses'; readonly version: number; readonly codeLenses: readonly CodeLens[]; readonly stale?: boolean }
   | { readonly kind: 'cursor'; readonly version: number; readonly cursor: CursorTarget | null }
   | { readonly kind: 'fixes'; readonly version: number; readonly fixes: readonly Fix[] }
   | { readonly kind: 'text-length'; readonly version: number; readonly length: number }

@@ -91,7 +91,7 @@ export function answerQuery(d: QueryDoc, q: Query): QueryResult | null {
     }
     case 'codeLenses': {
       const c = d.computed();
-      return { kind: 'codeLenses', version, codeLenses: !c ? [] : c.file.checkpoint ? checkpointCodeLenses(c) : codeLenses(c) };
+      return { kind: 'codeLenses', version, codeLenses: !c ? [] : c.file.checkpoint ? checkpointCodeLenses(c) : codeLenses(c), stale: c?.stale ?? false };
     }
     case 'cursor': {
       const c = d.computed();

@@ -160,6 +160,22 @@ describe('In the editor: hovers, diagnostics, quick fixes, lenses', function () 
     assert.ok(titles.some((t) => /^Wq · query projection · \[8 × 8\] · 64 params$/.test(t)), titles.join('\n'));
   });
 
+  it('the code lens follows the text\'s version: asked right after an edit, it gives the new counts, never the old', async () => {
+    const ed = await openCopy(sampleText('michael-jordan.ffn.json'));
+    const doc = ed.document;
+    const visualize = async (): Promise<string> => (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri, 100))
+      .map((l) => l.command?.title ?? '').find((t) => t.includes('Visualize layer 0 FFN')) ?? '';
+    await waitFor('the lenses of the sample', async () => /2 of 4 neurons dead/.test(await visualize()));
+    const text = doc.getText();
+    const at = text.indexOf('[-3, -1, -1, -0.5]');
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(at), doc.positionAt(at + '[-3, -1, -1, -0.5]'.length)), '[10, 10, 10, 10]');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    // (asked at once, before the worker's run of this version is done: the answer waits for it)
+    const after = await visualize();
+    assert.equal(after, '$(graph) Visualize layer 0 FFN · 0 of 4 neurons dead', `version ${doc.version}`);
+  });
+
   it('a JSON file not named *.ffn.json is a model by its top level: a nested "layers" is not enough, typing "ffn" at the top makes it one', async () => {
     const { client, documents } = await api();
     const rejected = new Set<string>();
