@@ -75,13 +75,15 @@ async function runJob(list, work, onReport) {
     let heard = false;
     let started = 0;
     let cpu0 = null;
+    let lastCpu = null;
+    let idleMs = 0;
     let peak = 0;
     let ended = false;
     let killedFor = null;
     const done = new Set();
     child.on('message', (m) => {
       heard = true;
-      if (m.type === 'start') { current = m; started = Date.now(); cpu0 = cpuMs(child.pid); peak = 0; }
+      if (m.type === 'start') { current = m; started = Date.now(); cpu0 = cpuMs(child.pid); lastCpu = cpu0; idleMs = 0; peak = 0; }
       else if (m.type === 'done') { done.add(m.report.i); current = null; onReport(m.report); }
       else if (m.type === 'end') ended = true;
     });
@@ -92,10 +94,14 @@ async function runJob(list, work, onReport) {
       if (rss > KILL_MB) killedFor = { outcome: 'memory', detail: `resident memory ${Math.round(rss)} MB, stopped past ${KILL_MB} MB` };
       else {
         // the budget is CPU time where it can be read (the machine may be shared: wall time is not the case's),
-        // and 4 times it of wall time whatever (a case that waits on nothing does not use the CPU)
-        const cpu = cpu0 === null ? null : cpuMs(child.pid) - cpu0;
+        // and 4 times it of time in which the case used no CPU at all (one that waits on nothing); a case
+        // the machine's load keeps waiting for a core still uses some, and is not a hang
+        const now = cpu0 === null ? null : cpuMs(child.pid);
+        const cpu = now === null ? null : now - cpu0;
         const wall = Date.now() - started;
-        if ((cpu ?? wall) > BUDGET || wall > 4 * BUDGET) killedFor = { outcome: 'hang', detail: `no end after ${cpu ?? '?'} ms of CPU, ${wall} ms (resident ${Math.round(rss)} MB)` };
+        if (now !== null && now === lastCpu) idleMs += 50;
+        lastCpu = now;
+        if ((cpu ?? wall) > BUDGET || (cpu === null ? wall : idleMs) > 4 * BUDGET) killedFor = { outcome: 'hang', detail: `no end after ${cpu ?? '?'} ms of CPU, ${wall} ms (${idleMs} ms of it idle; resident ${Math.round(rss)} MB)` };
       }
       if (killedFor) child.kill('SIGKILL');
     }, 50);
@@ -140,11 +146,16 @@ function onReport(rep) {
   const s = (bySeed[rep.seedName] ??= { cases: 0, ok: 0, faults: 0 });
   s.cases++;
   if (rep.verdict.outcome === 'ok') s.ok++;
-  if (FAULTS.includes(rep.verdict.outcome)) { s.faults++; failures.push(rep); }
+  if (FAULTS.includes(rep.verdict.outcome)) {
+    s.faults++;
+    failures.push(rep);
+    // (said at once: a run stopped before its end still leaves what it found in its log)
+    console.log(`  FAULT case ${rep.i} (seed ${SEED}): ${rep.verdict.outcome}: ${String(rep.verdict.detail).slice(0, 240)} [${(rep.mutations ?? ['?']).join(' + ').slice(0, 200)}]`);
+  }
   if (ONE !== null) console.log(JSON.stringify(rep, null, 2));
   if (Date.now() - lastShown > 15000) {
     lastShown = Date.now();
-    console.log(`  … ${n} cases, ${(n / ((Date.now() - t0) / 1000)).toFixed(0)}/s, faults ${failures.length}`);
+    console.log(`  … ${n} cases, ${(n / ((Date.now() - t0) / 1000)).toFixed(0)}/s, faults ${failures.length}${JOBS === 1 ? ` (to go on after a stop: --from ${FROM + n})` : ''}`);
   }
 }
 
