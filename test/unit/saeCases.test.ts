@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeFiles } from '../../src/checkpoint/nodeFiles';
+import { lensCommand } from '../../src/cli/lensCommands';
 import { npzEntries, readNpy } from '../../src/checkpoint/npz';
 import { CheckpointResolver } from '../../src/checkpoint/resolve';
 import { CheckpointStore, resolveReadNow } from '../../src/checkpoint/store';
@@ -193,5 +194,26 @@ describe('npz: arrays numpy wrote (np.savez, np.savez_compressed)', () => {
     assert.deepEqual(Array.from((await readNpy(nodeFiles, packed, z.get('h')!)).data), [0.5, -1, 65504]);
     await assert.rejects(readNpy(nodeFiles, stored, e.get('a')!, 'arrays.npz', [4, 3]), /arrays\.npz: array a is \[3, 4\]; expected \[4, 3\]/);
     await assert.rejects(npzEntries(nodeFiles, join(DIR, 'arrays.json'), 'arrays.json'), /arrays\.json is not an \.npz file/);
+  });
+});
+
+describe('ffn-lens sae', () => {
+  it('prints each token\'s active features, the top k by value, with the fit', async () => {
+    const c = read('gpt2_relu_observe.json');
+    const path = join(DIR, 'x.ffn.json');
+    const file = (await resolveReadNow(readModel(JSON.stringify(c.model), path), path, store, new CheckpointResolver())).file!;
+    const out = lensCommand('sae', file, { '--k': '3' }) as { sae: Array<{ at: string; d_sae: number; error_norm: number; tokens: Array<{ active: number; top: Array<{ id: string; feature: number; value: number }> }> }> };
+    const s = out.sae[0];
+    assert.equal(s.at, 'layers.0.out');
+    assert.ok(Math.abs(s.error_norm - c.fit.error_norm) <= 1e-4 * c.fit.error_norm);
+    const acts = c.expected['layers.0.sae.acts'].data;
+    s.tokens.forEach((t, pos) => {
+      const row = acts.slice(pos * 48, (pos + 1) * 48);
+      assert.equal(t.active, row.filter((v) => v !== 0).length);
+      const best = row.map((v, f) => [v, f] as const).sort((a, b) => b[0] - a[0]).slice(0, 3);
+      assert.deepEqual(t.top.map((x) => x.feature), best.map((b) => b[1]));
+      assert.equal(t.top[0].id, `layers.0.sae.${best[0][1]}`);
+      assert.ok(Math.abs(t.top[0].value - best[0][0]) <= 1e-4 * best[0][0]);
+    });
   });
 });
