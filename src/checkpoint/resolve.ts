@@ -22,6 +22,8 @@ import type { CheckpointFacts, PromptTokenizer, ResolvableCheckpoint } from '../
 import type { Problem, ProblemCode } from '../model/problems';
 import type { ParamCounts } from '../protocol/stages';
 import { sequenceLabels } from '../tokenizer/byteRuns';
+import type { LoadedSae } from './saeFiles';
+import { SaeAttacher } from './saeResolve';
 
 export type { CheckpointFacts, PromptTokenizer, ResolvableCheckpoint };
 
@@ -42,8 +44,10 @@ interface Cached { readonly base: Param; readonly sig: string; readonly param: P
 export class CheckpointResolver {
   private cache = new Map<string, Cached>();
   private labels: { tok: PromptTokenizer | null; V: number; vocab: string[] } | null = null;
+  private readonly saes = new SaeAttacher();
 
-  resolve(req: CheckpointRequest, ckpt: ResolvableCheckpoint, tok: PromptTokenizer | null): Resolved {
+  /** `saes`: the SAEs of `req.saes`, loaded, in order. */
+  resolve(req: CheckpointRequest, ckpt: ResolvableCheckpoint, tok: PromptTokenizer | null, saes: readonly LoadedSae[] = []): Resolved {
     const problems: Problem[] = [];
     const error = (code: ProblemCode, at: { start: number; end: number; path: readonly (string | number)[] }, message: string): void => {
       problems.push({ severity: 'error', code, message, path: at.path, start: at.start, end: at.end });
@@ -93,8 +97,8 @@ export class CheckpointResolver {
 
     const corruptedIds = this.corrupted(req, tok, ids.length, V, error);
 
-    const spec = probe;
     const params = new Map(ckpt.params);
+    const spec = this.saes.attach(probe, req.saes ?? [], saes, req.saeEdits ?? [], params, (at, m) => error('value', at, m));
     const used = new Set<string>();
     this.units(spec, req, params, used, error);
     this.overrides(spec, req.weights, ckpt, params, used, error);

@@ -9,6 +9,7 @@ import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot, pathUnder } from './inside';
 import { archSpec, checkComputable, loadCheckpoint, type Checkpoint, type WeightHolder } from './load';
 import { isAbsolutePath } from './paths';
+import { loadSae, type LoadedSae } from './saeFiles';
 import { quote } from '../common/quote';
 import type { ReadResult } from '../model/read';
 import type { Problem } from '../model/problems';
@@ -37,6 +38,7 @@ const RESTRICTED = 'in Restricted Mode FFN Lens reads only files inside the work
 export class CheckpointStore {
   private readonly checkpoints = new Map<string, Loading<LoadedCheckpoint>>();
   private readonly tokenizers = new Map<string, Loading<BudgetedTokenizer | null>>();
+  private readonly saes = new Map<string, Loading<LoadedSae>>();
   /** Restricted Mode (Workspace Trust): the workspace's folders, the only places files are read from; null: trusted. */
   private workspace: readonly string[] | null = null;
   /** Bumped when everything is forgotten: a load begun before does not write its result back. */
@@ -89,6 +91,14 @@ export class CheckpointStore {
         paramCount: checkpoint.paramCount,
         specFor: (o) => archSpec(checkpoint.arch, o),
       };
+    });
+  }
+
+  /** An SAE's folder (saeFiles.ts), by its absolute path. */
+  sae(folder: string): Loading<LoadedSae> {
+    return this.get(this.saes, folder, async () => {
+      await this.inWorkspace(folder, "the SAE's folder");
+      return loadSae(this.files, folder, this.workspace === null);
     });
   }
 
@@ -149,9 +159,11 @@ export class CheckpointStore {
     if (path === undefined) {
       this.generation++;
       this.checkpoints.clear();
+      this.saes.clear();
       return;
     }
     this.checkpoints.delete(path);
+    this.saes.delete(path);
   }
 
   private get<T>(map: Map<string, Loading<T>>, key: string, load: () => Promise<T>): Loading<T> {
@@ -194,16 +206,19 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
   const c = store.checkpoint(folder);
   // (without a prompt the tokenizer only labels the rows: a missing default one is no error)
   const t = store.tokenizer(req.tokenizer === null ? { kind: 'folder', folder } : { kind: 'key', given: req.tokenizer, path: store.resolvePath(modelFile, req.tokenizer), modelDir, folder });
-  if (c.state === 'loading' || t.state === 'loading') {
-    return { loading: Promise.all([c, t].map((x) => (x.state === 'loading' ? x.done : undefined))).then(() => undefined) };
+  const s = (req.saes ?? []).map((ref) => store.sae(store.resolvePath(modelFile, ref.path)));
+  if (c.state === 'loading' || t.state === 'loading' || s.some((x) => x.state === 'loading')) {
+    return { loading: Promise.all([c, t, ...s].map((x) => (x.state === 'loading' ? x.done : undefined))).then(() => undefined) };
   }
   if (c.state === 'failed') return problem(req.folderAt, c.message);
   if (t.state === 'failed') return problem(req.tokenizerAt ?? req.folderAt, t.message);
+  const badSae = s.findIndex((x) => x.state === 'failed');
+  if (badSae >= 0) return problem(req.saes[badSae].pathAt, `the SAE ${quote(req.saes[badSae].path)}: ${(s[badSae] as { message: string }).message}`);
   // the prompts' ids, from the tokenizer's thread (resolve reads them; a failure is said at the prompt)
   const texts = t.value ? [req.tokenIds ? null : req.prompt, req.corruptedIds ? null : req.corruptedPrompt] : [];
   const pending = texts.map((text) => (text === null ? null : t.value!.encodeAhead(text))).filter((p) => p !== null);
   if (pending.length > 0) return { loading: Promise.all(pending).then(() => undefined), tokenizing: true };
-  const r = resolver.resolve(req, c.value, t.value);
+  const r = resolver.resolve(req, c.value, t.value, s.map((x) => (x as { value: LoadedSae }).value));
   return { read: { ...read, file: r.file, problems: [...read.problems, ...r.problems] } };
 }
 

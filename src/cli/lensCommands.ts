@@ -1,5 +1,5 @@
 // The research lenses on the command line, each printing one JSON object (so they can be checked
-// from outside, and scripted): `ffn-lens lens|dla|heads|patch FILE [options]`.
+// from outside, and scripted): `ffn-lens lens|dla|heads|patch|sae FILE [options]`.
 
 import { Engine } from '../core/engine';
 import { forward } from '../core/forward';
@@ -11,14 +11,16 @@ import { directLogitAttribution } from '../lenses/dla';
 import { headScores, inductionSequence } from '../lenses/headScores';
 import { logitLensGrid } from '../lenses/logitLens';
 import { runPatching } from '../lenses/patching';
+import { saeReport } from './saeCommand';
 
-export const LENS_COMMANDS = ['lens', 'dla', 'heads', 'patch'] as const;
+export const LENS_COMMANDS = ['lens', 'dla', 'heads', 'patch', 'sae'] as const;
 export type LensCommand = (typeof LENS_COMMANDS)[number];
 
 export const LENS_USAGE = `       ffn-lens lens  FILE [--k N] [--target ID]
        ffn-lens dla   FILE [--pos N] [--target ID] [--alt ID|second|none] [--neurons N]
        ffn-lens heads FILE [--repeat N]
        ffn-lens patch FILE [--corrupted-ids ID,ID,...] [--target ID] [--alt ID] [--views resid|heads|both]
+       ffn-lens sae   FILE [--k N]
 
   lens   the logit lens: each layer's top words at each token (softmax of the head read
          off the final norm of layers.i.out), and a target word's probability and rank
@@ -32,7 +34,9 @@ export const LENS_USAGE = `       ffn-lens lens  FILE [--k N] [--target ID]
   patch  activation patching of the input's run into the run on the corrupted ids
          (default the model file's "corrupted_prompt" or "corrupted_token_ids", as the
          panel): the share of the logit difference recovered per (layer, position) of
-         the residual stream entering each layer, and per head`;
+         the residual stream entering each layer, and per head
+  sae    each SAE of the file ("saes"): its error norm and variance explained, and per
+         token its active features, the top N by value (default 10), with their ids`;
 
 export type LensOptions = Readonly<Record<string, string>>;
 
@@ -42,6 +46,7 @@ export const LENS_OPTIONS: Readonly<Record<LensCommand, readonly string[]>> = {
   dla: ['--pos', '--target', '--alt', '--neurons'],
   heads: ['--repeat'],
   patch: ['--corrupted-ids', '--target', '--alt', '--views'],
+  sae: ['--k'],
 };
 export const LENS_FLAGS = new Set<string>();
 
@@ -111,6 +116,8 @@ export function lensCommand(cmd: LensCommand, file: ModelFile, opts: LensOptions
       }
       return { heads: { ...out, repeat } };
     }
+    case 'sae':
+      return saeReport(file, forward(model, kernel), int(opts, '--k', 1) ?? 10);
     case 'patch': {
       const corrupted = corruptedIds(opts['--corrupted-ids'], file);
       const altOpt = opts['--alt'];

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { normOf, PARAM, paramId, parseParamId, parseStageId, parseUnitId, STAGE, stageId, sublayerId, unitId, unitStage } from './ids';
+import { normOf, PARAM, paramId, parseParamId, parseSaeId, parseStageId, parseUnitId, SAE_PARAM, SAE_PART, saeFeatureId, saeParamId, saeStageId, STAGE, stageId, sublayerId, unitId, unitStage } from './ids';
 import { LAYER_PARAMS, layerParam, layerParamAt, shapeOf } from './paramTable';
 
 describe('ids: the one vocabulary', () => {
@@ -44,5 +44,23 @@ describe('ids: sublayers, and the table by model-file key', () => {
     assert.equal(layerParamAt('ln2', 'beta')?.kind, PARAM.ln2Beta);
     assert.equal(layerParamAt('ffn', 'Wq'), undefined);
     assert.equal(layerParamAt('attention', 'units'), undefined); // (no file holds the unit scales)
+  });
+});
+
+describe('ids: sparse autoencoders', () => {
+  it('names an SAE by its site, so two SAEs of one layer do not clash', () => {
+    assert.equal(saeStageId('layers.12.out', SAE_PART.acts), 'layers.12.sae.acts');
+    assert.equal(saeStageId('layers.12.attn.out', SAE_PART.acts), 'layers.12.attn.out.sae.acts');
+    assert.equal(saeFeatureId('layers.12.out', 1234), 'layers.12.sae.1234');
+    assert.equal(saeFeatureId('layers.3.ffn.down', 7), 'layers.3.ffn.down.sae.7');
+    assert.equal(saeParamId('input', SAE_PARAM.Wenc), 'input.sae.W_enc');
+    assert.equal(parseStageId('layers.12.attn.out.sae.error').layer, 12);
+  });
+  it('takes an SAE id apart', () => {
+    assert.deepEqual(parseSaeId('layers.12.sae.1234'), { site: 'layers.12.out', feature: 1234 });
+    assert.deepEqual(parseSaeId('layers.12.attn.out.sae.recon'), { site: 'layers.12.attn.out', part: 'recon' });
+    assert.deepEqual(parseSaeId('input.sae.0'), { site: 'input', feature: 0 });
+    assert.deepEqual(parseSaeId('layers.1.sae.clamp'), { site: 'layers.1.out', param: 'clamp' });
+    for (const bad of ['layers.12.sae.', 'layers.12.sae.x', 'layers.12.out.sae.3', 'sae.3', 'layers.1.ffn.neuron.3', `layers.1.sae.${'9'.repeat(10)}`]) assert.equal(parseSaeId(bad), null, bad);
   });
 });

@@ -149,3 +149,60 @@ export function unitScales(kind: UnitKind, layer: number): string {
 export function sublayerId(layer: number, part: 'attn' | 'ffn'): string {
   return join(layer, part);
 }
+
+// Sparse autoencoders. An SAE reads one stage of the stream (its site) and its ids begin with the
+// site's: `layers.12.sae` at a layer's output (`layers.12.out`, the common case), `<site>.sae`
+// elsewhere (`layers.12.attn.out.sae`, `layers.3.ffn.down.sae`, `input.sae`), so two SAEs of one
+// layer never share an id. Under it: its stages (`.acts`, `.recon`, `.error`, `.out`), its
+// features (`layers.12.sae.1234`) and its params (`layers.12.sae.W_enc`).
+
+/** An SAE's stages: its features' activations, its reconstruction, the error, the stream downstream reads. */
+export const SAE_PART = { acts: 'acts', recon: 'recon', error: 'error', out: 'out' } as const;
+export type SaePart = (typeof SAE_PART)[keyof typeof SAE_PART];
+
+/** An SAE's params: its weights (SAELens' names) and the per-feature edits (`sae_scale`/`sae_ablate`, `sae_clamp`). */
+export const SAE_PARAM = { Wenc: 'W_enc', benc: 'b_enc', Wdec: 'W_dec', bdec: 'b_dec', threshold: 'threshold', scale: 'scale', clamp: 'clamp' } as const;
+export type SaeParamKind = (typeof SAE_PARAM)[keyof typeof SAE_PARAM];
+
+const SAE_WORD = 'sae';
+
+/** The prefix of every id of the SAE at stage `site`. */
+export function saePrefix(site: string): string {
+  const { layer, kind } = parseStageId(site);
+  return layer >= 0 && kind === STAGE.out ? join(layer, SAE_WORD) : `${site}.${SAE_WORD}`;
+}
+
+export function saeStageId(site: string, part: SaePart): string {
+  return `${saePrefix(site)}.${part}`;
+}
+
+export function saeFeatureId(site: string, index: number): string {
+  return `${saePrefix(site)}.${index}`;
+}
+
+export function saeParamId(site: string, kind: SaeParamKind): string {
+  return `${saePrefix(site)}.${kind}`;
+}
+
+/** An SAE id taken apart: its site and what under it (a stage part, a feature, a param). */
+export type SaeName =
+  | { readonly site: string; readonly part: SaePart }
+  | { readonly site: string; readonly feature: number }
+  | { readonly site: string; readonly param: SaeParamKind };
+
+/** `layers.12.sae.1234` → {site `layers.12.out`, feature 1234}; null for an id of no SAE (features of at most 9 digits). */
+export function parseSaeId(id: string): SaeName | null {
+  const mark = `.${SAE_WORD}.`;
+  const at = id.lastIndexOf(mark);
+  if (at <= 0) return null;
+  const head = id.slice(0, at);
+  const tail = id.slice(at + mark.length);
+  const m = splitLayer(`${head}.`);
+  const site = m && m[1] === '' ? stageId(m[0], STAGE.out) : head;
+  if (saePrefix(site) !== `${head}.${SAE_WORD}`) return null; // (`layers.3.out.sae.…` is written `layers.3.sae.…`)
+  if (/^\d{1,9}$/.test(tail)) return { site, feature: Number(tail) };
+  const part = Object.values(SAE_PART).find((p) => p === tail);
+  if (part) return { site, part };
+  const param = Object.values(SAE_PARAM).find((p) => p === tail);
+  return param ? { site, param } : null;
+}

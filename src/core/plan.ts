@@ -38,6 +38,8 @@ import { probsOp } from './softmax';
 import { epsOf, type AttentionSpec, type ModelSpec } from './spec';
 import { normParams, PARAM, paramId, STAGE, stageId } from './ids';
 import type { StageShow } from './stageShow';
+import { planSae } from './planSae';
+import type { SaeSpec } from './saeSpec';
 
 interface Text {
   readonly title: string;
@@ -52,10 +54,20 @@ interface Text {
 
 class Planner {
   readonly stages: StageDef[] = [];
+  /** The SAEs by the stage they read (planSae.ts): later stages read the SAE's `out` in its place. */
+  private readonly saes: ReadonlyMap<string, SaeSpec>;
 
-  constructor(readonly spec: ModelSpec) {}
+  constructor(readonly spec: ModelSpec) {
+    this.saes = new Map((spec.saes ?? []).map((s) => [s.site, s]));
+  }
 
   add<A>(layer: number, kind: string, shape: number[], op: StageOp<A>, args: A, reads: { inputs: string[]; params: string[] }, text: Text): string {
+    const id = this.put(layer, kind, shape, op, args, reads, text);
+    const sae = this.saes.get(id);
+    return sae ? planSae((l, k, sh, o, a, r, t) => this.put(l, k, sh, o, a, r, t), sae, this.spec.T) : id;
+  }
+
+  private put<A>(layer: number, kind: string, shape: number[], op: StageOp<A>, args: A, reads: { inputs: string[]; params: string[] }, text: Text): string {
     const id = stageId(layer, kind);
     this.stages.push({
       id, shape, kind, layer, op: op as StageOp<unknown>, args,

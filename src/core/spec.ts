@@ -9,6 +9,7 @@
 //   OC  = output channels of a linear layer
 
 import type { Activation } from './activationKinds';
+import type { SaeSpec } from './saeSpec';
 
 export type Norm = 'none' | 'pre' | 'post';
 export type NormKind = 'layernorm' | 'rmsnorm';
@@ -96,6 +97,8 @@ export interface ModelSpec {
   readonly normOnePlus?: boolean;
   /** `input` = the embedding × this (gemma: float32(√C), embedScale.ts); absent: 1. */
   readonly embedScale?: number;
+  /** Sparse autoencoders attached to stages (saeSpec.ts, planSae.ts); absent: none. */
+  readonly saes?: readonly SaeSpec[];
 }
 
 export const DEFAULT_EPS = 1e-5;

@@ -68,6 +68,29 @@ export interface CheckpointRequest {
   readonly corruptedPromptAt: At | null;
   readonly corruptedIds: readonly number[] | null;
   readonly corruptedIdsAt: At | null;
+  /** `saes` and the feature edits (readSaeKeys.ts); empty when the file has none. */
+  readonly saes: readonly SaeRef[];
+  readonly saeEdits: readonly SaeEdit[];
+}
+
+/** An SAE the file attaches: its folder as written and the stage it reads. */
+export interface SaeRef {
+  readonly path: string;
+  readonly site: string;
+  readonly pathAt: At;
+  readonly siteAt: At;
+  /** expected_average_only_in's factor, where the SAE's cfg.json does not give it. */
+  readonly scalingFactor?: number;
+}
+
+/** A feature edit: `sae_ablate` (value 0), `sae_scale` (a factor), `sae_clamp` (the value it is held at). */
+export interface SaeEdit {
+  readonly site: string;
+  readonly feature: number;
+  readonly kind: 'ablate' | 'scale' | 'clamp';
+  readonly value: number;
+  readonly text: string;
+  readonly at: At;
 }
 
 /** `layers.3.ffn.neuron.17` → {3, neuron, 17}; null for anything else (numbers of at most 9 digits: more names no unit of any model). */

@@ -87,6 +87,13 @@ export const MODEL_FIELDS: Fields = {
   head: { type: 'object', fields: HEAD_FIELDS, description: 'Prediction head: logits = output·Wᵀ + b, probs = softmax(logits / temperature).' },
 };
 
+/** An SAE a checkpoint model file attaches (`saes`). */
+export const SAE_FIELDS: Fields = {
+  path: { type: 'string', required: true, description: 'The SAE\'s folder, relative to this file or absolute: SAELens\' layout (cfg.json + sae_weights.safetensors) or Gemma Scope\'s (params.npz).' },
+  at: { type: 'string', required: true, description: 'The stage it reads: the residual stream ("layers.12.out", "layers.12.attn.residual", "input"), an attention output ("layers.12.attn.out") or an MLP output ("layers.12.ffn.down"). Its stages are "layers.12.sae.acts", ".recon", ".error" (for "layers.12.out"; "<stage>.sae.acts" for the others).' },
+  norm_scaling_factor: { type: 'number', exclusiveMinimum: 0, description: 'For normalize_activations "expected_average_only_in": the factor the input is multiplied by before encoding (SAELens\' norm_scaling_factor), where cfg.json does not give it. Default: cfg.json\'s, else 1.' },
+};
+
 /** The keys of a model file that points at a checkpoint (the weights come from there). */
 export const CHECKPOINT_FIELDS: Fields = {
   version: MODEL_FIELDS.version,
@@ -103,6 +110,10 @@ export const CHECKPOINT_FIELDS: Fields = {
   lens: { type: 'boolean', default: false, description: 'Also compute the logit lens: the head applied to the final norm of every layer\'s output (layers.i.lens.logits).' },
   corrupted_prompt: { type: 'string', description: 'A second input for activation patching ("FFN Lens: Activation Patching"): the prompt changed where it matters, with as many tokens as the prompt. Instead of corrupted_token_ids.' },
   corrupted_token_ids: { type: 'integers', description: 'The second input for activation patching as token ids, as many as the input\'s. Instead of corrupted_prompt.' },
+  saes: { type: 'objects', fields: SAE_FIELDS, description: 'Sparse autoencoders, each reading one stage: [{ "path": "./sae", "at": "layers.6.out" }]. Observation only unless a feature is edited (sae_ablate, sae_scale, sae_clamp).' },
+  sae_ablate: { type: 'strings', description: 'SAE features switched off: "layers.6.sae.1234". The stream after the SAE becomes the reconstruction of the edited features + the SAE\'s error (SAELens\' splice).' },
+  sae_scale: { type: 'map', mapOf: 'number', description: 'SAE features multiplied by the number: { "layers.6.sae.1234": 0.5 }.' },
+  sae_clamp: { type: 'map', mapOf: 'number', description: 'SAE features held at the number on every token: { "layers.6.sae.1234": 8.0 }.' },
 };
 
 /**

@@ -218,4 +218,4 @@ export function defaultModelName(fileName: string): string {
 }
 
 /** The keys of a checkpoint model file that change what is computed: misspelled, they are loud. */
-const EDIT_KEYS: ReadonlySet<string> = new Set(['ablate', 'scale', 'weights', 'lens', 'temperature', 'corrupted_prompt', 'corrupted_token_ids']);
+const EDIT_KEYS: ReadonlySet<string> = new Set(['ablate', 'scale', 'weights', 'lens', 'temperature', 'corrupted_prompt', 'corrupted_token_ids', 'sae_ablate', 'sae_scale', 'sae_clamp']);

@@ -1,0 +1,160 @@
+// A sparse autoencoder's files, in the two layouts released SAEs come in:
+//   SAELens: cfg.json (d_in, d_sae, architecture or activation_fn, k, apply_b_dec_to_input,
+//            normalize_activations …) + sae_weights.safetensors (W_enc [d_in, d_sae], b_enc,
+//            W_dec [d_sae, d_in], b_dec, threshold for JumpReLU);
+//   Gemma Scope: params.npz (the same five arrays; JumpReLU, b_dec not taken off the input).
+// Every size is checked against the config (or W_enc's shape) before a number is read; a wrong
+// one names its file and its field.
+
+import { CheckpointError, named } from './errors';
+import type { CheckpointFiles } from './files';
+import { checkedFile, type Root } from './inside';
+import { npzEntries, readNpy } from './npz';
+import { readHeader, readTensor } from './safetensors';
+import { describeValue } from '../common/quote';
+import { SAE_ACTIVATIONS, SAE_NORMALIZE, type SaeActivation, type SaeNormalize, type SaeSpec } from '../core/saeSpec';
+
+/** What an SAE computes, but where it is attached (the model file says that). */
+export type SaeConfig = Omit<SaeSpec, 'site'> & {
+  /** Its config's hook (`blocks.12.hook_resid_post`) and Neuronpedia id, when it names them. */
+  readonly hookName?: string;
+  readonly neuronpedia?: string;
+};
+
+export interface SaeWeights {
+  readonly Wenc: Float32Array;
+  readonly benc: Float32Array | null;
+  readonly Wdec: Float32Array;
+  readonly bdec: Float32Array | null;
+  readonly threshold: Float32Array | null;
+}
+
+export interface LoadedSae {
+  readonly format: 'saelens' | 'gemma-scope';
+  readonly config: SaeConfig;
+  readonly weights: SaeWeights;
+}
+
+const CFG = 'cfg.json';
+const WEIGHTS = 'sae_weights.safetensors';
+const NPZ = 'params.npz';
+
+/** The SAE in `folder` (SAELens' layout, else Gemma Scope's); nothing is read from outside it. */
+export async function loadSae(files: CheckpointFiles, folder: string, hfCache = true): Promise<LoadedSae> {
+  const root: Root = { path: folder, hfCache, shown: "the SAE's folder" };
+  const inside = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} in ${folder} ${why}: FFN Lens reads only files inside the SAE's folder`, { file: name });
+  const cfg = await inside(CFG);
+  if (cfg !== null && (await files.size(cfg)) !== null) return loadSaeLens(files, cfg, await inside(WEIGHTS), folder);
+  const npz = await inside(NPZ);
+  if (npz !== null && (await files.size(npz)) !== null) return loadGemmaScope(files, npz, folder);
+  throw new CheckpointError(`no SAE in ${named(folder)}: expected SAELens' ${CFG} + ${WEIGHTS}, or Gemma Scope's ${NPZ}`);
+}
+
+async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath: string | null, folder: string): Promise<LoadedSae> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(await files.read(cfgPath)));
+  } catch (e) {
+    if (e instanceof CheckpointError) throw e;
+    throw new CheckpointError(`${CFG} is not JSON: ${e instanceof Error ? e.message.split('\n')[0].slice(0, 120) : ''}`, { file: CFG });
+  }
+  const config = saeLensConfig(raw, folderName(folder));
+  if (weightsPath === null || (await files.size(weightsPath)) === null) throw new CheckpointError(`${WEIGHTS} is missing beside ${CFG}`, { file: WEIGHTS });
+  const file = await readHeader(files, weightsPath, WEIGHTS);
+  const { dIn, dSae } = config;
+  const want: Record<string, readonly number[] | null> = { W_enc: [dIn, dSae], b_enc: [dSae], W_dec: [dSae, dIn], b_dec: [dIn], threshold: config.activation === 'jumprelu' ? [dSae] : null };
+  // every shape checked before any tensor is read
+  for (const [name, shape] of Object.entries(want)) {
+    const t = file.tensors.get(name);
+    const needed = name === 'W_enc' || name === 'W_dec' || (name === 'threshold' && shape !== null);
+    if (!t) {
+      if (needed) throw new CheckpointError(`${WEIGHTS} has no tensor ${name}${name === 'threshold' ? ' (a jumprelu SAE needs its thresholds)' : ''}`, { file: WEIGHTS, tensor: name });
+      continue;
+    }
+    if (shape && (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i]))) {
+      throw new CheckpointError(`${WEIGHTS}: tensor ${name} is [${t.shape.join(', ')}]; ${CFG}'s d_in ${dIn} and d_sae ${dSae} make it [${shape.join(', ')}]`, { file: WEIGHTS, tensor: name });
+    }
+  }
+  const read = async (name: string): Promise<Float32Array | null> => {
+    const t = file.tensors.get(name);
+    return t && want[name] ? readTensor(files, file, t) : null;
+  };
+  const weights: SaeWeights = { Wenc: (await read('W_enc'))!, benc: await read('b_enc'), Wdec: (await read('W_dec'))!, bdec: await read('b_dec'), threshold: await read('threshold') };
+  return { format: 'saelens', config, weights };
+}
+
+/** cfg.json → the SAE's config, each field checked (SAELens' defaults where it has one). */
+export function saeLensConfig(raw: unknown, name: string): SaeConfig {
+  const bad = (field: string, why: string): CheckpointError => new CheckpointError(`${CFG}: ${field} ${why}`, { file: CFG });
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new CheckpointError(`${CFG} is not a JSON object: it is ${describeValue(raw)}`, { file: CFG });
+  const c = raw as Record<string, unknown>;
+  const meta = (typeof c.metadata === 'object' && c.metadata !== null ? c.metadata : {}) as Record<string, unknown>;
+  const size = (field: string): number => {
+    const v = c[field];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw bad(field, `is ${describeValue(v)}; expected a positive integer`);
+    if (v > 1 << 24) throw bad(field, `is ${v}; FFN Lens reads SAEs of at most ${1 << 24} features and inputs`);
+    return v;
+  };
+  const dIn = size('d_in');
+  const dSae = size('d_sae');
+  const activation = activationOf(c, bad);
+  let k: number | undefined;
+  if (activation === 'topk') {
+    const kwargs = (typeof c.activation_fn_kwargs === 'object' && c.activation_fn_kwargs !== null ? c.activation_fn_kwargs : {}) as Record<string, unknown>;
+    const v = c.k ?? kwargs.k;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1 || v > dSae) throw bad('k', `is ${describeValue(v)}; a topk SAE needs k, an integer from 1 to d_sae (${dSae})`);
+    k = v;
+  }
+  const applyRaw = c.apply_b_dec_to_input ?? true;
+  if (typeof applyRaw !== 'boolean') throw bad('apply_b_dec_to_input', `is ${describeValue(applyRaw)}; expected true or false`);
+  const normRaw = c.normalize_activations ?? 'none';
+  if (typeof normRaw !== 'string' || !(SAE_NORMALIZE as readonly string[]).includes(normRaw)) {
+    throw bad('normalize_activations', `is ${describeValue(normRaw)}; FFN Lens reads ${SAE_NORMALIZE.join(', ')}`);
+  }
+  const normalize = normRaw as SaeNormalize;
+  const factor = c.norm_scaling_factor ?? c.scaling_factor;
+  if (factor !== undefined && factor !== null && (typeof factor !== 'number' || !(factor > 0) || !Number.isFinite(factor))) throw bad('norm_scaling_factor', `is ${describeValue(factor)}; expected a positive number`);
+  const hook = c.hook_name ?? meta.hook_name;
+  const np = c.neuronpedia_id ?? meta.neuronpedia_id;
+  return {
+    dIn, dSae, activation, ...(k === undefined ? {} : { k }), applyBDecToInput: applyRaw, normalize,
+    ...(normalize === 'expected_average_only_in' && typeof factor === 'number' ? { scalingFactor: factor } : {}),
+    name, ...(typeof hook === 'string' ? { hookName: hook } : {}), ...(typeof np === 'string' ? { neuronpedia: np } : {}),
+  };
+}
+
+/** The activation: `architecture` (SAELens 4+: standard, jumprelu, topk), else `activation_fn` / `activation_fn_str` (relu, topk). */
+function activationOf(c: Record<string, unknown>, bad: (field: string, why: string) => CheckpointError): SaeActivation {
+  const arch = c.architecture;
+  const fn = c.activation_fn ?? c.activation_fn_str ?? 'relu';
+  if (arch !== undefined && arch !== 'standard') {
+    if (arch === 'jumprelu' || arch === 'topk') return arch;
+    throw bad('architecture', `is ${describeValue(arch)}; FFN Lens reads standard, topk and jumprelu SAEs`);
+  }
+  if (typeof fn === 'string' && (SAE_ACTIVATIONS as readonly string[]).includes(fn)) return fn as SaeActivation;
+  throw bad('activation_fn', `is ${describeValue(fn)}; FFN Lens reads relu, topk and jumprelu`);
+}
+
+async function loadGemmaScope(files: CheckpointFiles, path: string, folder: string): Promise<LoadedSae> {
+  const entries = await npzEntries(files, path, NPZ);
+  const entry = (name: string, required: boolean): ReturnType<typeof entries.get> => {
+    const e = entries.get(name);
+    if (!e && required) throw new CheckpointError(`${NPZ} has no array ${name} (Gemma Scope's params.npz holds W_enc, W_dec, b_enc, b_dec, threshold)`, { file: NPZ, tensor: name });
+    return e;
+  };
+  const enc = await readNpy(files, path, entry('W_enc', true)!, NPZ);
+  if (enc.shape.length !== 2) throw new CheckpointError(`${NPZ}: array W_enc is [${enc.shape.join(', ')}]; expected [d_in, d_sae]`, { file: NPZ, tensor: 'W_enc' });
+  const [dIn, dSae] = enc.shape;
+  const opt = async (name: string, shape: readonly number[], required = false): Promise<Float32Array | null> => {
+    const e = entry(name, required);
+    return e ? (await readNpy(files, path, e, NPZ, shape)).data : null;
+  };
+  const Wdec = (await opt('W_dec', [dSae, dIn], true))!;
+  const weights: SaeWeights = { Wenc: enc.data, Wdec, benc: await opt('b_enc', [dSae]), bdec: await opt('b_dec', [dIn]), threshold: await opt('threshold', [dSae], true) };
+  return { format: 'gemma-scope', config: { dIn, dSae, activation: 'jumprelu', applyBDecToInput: false, normalize: 'none', name: folderName(folder) }, weights };
+}
+
+function folderName(folder: string): string {
+  const parts = folder.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  return parts.slice(-2).join('/') || folder;
+}
