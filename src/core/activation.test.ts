@@ -43,7 +43,7 @@ describe('activationColumns', () => {
     }
   }
 
-  for (const a of ['silu', 'gelu_tanh', 'swiglu', 'geglu_tanh'] as const) {
+  for (const a of ['silu', 'gelu_tanh', 'swiglu', 'geglu_tanh', 'gelu', 'geglu'] as const) {
     it(`${a}, 40,003 values (past one block of the vector form), NaN, ±∞, ±0, huge: the whole stage = f element by element, bit for bit`, () => {
       const n = 40003;
       const up = rand(n, 3, 40);

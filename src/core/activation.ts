@@ -57,6 +57,15 @@ export function activationColumns(act: Float32Array, up: Float32Array, gate: Flo
     // the whole stage: one loop per case, f inlined by the JIT (a closure per element cost a third
     // of GPT-2-small's activation time)
     const n = T * F;
+    if ((a === 'gelu' || a === 'geglu') && units === null) {
+      const v = vectorExp();
+      if (v !== null) {
+        // exact GELU in WebAssembly, the f64 operations of gelu.ts
+        if (gated) v.geluAct(act, gate!, up, n);
+        else v.geluAct(act, up, null, n);
+        return;
+      }
+    }
     const g = sigmoidArg(a);
     const v = g !== null && units === null ? vectorExp() : null;
     if (v !== null) {

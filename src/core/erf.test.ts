@@ -1,6 +1,6 @@
 // erf and erfc against Python's math.erf, math.erfc.
 import * as assert from 'node:assert/strict';
-import { erf, erfc, erfSeries, erfTable } from './erf';
+import { erf, erfc, erfcByTable, erfSeries, erfTable, ERFC_TABLE_MAX } from './erf';
 
 describe('erf / erfc (against Python math.erf, math.erfc)', () => {
   const cases: Array<[number, number]> = [[0.1, 0.1124629160182849], [0.5, 0.5204998778130465], [1, 0.8427007929497149],
@@ -34,5 +34,28 @@ describe('erf: the table form against the series (the reference)', () => {
     }
     assert.ok(worst <= 4e-15, `largest |table − series| ${worst}`);
     assert.ok(f32Differ <= 2, `GELU values that round to another float32: ${f32Differ} of 200,001`);
+  });
+});
+
+describe('erfcByTable (GELU\'s erfc) against erfc (the continued fraction from 2.5 on)', () => {
+  it('agree to 1e-13 relative on 400,001 points of (−10.25, 10.25), and GELU in float32 is the same number but for a handful', () => {
+    let worst = 0;
+    let f32Differ = 0;
+    for (let i = 0; i <= 400000; i++) {
+      const z = -ERFC_TABLE_MAX + (2 * ERFC_TABLE_MAX * i) / 400001 + 1e-9;
+      const a = erfcByTable(z);
+      const b = erfc(z);
+      worst = Math.max(worst, Math.abs(a - b) / b);
+      const x = -z * Math.SQRT2;
+      if (Math.fround(0.5 * x * a) !== Math.fround(0.5 * x * b)) f32Differ++;
+    }
+    assert.ok(worst <= 1e-13, `largest relative |table − erfc| ${worst}`);
+    assert.ok(f32Differ <= 4, `GELU values that round to another float32: ${f32Differ} of 400,001`);
+  });
+  it('past the table: 2 or 0; NaN stays NaN', () => {
+    assert.equal(erfcByTable(-11), 2);
+    assert.equal(erfcByTable(11), 0);
+    assert.equal(erfcByTable(Infinity), 0);
+    assert.ok(Number.isNaN(erfcByTable(NaN)));
   });
 });

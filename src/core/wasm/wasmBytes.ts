@@ -181,6 +181,18 @@ export class FuncBuilder {
   v128And(): this { return this.simd(0x4e); }
   v128Or(): this { return this.simd(0x50); }
   v128AndNot(): this { return this.simd(0x4f); }
+  // (exact GELU's table lookup: geluModule.ts)
+  f64x2Neg(): this { return this.simd(0xed); }
+  f64x2Abs(): this { return this.simd(0xec); }
+  f64x2Lt(): this { return this.simd(0x49); }
+  f64x2Floor(): this { return this.simd(0x75); }
+  /** [a, b] → b < a ? b : a, lane by lane (NaN in a stays) */
+  f64x2Pmin(): this { return this.simd(0xf6); }
+  i32x4TruncSatF64x2SZero(): this { return this.simd(0xfc); }
+  i32x4ExtractLane(lane: number): this { return this.simd(0x1b, lane); }
+  v128Load64Splat(offset = 0): this { return this.simd(0x0a, 3, ...uleb(offset)); }
+  /** [addr, v] → v with lane `lane` loaded from addr + offset */
+  v128Load64Lane(offset: number, lane: number): this { return this.simd(0x57, 3, ...uleb(offset), lane); }
 }
 
 export interface ModuleSpec {

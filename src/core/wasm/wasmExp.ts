@@ -1,12 +1,15 @@
 // The vector forms of the forward's elementwise and row ops in WebAssembly (expModule.ts): expf,
-// the row softmax, SiLU / GELU-tanh, LayerNorm / RMSNorm, each giving the bits of its JavaScript
-// form (../expf.ts, ../softmax.ts, ../activation.ts, ../layernorm.ts say what and why). One
-// instance per process with a memory of its own; values are copied in and out a block at a time,
-// so it stays small (it grows to one block, or one row wider than a block).
+// the row softmax, SiLU / GELU-tanh, LayerNorm / RMSNorm, and exact GELU (geluModule.ts), each
+// giving the bits of its JavaScript form (../expf.ts, ../softmax.ts, ../activation.ts,
+// ../layernorm.ts, ../gelu.ts say what and why). One instance per process with a memory of its own
+// (GELU's, with erf's table, another); values are copied in and out a block at a time, so it stays
+// small (it grows to one block, or one row wider than a block).
 
 import { hasWasmSimd } from './wasmFeatures';
 import { expModuleBytes } from './expModule';
-import { wasmApi, WASM_PAGE_BYTES, type WasmMemory } from './wasmApi';
+import { geluModuleBytes } from './geluModule';
+import { ERF_TAYLOR } from '../erf';
+import { wasmApi, WASM_PAGE_BYTES, type WasmApi, type WasmMemory } from './wasmApi';
 
 /** Values per exp call: one page of memory. */
 const CHUNK = WASM_PAGE_BYTES / 4;
@@ -28,6 +31,8 @@ export interface WasmExp {
    * C a multiple of 4: the bits layernormForward's and rmsnormForward's loops give.
    */
   norm(out: Float32Array, inp: Float32Array, gamma: Float32Array | null, beta: Float32Array | null, eps: number, T: number, C: number, rms: boolean): void;
+  /** out[0 … n) = GELU(x) (· up), exact GELU: the bits activationColumns' loops give (../gelu.ts). */
+  geluAct(out: Float32Array, x: Float32Array, up: Float32Array | null, n: number): void;
 }
 
 /** The vector form, or null where WebAssembly or simd128 is unavailable. */
@@ -40,7 +45,7 @@ export function createWasmExp(): WasmExp | null {
     const fns = expExportsOf(instance.exports);
     const mem = new ExpMemory(memory);
     warmUp(fns, mem);
-    return vectorForms(fns, mem);
+    return { ...vectorForms(fns, mem), geluAct: geluForm(api) };
   } catch {
     return null;
   }
@@ -92,7 +97,7 @@ function warmUp(x: ExpExports, mem: ExpMemory): void {
 }
 
 // Values copied into the instance's memory a chunk or a block of rows at a time, and back.
-function vectorForms(x: ExpExports, mem: ExpMemory): WasmExp {
+function vectorForms(x: ExpExports, mem: ExpMemory): Omit<WasmExp, 'geluAct'> {
   return {
     expInPlace(buf, from, to) {
       for (let s = from; s < to; s += CHUNK) {
@@ -149,6 +154,29 @@ function vectorForms(x: ExpExports, mem: ExpMemory): WasmExp {
         out.set(m.subarray(0, e - s), s);
       }
     },
+  };
+}
+
+// GELU's instance: erf's table from byte 0, x (then the result) in page 1, up in page 2
+function geluForm(api: WasmApi): WasmExp['geluAct'] {
+  if (ERF_TAYLOR.byteLength > WASM_PAGE_BYTES) throw new Error('erf.ts: the table outgrew a page');
+  const memory = new api.Memory({ initial: 3 });
+  const instance = new api.Instance(new api.Module(geluModuleBytes()), { env: { memory } });
+  const geluAct = instance.exports.gelu_act as (x: number, up: number, out: number, n: number) => void;
+  new Float64Array(memory.buffer).set(ERF_TAYLOR);
+  const m = new Float32Array(memory.buffer);
+  const X = CHUNK;
+  const U = 2 * CHUNK;
+  for (let i = 0; i < 8; i++) geluAct(X * 4, U * 4, X * 4, 1024); // (warm-up: wasmKernel.ts says why)
+  return (out, xs, up, n) => {
+    // the lanes past n compute old values, not copied out
+    for (let s = 0; s < n; s += CHUNK) {
+      const e = Math.min(n, s + CHUNK);
+      m.set(xs.subarray(s, e), X);
+      if (up) m.set(up.subarray(s, e), U);
+      geluAct(X * 4, up ? U * 4 : 0, X * 4, (e - s + 3) & ~3);
+      out.set(m.subarray(X, X + e - s), s);
+    }
   };
 }
 

@@ -1,0 +1,118 @@
+// Issue 29's new families in a real VS Code, every part of FFN Lens on each: the small random-weight
+// checkpoints of test/fixtures/arch-cases (made with PyTorch; their cases list every stage id) of
+// gpt_neox, gemma2, gemma3 and qwen3, each beside a model file with an empty "ablate". Shared by
+// the Node host's test (../architecturesFamilies.test.ts) and the web worker host's
+// (../../e2e-web/webArchitectures.test.ts).
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { edit, renderedVersion } from './editor';
+import { until } from './until';
+import type { Workbench } from './workbench';
+
+const CASES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'arch-cases');
+
+export interface Family {
+  /** model_type, for the test's title */
+  readonly type: string;
+  readonly file: string;
+  readonly title: string;
+  readonly folder: string;
+  readonly text: string;
+  /** Every stage id of the case, in the contract's order. */
+  readonly stages: readonly string[];
+}
+
+const CASE_OF: Record<string, [string, string]> = { gpt_neox: ['neox_parallel', 'neox-parallel'], gemma2: ['gemma2_bf16', 'gemma2-bf16'], gemma3: ['gemma3_f32', 'gemma3-f32'], qwen3: ['qwen3_bf16', 'qwen3-bf16'] };
+
+export const FAMILIES: readonly Family[] = Object.entries(CASE_OF).map(([type, [name, folder]]) => {
+  const c = JSON.parse(readFileSync(join(CASES, `${name}.json`), 'utf8')) as { model: Record<string, unknown>; expected: Record<string, unknown> };
+  const title = `${type} (random weights)`;
+  const text = `${JSON.stringify({ ...c.model, name: title, checkpoint: `./${folder}`, ablate: [] }, null, 2)}\n`;
+  return { type, file: `${type}.ffn.json`, title: `FFN Lens: ${title}`, folder, text, stages: Object.keys(c.expected) };
+});
+
+/** The files of every family: model files and checkpoint folders. */
+export function familyFiles(): Record<string, string | Uint8Array> {
+  const files: Record<string, string | Uint8Array> = {};
+  for (const f of FAMILIES) {
+    files[f.file] = f.text;
+    for (const n of ['config.json', 'model.safetensors']) files[`${f.folder}/${n}`] = readFileSync(join(CASES, f.folder, n));
+  }
+  return files;
+}
+
+/** The panel draws every stage of the case (each card's state "drawn") and a prediction. */
+export async function everyStageDrawn(wb: Workbench, f: Family): Promise<void> {
+  const view = await wb.visualize(f.file, f.title, { timeoutMs: 120_000 });
+  // (a model of 3 layers or more starts with its layers closed: their cards are drawn once open)
+  await view.locator('vscode-button.expand-all').click();
+  let missing: string[] = [];
+  await until(`every stage of ${f.type} drawn`, async () => {
+    missing = [];
+    for (const id of f.stages) if ((await view.locator(`section.card[data-stage-id="${id}"][data-state="drawn"]`).count()) === 0) missing.push(id);
+    return missing.length === 0;
+  }, { timeoutMs: 120_000, everyMs: 300, describe: () => `not drawn: ${missing.join(', ')}` });
+  await until('the prediction', async () => /the model predicts/.test(await view.locator('.probs-chart .chart-caption').innerText().catch(() => '')), { timeoutMs: 60_000 });
+}
+
+/** The ablate entry the tests type: neuron 3 of layer 1's FFN. */
+export const NEURON = 'layers.1.ffn.neuron.3';
+
+/**
+ * Types NEURON into "ablate" (at once, as a paste: no half-typed version between) and checks the
+ * render that follows was incremental: no stage before layer 1's FFN came whole (they came as
+ * kept). (Layer 1's activation may come whole: the first ablate of a layer adds its unit scales.)
+ */
+export async function ablateIncrementally(wb: Workbench, f: Family): Promise<number> {
+  const view = await wb.webview(f.title);
+  const lines = f.text.split('\n');
+  const line = lines.findIndex((l) => l.includes('"ablate": []')) + 1;
+  const col = lines[line - 1].indexOf('[') + 2;
+  const { version } = await edit(wb, { file: f.file, line, col, text: `"${NEURON}"`, insert: true, panel: view, timeoutMs: 120_000 });
+  await until(`version ${version} drawn`, async () => (await renderedVersion(view)) >= version, { timeoutMs: 120_000 });
+  const arrivals = ((await view.locator('body').getAttribute('data-arrivals')) ?? '').split(' ').filter(Boolean).map((a) => a.split('@')[0]);
+  const whole = arrivals.filter((id) => id === 'input' || id.startsWith('layers.0.') || id === 'layers.1.ln1' || id.startsWith('layers.1.attn.'));
+  assert.deepEqual(whole, [], `${f.type}: stages sent whole after an ablate of ${NEURON} (${arrivals.join(' ')})`);
+  assert.ok(arrivals.includes('head.logits') || arrivals.includes('layers.1.out'), `${f.type}: what follows the neuron came anew: ${arrivals.join(' ')}`);
+  return version;
+}
+
+/** A hover over the ablate entry in the model file shows the neuron's values per token. */
+export async function hoverNeuron(wb: Workbench, f: Family): Promise<string> {
+  await wb.openFile(f.file);
+  const word = wb.page.locator('.editor-group-container .view-lines span span', { hasText: NEURON }).first();
+  const hover = wb.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content', { hasText: NEURON }).first();
+  for (let i = 0; i < 10 && !(await hover.isVisible()); i++) {
+    await wb.page.mouse.move(0, 0);
+    await word.hover();
+    await hover.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+  }
+  const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+  assert.match(text, /neuron 3 of layer 1's FFN, switched off/, text);
+  // a row per token, each with numbers (up, act)
+  assert.ok((text.match(/-?\d+\.\d+/g) ?? []).length >= 8, `${f.type}: the hover's values: ${text}`);
+  await wb.page.keyboard.press('Escape');
+  return text;
+}
+
+/** Compare with the file without its ablate: the input the same, the prediction's logits not. */
+export async function compareWithPlain(wb: Workbench, f: Family): Promise<void> {
+  const view = await wb.webview(f.title);
+  const frame = await wb.webviewFrame(f.title);
+  const uniform = async (id: string): Promise<boolean> => {
+    const px = await wb.readCanvas(frame, `section.card[data-stage-id="${id}"] .hm-canvas`);
+    const first = px.data.slice(0, 4).join();
+    for (let i = 0; i < px.data.length; i += 4) if (px.data.slice(i, i + 4).join() !== first) return false;
+    return px.width > 0;
+  };
+  const choose = (k: string): Promise<void> => view.locator('.compare-select').evaluate((el: any, v: string) => { el.value = v; el.dispatchEvent(new Event('change')); }, k);
+  await choose('plain');
+  await until('the compare note', async () => /without ablate/.test(await view.locator('.compare-note').innerText().catch(() => '')), { timeoutMs: 60_000 });
+  await until('the logits differ from the baseline', async () => !(await uniform('head.logits')), { timeoutMs: 60_000 });
+  assert.ok(await uniform('input'), `${f.type}: the input is the baseline's`);
+  assert.ok(await uniform('layers.0.out'), `${f.type}: layer 0 is the baseline's`);
+  await wb.screenshot(`arch-${f.type}-compare`);
+  await choose('none');
+  await until('the compare note gone', async () => !/without ablate/.test(await view.locator('.compare-note').innerText().catch(() => '')), { timeoutMs: 60_000 });
+}
