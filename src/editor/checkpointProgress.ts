@@ -52,7 +52,7 @@ export class CheckpointProgress extends Disposable {
     const report = (done: number, of: number): void => {
       if (!progress) return void (pending = { done, total: of });
       const now = Math.floor((100 * done) / of);
-      progress.report({ increment: Math.max(0, now - pct), message: `${now} % of ${sizeText(of)}` });
+      progress.report({ increment: Math.max(0, now - pct), message: `${now} %` });
       pct = Math.max(pct, now);
     };
     void vscode.window.withProgress(
