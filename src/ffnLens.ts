@@ -27,6 +27,7 @@ import { looksLikeModelDocument, ModelDocuments } from './editor/modelDocuments'
 import { busy, resetBusy, type BusyStats } from './host/busy';
 import { Disposable } from './host/dispose';
 import { PanelManager } from './panel/panelManager';
+import { CheckpointProgress } from './editor/checkpointProgress';
 
 /** Handed to the integration tests (the return value of activate). */
 export interface FfnLensApi {
@@ -70,6 +71,7 @@ export class FfnLens extends Disposable {
     this._register(new ModelDiagnostics(this.client, this.documents, disk));
     this.panels = this._register(new PanelManager(this.client, this.documents, disk, context.extensionUri));
     if (platform.hostFiles) this._register(platform.hostFiles.onDidProgress((p) => this.panels.readProgress(p)));
+    this._register(new CheckpointProgress(this.client, platform.kind === 'node'));
     this._register(new ModelHoverProvider(this.client, this.documents));
     this._register(new ModelCodeLensProvider(this.client, this.documents));
     this._register(new ModelCodeActionProvider(this.client, this.documents));

@@ -13,7 +13,7 @@ import { describeValue } from '../common/quote';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
-import { readSplitColumns, readTensor } from './safetensors';
+import { readSplitColumns, readTensor, type TensorInfo } from './safetensors';
 import { openTensors, type TensorLocation } from './shards';
 import { eachExpectedTensor, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
 import { checkSizes } from './bounds';
@@ -56,6 +56,16 @@ export interface WeightHolder {
   intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
 }
 
+export interface LoadOptions {
+  readonly hfCache?: boolean;
+  readonly check?: (arch: ArchConfig) => void;
+  /**
+   * Given the tensors the model reads, once they are found and before a byte of them is read: may
+   * refuse (throw), and gives the files the weights are read through (counted, cancellable).
+   */
+  readonly beforeRead?: (arch: ArchConfig, tensors: readonly TensorInfo[], files: CheckpointFiles) => CheckpointFiles;
+}
+
 /**
  * Every file is read from inside `folder` (links followed; `opts.hfCache`: Hugging Face's cache
  * layout too, see inside.ts). `holder`: where the weights go; the matrices the forward multiplies are turned into panels as
@@ -63,7 +73,7 @@ export interface WeightHolder {
  * Without it, ordinary arrays in the layout the checkpoint stores. `opts.check`: a refusal of the
  * architecture, before anything but config.json is read.
  */
-export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: { readonly hfCache?: boolean; readonly check?: (arch: ArchConfig) => void } = {}): Promise<Checkpoint> {
+export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: LoadOptions = {}): Promise<Checkpoint> {
   // (each array a tensor is read into is written whole, or the load fails)
   const alloc = holder ? (n: number): Float32Array => holder.weightArray(n, false) : undefined;
   const arch = await readConfig(files, folder, opts.hfCache);
@@ -82,6 +92,8 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   let numbers = 0;
   for (const t of eachExpectedTensor(arch)) numbers += sizeOf(locate(t).info.shape);
   if (!arch.tied) numbers += sizeOf(locate(head).info.shape);
+  // (the caller's look before a weight is read: the memory check, progress and Cancel, store.ts)
+  if (opts.beforeRead) files = opts.beforeRead(arch, [...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])].map((t) => locate(t).info), files);
   if (holder) checkWeightBytes(numbers * 4);
 
   const used = new Set<string>();

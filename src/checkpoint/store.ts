@@ -7,7 +7,10 @@
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot, pathUnder } from './inside';
-import { archSpec, checkComputable, loadCheckpoint, type Checkpoint, type WeightHolder } from './load';
+import { archSpec, checkComputable, loadCheckpoint, type ArchConfig, type Checkpoint, type WeightHolder } from './load';
+import { cannotFit, CHECK_TOKENS, memoryProbe, modelNeeds } from './memoryFit';
+import { ReadCancelled, ReadMeter, watchedFiles } from './readProgress';
+import type { TensorInfo } from './safetensorsHeader';
 import { isAbsolutePath } from './paths';
 import { loadSae, type LoadedSae } from './saeFiles';
 import { quote } from '../common/quote';
@@ -19,7 +22,16 @@ import { TokenizerRunner, type BudgetedTokenizer } from '../tokenizer/tokenizerR
 export type Loading<T> =
   | { readonly state: 'loading'; readonly done: Promise<void> }
   | { readonly state: 'ready'; readonly value: T }
-  | { readonly state: 'failed'; readonly message: string; readonly at?: number };
+  /** `cancelled`: the read was stopped by Cancel: not tried again by time, only by retryCancelled. */
+  | { readonly state: 'failed'; readonly message: string; readonly at?: number; readonly cancelled?: boolean };
+
+/** A large checkpoint's read as it goes (protocol/worker.ts's CheckpointRead without its type). */
+export interface ReadReport {
+  readonly folder: string;
+  readonly done: number;
+  readonly total: number;
+  readonly state: 'reading' | 'read' | 'cancelled' | 'failed';
+}
 
 export interface LoadedCheckpoint extends ResolvableCheckpoint {
   readonly checkpoint: Checkpoint;
@@ -43,6 +55,14 @@ export class CheckpointStore {
   private workspace: readonly string[] | null = null;
   /** Bumped when everything is forgotten: a load begun before does not write its result back. */
   private generation = 0;
+  /** The checkpoint reads under way, by folder: Cancel sets `cancelled`, their next part is not read. */
+  private readonly reads = new Map<string, { cancelled: boolean }>();
+  /** Bytes a cancelled or failed read had taken, which the next model may take again (their blocks freed as they are collected). */
+  private reusable = 0;
+  /** Told how a large read goes (the worker posts it: the progress bar, Cancel). */
+  onRead: ((r: ReadReport) => void) | null = null;
+  /** Reads of fewer bytes are not told (they take a moment). */
+  toldFrom = 16e6;
 
   /**
    * `retryMs`: how long a failure is reported from the cache before it is tried again.
@@ -76,7 +96,7 @@ export class CheckpointStore {
       await this.inWorkspace(folder, 'the checkpoint folder');
       // (Hugging Face's cache layout leads out of the folder, into its repository's blobs/: not in Restricted Mode)
       // (an architecture whose block the core is not given yet: said at the checkpoint key, before any weight is read)
-      const checkpoint = await loadCheckpoint(this.files, folder, this.holder, { hfCache: this.workspace === null, check: checkComputable });
+      const checkpoint = await this.load(folder);
       return {
         checkpoint,
         params: checkpoint.params,
@@ -100,6 +120,68 @@ export class CheckpointStore {
       await this.inWorkspace(folder, "the SAE's folder");
       return loadSae(this.files, folder, this.workspace === null);
     });
+  }
+
+  /**
+   * Reads the checkpoint, checked first against the memory there is (nothing is allocated for a
+   * model that cannot fit), told as it goes, stopped by cancelRead between two parts of a tensor.
+   */
+  private async load(folder: string): Promise<Checkpoint> {
+    const read = { cancelled: false };
+    this.reads.set(folder, read);
+    let meter: ReadMeter | null = null;
+    const tell = (state: ReadReport['state'], m: ReadMeter | null = meter): void => {
+      if (m && m.total >= this.toldFrom) this.onRead?.({ folder, done: m.done, total: m.total, state });
+    };
+    try {
+      const checkpoint = await loadCheckpoint(this.files, folder, this.holder, {
+        hfCache: this.workspace === null,
+        check: checkComputable,
+        beforeRead: (arch, tensors, files) => {
+          meter = this.meter(arch, tensors, (m) => tell('reading', m));
+          return watchedFiles(files, meter, () => read.cancelled);
+        },
+      });
+      tell('read');
+      return checkpoint;
+    } catch (e) {
+      // (what it read is let go with this frame: its blocks are the kernel's again when collected)
+      const m = meter as ReadMeter | null;
+      if (m) this.reusable = Math.max(this.reusable, m.done);
+      tell(read.cancelled ? 'cancelled' : 'failed');
+      throw read.cancelled ? new ReadCancelled() : e;
+    } finally {
+      if (this.reads.get(folder) === read) this.reads.delete(folder);
+    }
+  }
+
+  /** The memory check (memoryFit.ts), then the meter of the tensors' bytes. */
+  private meter(arch: ArchConfig, tensors: readonly TensorInfo[], tell: (m: ReadMeter) => void): ReadMeter {
+    const spec = archSpec(arch, { ids: new Array<number>(CHECK_TOKENS).fill(0), temperature: 1, lens: false });
+    const why = cannotFit(modelNeeds(tensors, spec), memoryProbe(), this.reusable);
+    if (why) throw new CheckpointError(why);
+    const meter: ReadMeter = new ReadMeter(tensors.reduce((n, t) => n + (t.end - t.begin), 0), () => tell(meter));
+    meter.start();
+    return meter;
+  }
+
+  /** Stops the read of the checkpoint at `folder` (absolute, as onRead names it); false when none is under way. */
+  cancelRead(folder: string): boolean {
+    const read = this.reads.get(folder);
+    if (!read) return false;
+    read.cancelled = true;
+    return true;
+  }
+
+  /** The checkpoints whose read was cancelled are read again when next asked for (an edit of a file, a command). */
+  retryCancelled(): boolean {
+    let any = false;
+    for (const [key, c] of this.checkpoints) {
+      if (c.state !== 'failed' || !c.cancelled) continue;
+      this.checkpoints.delete(key);
+      any = true;
+    }
+    return any;
   }
 
   /** A tokenizer.json (from the checkpoint folder: a missing one is no tokenizer, null, not a failure). */
@@ -169,11 +251,11 @@ export class CheckpointStore {
   private get<T>(map: Map<string, Loading<T>>, key: string, load: () => Promise<T>): Loading<T> {
     const hit = map.get(key);
     // a failure is tried again on a later read (the folder may have been downloaded, a file fixed)
-    if (hit && !(hit.state === 'failed' && Date.now() - (hit.at ?? 0) >= this.retryMs)) return hit;
+    if (hit && !(hit.state === 'failed' && !hit.cancelled && Date.now() - (hit.at ?? 0) >= this.retryMs)) return hit;
     const generation = this.generation;
     const done = load().then(
       (value) => void (generation === this.generation && map.set(key, { state: 'ready', value })),
-      (e: unknown) => void (generation === this.generation && map.set(key, { state: 'failed', message: messageOf(e), at: Date.now() })),
+      (e: unknown) => void (generation === this.generation && map.set(key, { state: 'failed', message: messageOf(e), at: Date.now(), ...(e instanceof ReadCancelled ? { cancelled: true } : {}) })),
     );
     const loading: Loading<T> = { state: 'loading', done };
     map.set(key, loading);
@@ -193,11 +275,11 @@ function messageOf(e: unknown): string {
  * loaded and its prompts are tokenized; `loading` while they are not (ask again when it settles;
  * `tokenizing`: only a prompt is). Other reads are returned as they are.
  */
-export function resolveRead(read: ReadResult, modelFile: string, store: CheckpointStore | null, resolver: CheckpointResolver): { read: ReadResult } | { loading: Promise<void>; tokenizing?: boolean } {
+export function resolveRead(read: ReadResult, modelFile: string, store: CheckpointStore | null, resolver: CheckpointResolver): { read: ReadResult } | { loading: Promise<void>; tokenizing?: boolean; folder?: string } {
   const req = read.checkpoint;
   if (!req) return { read };
-  const problem = (at: { start: number; end: number; path: readonly (string | number)[] }, message: string): { read: ReadResult } => ({
-    read: { ...read, problems: [...read.problems, { severity: 'error', code: 'value', message, path: at.path, start: at.start, end: at.end } satisfies Problem] },
+  const problem = (at: { start: number; end: number; path: readonly (string | number)[] }, message: string, severity: Problem['severity'] = 'error'): { read: ReadResult } => ({
+    read: { ...read, problems: [...read.problems, { severity, code: 'value', message, path: at.path, start: at.start, end: at.end } satisfies Problem] },
   });
   if (!store) return problem(req.folderAt, 'checkpoints cannot be opened here');
   const folder = store.resolvePath(modelFile, req.folder);
@@ -208,9 +290,11 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
   const t = store.tokenizer(req.tokenizer === null ? { kind: 'folder', folder } : { kind: 'key', given: req.tokenizer, path: store.resolvePath(modelFile, req.tokenizer), modelDir, folder });
   const s = (req.saes ?? []).map((ref) => store.sae(store.resolvePath(modelFile, ref.path)));
   if (c.state === 'loading' || t.state === 'loading' || s.some((x) => x.state === 'loading')) {
-    return { loading: Promise.all([c, t, ...s].map((x) => (x.state === 'loading' ? x.done : undefined))).then(() => undefined) };
+    // (`folder`: the store's key, which its read reports name)
+    return { loading: Promise.all([c, t, ...s].map((x) => (x.state === 'loading' ? x.done : undefined))).then(() => undefined), folder };
   }
-  if (c.state === 'failed') return problem(req.folderAt, c.message);
+  // (Cancel is the user's, not the file's fault: a warning, which says how to read it again)
+  if (c.state === 'failed') return problem(req.folderAt, c.message, c.cancelled ? 'warning' : 'error');
   if (t.state === 'failed') return problem(req.tokenizerAt ?? req.folderAt, t.message);
   const badSae = s.findIndex((x) => x.state === 'failed');
   if (badSae >= 0) return problem(req.saes[badSae].pathAt, `the SAE ${quote(req.saes[badSae].path)}: ${(s[badSae] as { message: string }).message}`);

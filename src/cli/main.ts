@@ -26,9 +26,10 @@ import { enableWasmRelaxedSimd } from '../worker/nodeWasmFeatures';
 import { setNodeRunBudget } from '../worker/nodeRunBudget';
 import { LensError } from '../lenses/cache';
 import { moreLine, shownProblems } from './problemLines';
+import { progressText } from './progressLine';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 
-export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR]
+export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR] [--progress]
 ${LENS_USAGE}
 
 Computes every stage of the transformer block(s) in the model file FILE and prints
@@ -37,6 +38,7 @@ one JSON object: {"model": {...}, "stages": [{"id", "shape", "data"}, ...]}.
   --only ID[,ID...]  keep only these stages (e.g. --only layers.0.ffn.up,output)
   --summary          print each stage's shape and min/max/mean instead of its data
   --npy DIR          also write each stage as DIR/ID.npy (float32; numpy.load reads it)
+  --progress         say how far a large checkpoint's read is on stderr (on a terminal it does)
   -h, --help         show this help
   -v, --version      show the version
 
@@ -46,14 +48,16 @@ stderr as FILE:LINE:COL: error: PATH: message), 2 on wrong usage.`;
 export interface Io {
   out(s: string): void;
   err(s: string): void;
+  /** stderr is a terminal: a large checkpoint's read is said there as it goes. */
+  readonly errTty?: boolean;
 }
 
-interface Options { cmd: 'stages' | LensCommand; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string> }
+interface Options { cmd: 'stages' | LensCommand; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string>; progress: boolean }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
-  const rest = [...argv];
+  const rest = argv.filter((a) => a !== '--progress'); // (every command's)
   if (rest.includes('-h') || rest.includes('--help')) return 'help';
   if (rest.includes('-v') || rest.includes('--version')) return 'version';
   const cmd = rest.shift();
@@ -92,7 +96,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
     else throw new UsageError(`unexpected argument "${a}"`);
   }
   if (file === undefined) throw new UsageError('missing FILE');
-  return { cmd: lensCmd ?? 'stages', file, only, summary, npy, lens };
+  return { cmd: lensCmd ?? 'stages', file, only, summary, npy, lens, progress: argv.includes('--progress') };
 }
 
 function modelJson(m: ModelFile): object {
@@ -189,6 +193,13 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
   }
   // (a tokenizer's own pattern may backtrack for minutes: it runs in a thread stopped after a budget)
   const store = new CheckpointStore(files, undefined, defaultKernel(), new TokenizerRunner(nodeTokenizerThread(nodeTokenizerScript(__dirname))));
+  if (opts.progress || raw.errTty) {
+    const tenth = { n: -1 };
+    store.onRead = (r) => {
+      const line = progressText(r, raw.errTty === true, tenth); // (terminalSafe inside: it writes \r itself)
+      if (line) raw.err(line);
+    };
+  }
   const res = await resolveReadNow(readModel(text, opts.file), opts.file, store, new CheckpointResolver());
   store.runner.dispose();
   writeProblems(io, opts.file, text, res.problems);
@@ -284,7 +295,7 @@ export function prepareProcess(): void {
 async function main(): Promise<void> {
   prepareProcess();
   const chunks: string[] = [];
-  const io: Io = { out: (s) => chunks.push(s), err: (s) => process.stderr.write(s) };
+  const io: Io = { out: (s) => chunks.push(s), err: (s) => process.stderr.write(s), errTty: process.stderr.isTTY === true };
   let code: number;
   try {
     code = await run(process.argv.slice(2), io);

@@ -5,7 +5,7 @@
 // webview that (re)starts asks the worker, which replays its last render (or computes it).
 import * as vscode from 'vscode';
 import type { ComputeClient } from '../compute/computeClient';
-import type { CompareSpec, FromWorker } from '../protocol/worker';
+import type { CheckpointRead, CompareSpec, FromWorker } from '../protocol/worker';
 import { baselineFor, gitAvailable, type BaselineKind } from '../editor/baselines';
 import { readSettings, writePanelSetting } from '../host/config';
 import { csvText, npyBytes } from '../common/npy';
@@ -17,7 +17,7 @@ import type { FromWebview, ToWebview } from '../protocol/panel';
 import { DroppedParts, modelToWebview, toWebview } from './relay';
 import { rangeOf, type PanelSource } from '../editor/panelSource';
 import type { ReadProgress } from '../compute/hostFiles';
-import { loadingNotice, readIsFor, type ReadShown } from './loadingNotice';
+import { loadingNotice, readIsFor, workerReadNotice, type ReadShown } from './loadingNotice';
 import type { LensKind, LensResult } from '../protocol/lenses';
 import { parseUnit } from '../model/checkpointRequest';
 import { unitActions } from '../editor/unitActions';
@@ -46,6 +46,9 @@ export class Panel extends Disposable {
   /** The checkpoint it reads (as the model file names it), and how far the host's read of it is. */
   private loadingWhat = '';
   private readShown: ReadShown | null = null;
+  /** The folder the worker reads for it (CheckpointRead's), and the notice of a read cancelled, kept until it loads again. */
+  private loadingFolder: string | undefined;
+  private cancelled: string | null = null;
   readonly stats: PanelStats = { posted: { model: 0, stage: 0, problems: 0, done: 0 }, droppedStale: 0, lastRenderedVersion: -1, lastPostedVersion: -1 };
 
   private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
@@ -153,6 +156,14 @@ export class Panel extends Disposable {
     this.post({ type: 'notice', text: loadingNotice(this.loadingWhat, this.readShown) });
   }
 
+  /** The worker's read of a checkpoint (src/editor/checkpointProgress.ts): said while this panel waits for it. */
+  checkpointRead(r: CheckpointRead): void {
+    if (!this.loading || r.folder !== this.loadingFolder) return;
+    const text = workerReadNotice(this.loadingWhat, r);
+    if (r.state === 'cancelled') this.cancelled = text;
+    if (text) this.post({ type: 'notice', text });
+  }
+
   /** A line at the top of the panel (the file is read from disk, or could not be read). */
   showNotice(text: string): void {
     this.notice = text;
@@ -186,10 +197,12 @@ export class Panel extends Disposable {
         this.stats.droppedStale++;
         return;
       }
+      if (m.summary && this.cancelled) this.loading = true; // (a model after all: the cancelled notice goes)
+      if (m.summary) this.cancelled = null;
       if (this.loading) {
         this.loading = false;
         this.readShown = null;
-        this.post({ type: 'notice', text: this.notice ?? '' }); // (the checkpoint is in)
+        this.post({ type: 'notice', text: this.cancelled ?? this.notice ?? '' }); // (the checkpoint is in, or was cancelled)
       }
       if (m.summary) {
         this.shown = m.version;
@@ -218,6 +231,8 @@ export class Panel extends Disposable {
     } else if (m.type === 'loading') {
       this.loading = true;
       this.loadingWhat = m.what;
+      this.loadingFolder = m.folder;
+      this.cancelled = null;
       this.post({ type: 'notice', text: loadingNotice(m.what, this.readShown) });
       return;
     }

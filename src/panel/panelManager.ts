@@ -33,6 +33,7 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     super();
     this._register(vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this));
     this._register(client.onMessage((m) => {
+      if (m.type === 'checkpointRead') for (const p of this.panels) p.checkpointRead(m);
       if (!('doc' in m)) return;
       for (const p of this.panels) {
         if (p.source.key !== m.doc) continue;

@@ -84,7 +84,11 @@ export type ToWorker =
   /** A part of a large file being read (bytes [at, at + bytes.byteLength) of `total`), in order, transferred. */
   | { readonly type: 'fsData'; readonly id: number; readonly at: number; readonly total: number; readonly bytes: ArrayBuffer }
   /** Stop a long query (patching) early: its reply comes at once. */
-  | { readonly type: 'cancel'; readonly id: number };
+  | { readonly type: 'cancel'; readonly id: number }
+  /** Stop reading the checkpoint at `folder` (as `checkpointRead` names it): what was read is let go, and the files that name it say so. */
+  | { readonly type: 'cancelRead'; readonly folder: string }
+  /** Read the checkpoints whose reading was cancelled again, when next asked for (the command; an edit of the file does it too). */
+  | { readonly type: 'retryReads' };
 
 export type Query =
   | { readonly kind: 'locate'; readonly stageId: string; readonly index: readonly number[] }
@@ -142,6 +146,19 @@ export interface WorkerProblem extends ProblemInfo, LineCol {
   readonly fix?: FixHint;
 }
 
+/**
+ * A large checkpoint's weights being read (src/checkpoint/readProgress.ts): `reading` as each
+ * percent passes, then one end state. `done`/`total`: bytes of the tensors read / to read.
+ */
+export interface CheckpointRead {
+  readonly type: 'checkpointRead';
+  /** The folder, absolute, as the worker names files (the store's key). */
+  readonly folder: string;
+  readonly done: number;
+  readonly total: number;
+  readonly state: 'reading' | 'read' | 'cancelled' | 'failed';
+}
+
 /** Worker → host */
 export type FromWorker =
   /**
@@ -153,8 +170,13 @@ export type FromWorker =
   | ForDoc<StageMessage>
   | ForDoc<TopMessage>
   | { readonly type: 'done'; readonly doc: string; readonly version: number; readonly ms: { readonly parse: number; readonly forward: number }; readonly kernel?: string }
-  /** A checkpoint (or tokenizer) the file names is being read: the numbers come when it is in. */
-  | { readonly type: 'loading'; readonly doc: string; readonly version: number; readonly what: string }
+  /**
+   * A checkpoint (or tokenizer) the file names is being read: the numbers come when it is in.
+   * `folder`: the checkpoint's folder as `checkpointRead` names it (absolute), when known.
+   */
+  | { readonly type: 'loading'; readonly doc: string; readonly version: number; readonly what: string; readonly folder?: string }
+  /** How far the read of a large checkpoint's weights has got (bytes of its tensors), for every file that names it. */
+  | CheckpointRead
   /** A file could not be read from disk. */
   | { readonly type: 'fileError'; readonly doc: string; readonly message: string }
   /** Warnings only the computed stages can give (dead neurons, NaN, empty attention rows). */

@@ -183,7 +183,7 @@ export class DocRunner {
     const t0 = performance.now();
     const read = text.ensureRead();
     if (text.loading) {
-      if (!text.tokenizing) out.post({ type: 'loading', doc, version, what: read.checkpoint?.folder ?? '' });
+      if (!text.tokenizing) out.post({ type: 'loading', doc, version, what: read.checkpoint?.folder ?? '', ...(text.loadingFolder ? { folder: text.loadingFolder } : {}) });
       return out.release();
     }
     const t1 = performance.now();

@@ -39,7 +39,7 @@ export class DocSession {
     /** Tracked for its text's look alone, until a parse shows its top level (see ToWorker 'open'). */
     sniffed = false,
     /** Where checkpoints are loaded (null: a file that names one cannot be computed here). */
-    store: CheckpointStore | null = null,
+    private readonly store: CheckpointStore | null = null,
   ) {
     this.text = new DocText(fileName, text, version, store, () => this.runner.schedule(true), sniffed);
     this.out = new Outbox(postOut);
@@ -84,6 +84,7 @@ export class DocSession {
   }
 
   change(version: number, changes: readonly TextChange[], length: number, sentAt?: number): void {
+    this.store?.retryCancelled(); // (an edit is how a cancelled checkpoint read is asked for again)
     this.runner.changing(sentAt);
     const outOfStep = this.text.change(version, changes, length);
     this.stopJob('the model file changed while patching: run it again for the file as it is now');
@@ -93,6 +94,7 @@ export class DocSession {
   }
 
   replace(version: number, text: string | Uint8Array): void {
+    this.store?.retryCancelled();
     this.text.replace(version, text);
     this.stopJob('the model file changed while patching: run it again for the file as it is now');
     this.runner.schedule();

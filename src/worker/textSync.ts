@@ -34,6 +34,8 @@ export class DocText {
   loading: Promise<void> | null = null;
   /** Only a prompt is being tokenized (a fraction of a millisecond, as a rule): the panel is not told. */
   tokenizing = false;
+  /** The checkpoint folder being loaded, as the store's read reports name it. */
+  loadingFolder: string | undefined = undefined;
   /** Edits read incrementally so far (tests and the benchmark look). */
   incrementalEdits = 0;
 
@@ -150,6 +152,7 @@ export class DocText {
     });
     this.loading = loading;
     this.tokenizing = r.tokenizing === true;
+    this.loadingFolder = 'folder' in r ? r.folder : undefined;
     return read;
   }
 

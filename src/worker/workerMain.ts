@@ -62,6 +62,8 @@ class WorkerBody {
       weightArray: (n, zeroed, room) => this.getKernel().weightArray(n, zeroed, room),
       intoPanels: (w, K, N, layout) => this.getKernel().intoPanels(w, K, N, layout),
     }, new TokenizerRunner(platform.spawnTokenizerThread ?? null));
+    // (a large checkpoint's read: the host's progress bar and Cancel)
+    this.store.onRead = (r) => this.post({ type: 'checkpointRead', ...r });
   }
 
   private session(doc: string, fileName: string, text: string | Uint8Array, version: number, sniffed: boolean | undefined): DocSession {
@@ -105,6 +107,12 @@ class WorkerBody {
         return;
       case 'cancel':
         for (const x of this.sessions.values()) x.stopJob('cancelled', msg.id);
+        return;
+      case 'cancelRead':
+        this.store.cancelRead(msg.folder);
+        return;
+      case 'retryReads':
+        if (this.store.retryCancelled()) for (const x of this.sessions.values()) x.reread();
         return;
       case 'query':
         return this.query(msg, s);
