@@ -68,6 +68,20 @@ export interface CheckpointRequest {
   readonly corruptedPromptAt: At | null;
   readonly corruptedIds: readonly number[] | null;
   readonly corruptedIdsAt: At | null;
+  /** `generate` (readGenerate.ts), or null when the file does not ask for generation. */
+  readonly generate: GenerateRequest | null;
+}
+
+/** What `generate` asks for, defaults filled in (format.ts's GENERATE_FIELDS). */
+export interface GenerateRequest {
+  readonly tokens: number;
+  /** 0: greedy. */
+  readonly temperature: number;
+  readonly topK: number;
+  readonly seed: number;
+  readonly at: At;
+  /** Where `tokens` stands (the key itself, or `generate` when it is left to its default). */
+  readonly tokensAt: At;
 }
 
 /** `layers.3.ffn.neuron.17` → {3, neuron, 17}; null for anything else (numbers of at most 9 digits: more names no unit of any model). */

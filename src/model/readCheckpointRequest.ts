@@ -10,6 +10,7 @@ import type { PathSegment } from './problems';
 import { defaultModelName, describe } from './readerBase';
 import type { NumberReader } from './readNumbers';
 import { quote } from '../common/quote';
+import { readGenerate } from './readGenerate';
 
 /** The keys of a written-out model, which a checkpoint's config.json decides instead. */
 const INLINE = ['input', 'attention', 'ffn', 'ln1', 'ln2', 'layers', 'ln_f', 'head', 'layout', 'residual', 'norm', 'positional', 'final_norm'];
@@ -45,6 +46,7 @@ export function readCheckpointRequest(r: NumberReader, root: ObjectNode, fileNam
   const ciProp = top.get('corrupted_token_ids');
   const corruptedIds = ciProp?.value ? r.integers(ciProp.value, ['corrupted_token_ids']) : null;
   if (cpProp && ciProp) r.error('value', ['corrupted_token_ids'], { start: ciProp.keyStart, end: ciProp.keyEnd }, 'use either "corrupted_prompt" or "corrupted_token_ids", not both');
+  const generate = readGenerate(r, top.get('generate'), at);
   if (r.hasErrors() || folder === undefined) return null;
   const { promptProp, prompt, idsProp, tokenIds } = input;
   return {
@@ -56,6 +58,7 @@ export function readCheckpointRequest(r: NumberReader, root: ObjectNode, fileNam
     ablate, scale, weights, temperature, lens,
     corruptedPrompt, corruptedPromptAt: cpProp ? at(cpProp, ['corrupted_prompt']) : null,
     corruptedIds, corruptedIdsAt: ciProp ? at(ciProp, ['corrupted_token_ids']) : null,
+    generate,
   };
 }
 
