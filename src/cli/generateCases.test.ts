@@ -74,7 +74,7 @@ describe('ffn-lens generate against PyTorch (test/fixtures/generate-cases)', () 
     assert.match(gl.note!, /positions for 32 tokens: generation stopped after 28 of the 40/);
     const inFile = await cli(['generate', path], JSON.stringify({ ...c.model, generate: { tokens: 40 } }));
     assert.equal(inFile.code, 0);
-    assert.match(inFile.err, /warning: generate\.tokens: generate\.tokens is 40: after the input's 5 tokens this gpt2 model has positions for 28 more; generation stops there\n$/);
+    assert.match(inFile.err, /warning: generate\.tokens: asks for 40: after the input's 5 tokens this gpt2 model has positions for 28 more; generation stops there\n$/);
     const written = await cli(['generate', path], JSON.stringify({ version: 1, input: [[1, 0], [0, 1]], ffn: { W1: [[1, 0]], W2: [[1], [0]] } }));
     assert.equal(written.code, 1);
     assert.match(written.err, /generation needs a model that reads token ids \(a checkpoint\)/);
