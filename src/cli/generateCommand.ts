@@ -6,9 +6,9 @@
 import { decode, DecodeError, type DecodeSettings, type Decoding } from '../core/decode';
 import { Engine } from '../core/engine';
 import { defaultKernel } from '../core/kernel';
-import { GENERATE_FIELDS } from '../model/format';
 import { MAX_SEED } from '../model/readGenerate';
 import type { ModelFile } from '../model/read';
+import { fileSettings, joinedText, tokenTexts } from '../worker/generationText';
 
 export const GENERATE_OPTIONS: readonly string[] = ['--tokens', '--temperature', '--top-k', '--seed'];
 
@@ -24,8 +24,7 @@ export class GenerateUsageError extends Error {}
 
 /** The settings: the file's "generate" (or the format's defaults), each option over it. */
 export function generateSettings(file: ModelFile, opts: Readonly<Record<string, string>>): DecodeSettings {
-  const g = file.checkpoint?.request.generate;
-  const d = (k: string): number => GENERATE_FIELDS[k].default as number;
+  const g = fileSettings(file);
   const num = (name: string, whole: boolean, min: number, max: number, dflt: number): number => {
     const v = opts[name];
     if (v === undefined) return dflt;
@@ -36,14 +35,12 @@ export function generateSettings(file: ModelFile, opts: Readonly<Record<string, 
     return x;
   };
   return {
-    tokens: num('--tokens', true, 1, 1e6, g?.tokens ?? d('tokens')),
-    temperature: num('--temperature', false, 0, Infinity, g?.temperature ?? d('temperature')),
-    topK: num('--top-k', true, 1, 1e9, g?.topK ?? d('top_k')),
-    seed: num('--seed', true, 0, MAX_SEED, g?.seed ?? d('seed')),
+    tokens: num('--tokens', true, 1, 1e6, g.tokens),
+    temperature: num('--temperature', false, 0, Infinity, g.temperature),
+    topK: num('--top-k', true, 1, 1e9, g.topK),
+    seed: num('--seed', true, 0, MAX_SEED, g.seed),
   };
 }
-
-interface TokenText { readonly id: number; readonly text: string }
 
 /** The JSON `ffn-lens generate` prints (DecodeError: why the model cannot generate). */
 export function generateCommand(file: ModelFile, opts: Readonly<Record<string, string>>): object {
@@ -55,7 +52,7 @@ export function generateCommand(file: ModelFile, opts: Readonly<Record<string, s
 }
 
 function generationJson(file: ModelFile, s: DecodeSettings, d: Decoding): object {
-  const text = tokenText(file);
+  const text = tokenTexts(file);
   const r = (x: number): number => Number(x.toPrecision(7));
   return {
     settings: { tokens: s.tokens, temperature: s.temperature, top_k: s.topK, seed: s.seed },
@@ -68,31 +65,6 @@ function generationJson(file: ModelFile, s: DecodeSettings, d: Decoding): object
     text: joinedText(file, d.tokens.map((t) => t.id)),
     note: d.note,
   };
-}
-
-const utf8 = new TextDecoder('utf-8');
-
-/** A token's own text: its bytes decoded (a piece of a character as U+FFFD), else its label. */
-function tokenText(file: ModelFile): (id: number) => TokenText {
-  const tok = file.checkpoint?.tokenizer ?? null;
-  return (id) => {
-    const b = tok?.bytes?.(id) ?? null;
-    return { id, text: b ? utf8.decode(b) : file.vocab[id] ?? `#${id}` };
-  };
-}
-
-/** The generated tokens' text as one: their bytes joined, then decoded (so a character split over tokens is whole). */
-function joinedText(file: ModelFile, ids: readonly number[]): string {
-  const tok = file.checkpoint?.tokenizer ?? null;
-  const parts = ids.map((id) => tok?.bytes?.(id) ?? null);
-  if (parts.some((b) => b === null)) return ids.map((id) => file.vocab[id] ?? `#${id}`).join('');
-  const all = new Uint8Array(parts.reduce((n, b) => n + b!.length, 0));
-  let at = 0;
-  for (const b of parts) {
-    all.set(b!, at);
-    at += b!.length;
-  }
-  return utf8.decode(all);
 }
 
 export { DecodeError };

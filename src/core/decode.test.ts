@@ -9,7 +9,7 @@ import { CheckpointResolver } from '../checkpoint/resolve';
 import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { readModel } from '../model/read';
 import { FIXTURES } from '../../test/helpers/fixtures';
-import { decode, type DecodeSettings, type Decoding } from './decode';
+import { decode, type DecodedToken, type DecodeSettings, type Decoding } from './decode';
 import { Engine } from './engine';
 import { STAGE } from './ids';
 import { tsKernel, type MatmulKernel, type Packed } from './kernel';
@@ -25,10 +25,13 @@ async function model(store: CheckpointStore, body: object): Promise<Model> {
   return read.file!.model;
 }
 
-function drain(g: Generator<unknown, Decoding>): Decoding {
+/** The decoding, and each token as it was yielded (with its step's stages). */
+function drain(g: Generator<DecodedToken | null, Decoding>): Decoding & { yielded: DecodedToken[] } {
+  const yielded: DecodedToken[] = [];
   for (;;) {
     const r = g.next();
-    if (r.done) return r.value;
+    if (r.done) return { ...r.value, yielded };
+    if (r.value) yielded.push(r.value);
   }
 }
 
@@ -63,9 +66,10 @@ describe('decode: the KV cache against the whole sequence at every step', () => 
       const fresh = drain(decode(new Engine(kernel), m, s, { recompute: true }));
       assert.equal(cached.tokens.length, 12);
       assert.deepEqual(cached.tokens.map((t) => t.id), fresh.tokens.map((t) => t.id));
-      cached.tokens.forEach((t, i) => {
+      assert.deepEqual(cached.tokens, cached.yielded.map(({ index, id, top }) => ({ index, id, top })));
+      cached.yielded.forEach((t, i) => {
         const a = t.stages.find((x) => x.id === STAGE.logits)!;
-        const b = fresh.tokens[i].stages.find((x) => x.id === STAGE.logits)!;
+        const b = fresh.yielded[i].stages.find((x) => x.id === STAGE.logits)!;
         assert.equal(a.shape[0], m.spec.T + i);
         assert.ok(bits(a.data).equals(bits(b.data)), `step ${i}: head.logits bit for bit`);
         assert.deepEqual(t.top, fresh.tokens[i].top);

@@ -46,7 +46,8 @@ export interface DecodedToken {
 
 export interface Decoding {
   readonly prompt: readonly number[];
-  readonly tokens: readonly DecodedToken[];
+  /** Without their stages (each step's run is held only by the token yielded). */
+  readonly tokens: ReadonlyArray<Omit<DecodedToken, 'stages'>>;
   /** Fewer tokens than asked for: why (the model's positions ran out). */
   readonly note: string | null;
 }
@@ -86,7 +87,7 @@ export function* decode(engine: Engine, model: Model, settings: DecodeSettings, 
   const ids = [...prompt];
   const { count, note } = howMany(model, prompt.length, settings.tokens, opts.maxPositions ?? null, grow);
   const draw = settings.temperature > 0 ? rng(settings.seed) : null;
-  const tokens: DecodedToken[] = [];
+  const tokens: Array<Omit<DecodedToken, 'stages'>> = [];
   for (let n = 0; n < count; n++) {
     const m = grow(model, ids);
     let stages: Stage[];
@@ -103,7 +104,7 @@ export function* decode(engine: Engine, model: Model, settings: DecodeSettings, 
       }
     }
     const token = choose(stages, m.spec, settings, draw, n);
-    tokens.push(token);
+    tokens.push({ index: token.index, id: token.id, top: token.top });
     ids.push(token.id);
     yield token;
   }

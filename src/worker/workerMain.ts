@@ -106,6 +106,9 @@ class WorkerBody {
       case 'cancel':
         for (const x of this.sessions.values()) x.stopJob('cancelled', msg.id);
         return;
+      case 'generate':
+        s?.generate(msg.on);
+        return;
       case 'query':
         return this.query(msg, s);
     }
