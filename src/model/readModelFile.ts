@@ -5,7 +5,7 @@
 import { runTooLarge } from '../core/runSize';
 import type { Layout, Norm } from '../core/spec';
 import { paramId, PARAM } from '../core/ids';
-import { CHECKPOINT_FIELDS, LAYER_FIELDS, MODEL_FIELDS } from './format';
+import { LAYER_FIELDS, MODEL_FIELDS } from './format';
 import type { ObjectNode, PropertyNode } from './jsonc';
 import type { ModelFile } from './modelFile';
 import type { ParamCounts } from '../core/paramCounts';
@@ -17,9 +17,9 @@ import { DEFAULT_LAYERNORM, FINAL_NORM_IDS, toModel, type HeadWeights, type Laye
 
 /** The model a model file writes out, or null when any error was found (the problems are the reader's). */
 export function readModelFile(r: NumberReader, root: ObjectNode, fileName: string): ModelFile | null {
-  const top = r.fields(root, [], { ...MODEL_FIELDS, generate: CHECKPOINT_FIELDS.generate });
-  const gen = top.get('generate');
   // (a written-out model reads vectors: a chosen token has no row of "input" to be fed back as)
+  const gen = root.props.find((p) => p.key === 'generate');
+  const top = r.fields(gen ? { ...root, props: root.props.filter((p) => p !== gen) } : root, [], MODEL_FIELDS);
   if (gen) r.warn('value', ['generate'], { start: gen.keyStart, end: gen.keyEnd }, 'generate needs a model that reads token ids: only a model file that names a "checkpoint" generates (this one reads the vectors of "input"); it is ignored');
   r.checkVersion(top, root);
   const name = r.string(top.get('name'), ['name']) ?? defaultModelName(fileName);
