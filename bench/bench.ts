@@ -16,6 +16,7 @@
 //              the compute worker (the real dist/worker.js in a worker thread), d = 64…768
 //   draw       one 32 × 3072 heatmap drawn in Chromium (Playwright), as the panel draws it
 //   checkpoint random-weight GPT-2-small and SmolLM2-135M: an ablate and an appended token vs a full forward
+//   generate   32 tokens generated on GPT-2-small with the KV cache vs recomputing every step
 //   archs      the forward's GFLOP/s on each architecture's block (Pythia, Qwen3, Gemma 3, Gemma 2 widths) vs GPT-2-small's
 //   wire       bytes one edit of a GPT-2-small-shaped checkpoint's model file posts: worker → host → webview
 //   host       the extension host's thread in a real VS Code (code-server) while a d = 512 block
@@ -52,6 +53,7 @@ import { tfjsKernel, tfjsVersion, tfjsWasm, tfjsWasmHasSimd } from './peers';
 import { tfjsGpt2Forward } from './tfjsGpt2';
 import { wireBytesOfEdits, type EditBytes } from './wireBytes';
 import { archThroughput } from './archThroughput';
+import { generationBench } from './generation';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -995,12 +997,13 @@ async function main(): Promise<void> {
   await section('hosts', hosts);
   await section('parse', parse);
   await section('matmul', matmul);
-  if (want('recompute') || want('edit') || want('checkpoint') || want('archs')) await startWorkerKernel();
+  if (want('recompute') || want('edit') || want('checkpoint') || want('archs') || want('generate')) await startWorkerKernel();
   await section('recompute', recompute);
   await section('edit', edits);
   await section('draw', draw);
   await section('checkpoint', checkpoints);
   await section('archs', archs);
+  await section('generate', async () => { results.generate = await generationBench(workerKernel!, (id) => writePreset(join(tmpdir(), 'ffn-bench-checkpoints'), id)); });
   await section('wire', wire);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;

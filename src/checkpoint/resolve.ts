@@ -91,6 +91,12 @@ export class CheckpointResolver {
       const at = req.tokenIdsAt ?? req.promptAt!;
       problems.push({ severity: 'warning', code: 'value', message: `the input has ${ids.length} tokens; this ${ckpt.modelType} model was trained on up to ${ckpt.trainedPositions} (max_position_embeddings): the positions past it are computed, but the model never saw them`, path: at.path, start: at.start, end: at.end });
     }
+    const gen = req.generate;
+    if (gen && ckpt.maxPositions !== null && ids.length <= ckpt.maxPositions && ids.length + gen.tokens - 1 > ckpt.maxPositions) {
+      // (the last token generated is not read: input + tokens − 1 positions)
+      const fit = ckpt.maxPositions - ids.length + 1;
+      problems.push({ severity: 'warning', code: 'value', message: `generate.tokens asks for ${gen.tokens}: after the input's ${ids.length} tokens this ${ckpt.modelType} model has positions for ${fit} more; generation stops there`, path: gen.tokensAt.path, start: gen.tokensAt.start, end: gen.tokensAt.end });
+    }
     if (req.tokens && req.tokensAt && req.tokens.length !== ids.length) {
       error('value', req.tokensAt, `tokens has ${req.tokens.length} labels for ${ids.length} tokens of input`);
     }

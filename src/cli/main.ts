@@ -28,9 +28,11 @@ import { LensError } from '../lenses/cache';
 import { moreLine, shownProblems } from './problemLines';
 import { progressText } from './progressLine';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
+import { DecodeError, GENERATE_OPTIONS, GENERATE_USAGE, GenerateUsageError, generateCommand } from './generateCommand';
 
 export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR] [--progress]
 ${LENS_USAGE}
+${GENERATE_USAGE}
 
 Computes every stage of the transformer block(s) in the model file FILE and prints
 one JSON object: {"model": {...}, "stages": [{"id", "shape", "data"}, ...]}.
@@ -52,7 +54,7 @@ export interface Io {
   readonly errTty?: boolean;
 }
 
-interface Options { cmd: 'stages' | LensCommand; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string>; progress: boolean }
+interface Options { cmd: 'stages' | LensCommand | 'generate'; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string>; progress: boolean }
 
 class UsageError extends Error {}
 
@@ -62,8 +64,9 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
   if (rest.includes('-v') || rest.includes('--version')) return 'version';
   const cmd = rest.shift();
   if (cmd === undefined) throw new UsageError('missing command');
-  const lensCmd = (LENS_COMMANDS as readonly string[]).includes(cmd) ? (cmd as LensCommand) : null;
-  if (cmd !== 'stages' && !lensCmd) throw new UsageError(`unknown command "${cmd}" (commands: stages, ${LENS_COMMANDS.join(', ')})`);
+  const lensCmd = (LENS_COMMANDS as readonly string[]).includes(cmd) ? (cmd as LensCommand) : cmd === 'generate' ? 'generate' : null;
+  if (cmd !== 'stages' && !lensCmd) throw new UsageError(`unknown command "${cmd}" (commands: stages, ${LENS_COMMANDS.join(', ')}, generate)`);
+  const lensOptions: readonly string[] = lensCmd === 'generate' ? GENERATE_OPTIONS : lensCmd ? LENS_OPTIONS[lensCmd] : [];
   let file: string | undefined;
   let only: string[] | null = null;
   let summary = false;
@@ -72,14 +75,14 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
   while (rest.length) {
     const a = rest.shift()!;
     const name = a.split('=')[0];
-    if (lensCmd && LENS_OPTIONS[lensCmd].includes(name)) {
+    if (lensCmd && lensOptions.includes(name)) {
       if (LENS_FLAGS.has(name)) lens[name] = '';
       else {
         const v = a.includes('=') ? a.slice(name.length + 1) : rest.shift();
         if (v === undefined || v === '') throw new UsageError(`${name} needs a value`);
         lens[name] = v;
       }
-    } else if (lensCmd && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}" for ${lensCmd} (it takes ${LENS_OPTIONS[lensCmd].join(', ')})`);
+    } else if (lensCmd && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}" for ${lensCmd} (it takes ${lensOptions.join(', ')})`);
     else if (a === '--summary') summary = true;
     else if (a === '--npy' || a.startsWith('--npy=')) {
       const v = a === '--npy' ? rest.shift() : a.slice('--npy='.length);
@@ -204,6 +207,7 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
   store.runner.dispose();
   writeProblems(io, opts.file, text, res.problems);
   if (!res.file) return 1;
+  if (opts.cmd === 'generate') return runGenerate(io, res.file, opts.lens);
   return opts.cmd === 'stages' ? runStages(io, opts, res.file) : runLens(io, opts.cmd, res.file, opts.lens);
 }
 
@@ -230,6 +234,21 @@ function runLens(io: Io, cmd: LensCommand, file: ModelFile, lens: Options['lens'
   } catch (e) {
     if (!(e instanceof LensError)) throw e;
     io.err(`ffn-lens ${cmd}: ${e.message}\n`);
+    return 1;
+  }
+  io.out(jsonSafe(JSON.stringify(out)) + '\n');
+  return 0;
+}
+
+/** `ffn-lens generate`: the decoded tokens as one JSON line (src/cli/generateCommand.ts). */
+function runGenerate(io: Io, file: ModelFile, opts: Options['lens']): number {
+  let out: object;
+  try {
+    out = generateCommand(file, opts);
+  } catch (e) {
+    if (e instanceof GenerateUsageError) return io.err(`ffn-lens generate: ${e.message}\n`), 2;
+    if (!(e instanceof DecodeError)) throw e;
+    io.err(`ffn-lens generate: ${e.message}\n`);
     return 1;
   }
   io.out(jsonSafe(JSON.stringify(out)) + '\n');

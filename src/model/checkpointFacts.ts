@@ -11,6 +11,8 @@ import type { CheckpointRequest } from './checkpointRequest';
 export interface PromptTokenizer {
   encode(text: string): { readonly ids: readonly number[] };
   label(id: number): string;
+  /** The bytes a token stands for, as the decoder joins them (generated text is decoded from them); null outside the vocabulary. */
+  bytes?(id: number): Uint8Array | null;
 }
 
 /** What resolve needs of a loaded checkpoint. */

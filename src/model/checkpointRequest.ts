@@ -71,6 +71,8 @@ export interface CheckpointRequest {
   /** `saes` and the feature edits (readSaeKeys.ts); empty when the file has none. */
   readonly saes: readonly SaeRef[];
   readonly saeEdits: readonly SaeEdit[];
+  /** `generate` (readGenerate.ts), or null when the file does not ask for generation. */
+  readonly generate: GenerateRequest | null;
 }
 
 /** An SAE the file attaches: its folder as written and the stage it reads. */
@@ -91,6 +93,18 @@ export interface SaeEdit {
   readonly value: number;
   readonly text: string;
   readonly at: At;
+}
+
+/** What `generate` asks for, defaults filled in (format.ts's GENERATE_FIELDS). */
+export interface GenerateRequest {
+  readonly tokens: number;
+  /** 0: greedy. */
+  readonly temperature: number;
+  readonly topK: number;
+  readonly seed: number;
+  readonly at: At;
+  /** Where `tokens` stands (the key itself, or `generate` when it is left to its default). */
+  readonly tokensAt: At;
 }
 
 /** `layers.3.ffn.neuron.17` → {3, neuron, 17}; null for anything else (numbers of at most 9 digits: more names no unit of any model). */

@@ -16,6 +16,7 @@ export interface FieldSpec {
   readonly values?: readonly string[];
   readonly default?: string | number | boolean;
   readonly minimum?: number;
+  readonly maximum?: number;
   readonly exclusiveMinimum?: number;
   readonly required?: boolean;
   readonly fields?: Readonly<Record<string, FieldSpec>>;
@@ -94,6 +95,17 @@ export const SAE_FIELDS: Fields = {
   norm_scaling_factor: { type: 'number', exclusiveMinimum: 0, description: 'For normalize_activations "expected_average_only_in": the factor the input is multiplied by before encoding (SAELens\' norm_scaling_factor), where cfg.json does not give it. Default: cfg.json\'s, else 1.' },
 };
 
+/**
+ * `generate`: decode tokens after the input (src/core/decode.ts defines each step exactly). A
+ * checkpoint's model only: it reads token ids, so a chosen token can be fed back.
+ */
+export const GENERATE_FIELDS: Fields = {
+  tokens: { type: 'integer', minimum: 1, default: 24, description: 'How many tokens to generate after the input (the model\'s positions bound it: input + tokens − 1 of them are read). Generation does not stop at an end-of-text token.' },
+  temperature: { type: 'number', minimum: 0, default: 0, description: '0: greedy (the top logit; ties: the smaller id). Above 0: a seeded draw from softmax(logit / temperature) over the top_k logits.' },
+  top_k: { type: 'integer', minimum: 1, default: 5, description: 'The alternatives kept at each step: the draw is among them, and each step lists them with their probabilities.' },
+  seed: { type: 'integer', minimum: 0, maximum: 4294967295, default: 1, description: 'The seed of the draws (mulberry32, one draw per step; src/core/rng.ts): the same seed gives the same text. A whole number 0 … 4294967295.' },
+};
+
 /** The keys of a model file that points at a checkpoint (the weights come from there). */
 export const CHECKPOINT_FIELDS: Fields = {
   version: MODEL_FIELDS.version,
@@ -114,6 +126,7 @@ export const CHECKPOINT_FIELDS: Fields = {
   sae_ablate: { type: 'strings', description: 'SAE features switched off: "layers.6.sae.1234". The stream after the SAE becomes the reconstruction of the edited features + the SAE\'s error (SAELens\' splice).' },
   sae_scale: { type: 'map', mapOf: 'number', description: 'SAE features multiplied by the number: { "layers.6.sae.1234": 0.5 }.' },
   sae_clamp: { type: 'map', mapOf: 'number', description: 'SAE features held at the number on every token: { "layers.6.sae.1234": 8.0 }.' },
+  generate: { type: 'object', fields: GENERATE_FIELDS, description: 'Generate text after the input: { "tokens": 24, "temperature": 0, "top_k": 5, "seed": 1 }. Every ablate, scale and weights entry applies at every step. `ffn-lens generate FILE` prints the tokens and their top-k.' },
 };
 
 /**

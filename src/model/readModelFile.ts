@@ -17,7 +17,10 @@ import { DEFAULT_LAYERNORM, FINAL_NORM_IDS, toModel, type HeadWeights, type Laye
 
 /** The model a model file writes out, or null when any error was found (the problems are the reader's). */
 export function readModelFile(r: NumberReader, root: ObjectNode, fileName: string): ModelFile | null {
-  const top = r.fields(root, [], MODEL_FIELDS);
+  // (a written-out model reads vectors: a chosen token has no row of "input" to be fed back as)
+  const gen = root.props.find((p) => p.key === 'generate');
+  const top = r.fields(gen ? { ...root, props: root.props.filter((p) => p !== gen) } : root, [], MODEL_FIELDS);
+  if (gen) r.warn('value', ['generate'], { start: gen.keyStart, end: gen.keyEnd }, 'generate needs a model that reads token ids: only a model file that names a "checkpoint" generates (this one reads the vectors of "input"); it is ignored');
   r.checkVersion(top, root);
   const name = r.string(top.get('name'), ['name']) ?? defaultModelName(fileName);
   r.layout = r.enumValue(top.get('layout'), ['layout'], ['out_in', 'in_out'], 'out_in') as Layout;

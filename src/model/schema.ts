@@ -9,8 +9,8 @@ function fieldSchema(f: FieldSpec): Schema {
   const base: Schema = { description: f.description, markdownDescription: f.description };
   if (f.default !== undefined) base.default = f.default;
   switch (f.type) {
-    case 'integer': return { ...base, type: 'integer', ...(f.minimum !== undefined ? { minimum: f.minimum } : {}) };
-    case 'number': return { ...base, type: 'number', ...(f.exclusiveMinimum !== undefined ? { exclusiveMinimum: f.exclusiveMinimum } : {}) };
+    case 'integer': return { ...base, type: 'integer', ...bounds(f) };
+    case 'number': return { ...base, type: 'number', ...(f.exclusiveMinimum !== undefined ? { exclusiveMinimum: f.exclusiveMinimum } : {}), ...bounds(f) };
     case 'boolean': return { ...base, type: 'boolean' };
     case 'string': return { ...base, type: 'string' };
     case 'enum': return { ...base, type: 'string', enum: [...(f.values ?? [])] };
@@ -25,6 +25,10 @@ function fieldSchema(f: FieldSpec): Schema {
     case 'object': return { ...base, ...objectSchema(f.fields ?? {}) };
     case 'objects': return { ...base, type: 'array', items: objectSchema(f.fields ?? {}) };
   }
+}
+
+function bounds(f: FieldSpec): Schema {
+  return { ...(f.minimum !== undefined ? { minimum: f.minimum } : {}), ...(f.maximum !== undefined ? { maximum: f.maximum } : {}) };
 }
 
 function objectSchema(fields: Fields): Schema {

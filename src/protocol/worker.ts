@@ -6,6 +6,7 @@ import type { CompletionItemData, Fix, FixHint } from './edits';
 import type { HighlightTarget, ProblemInfo, SummaryMessage } from './panel';
 import type { CompareMessage, ForDoc, StageMessage, TopMessage } from './stageMessages';
 import type { LensRequest, LensResult } from './lenses';
+import type { GenerationMessage } from './generation';
 
 /** Where a file is, as src/checkpoint/files.ts's Located says. */
 export type FsLocated =
@@ -88,7 +89,12 @@ export type ToWorker =
   /** Stop reading the checkpoint at `folder` (as `checkpointRead` names it): what was read is let go, and the files that name it say so. */
   | { readonly type: 'cancelRead'; readonly folder: string }
   /** Read the checkpoints whose reading was cancelled again, when next asked for (the command; an edit of the file does it too). */
-  | { readonly type: 'retryReads' };
+  | { readonly type: 'retryReads' }
+  /**
+   * Generate after the document's input as its "generate" says (on), now and again after each
+   * edit, once the edited text's run ends; or stop (off: Cancel). Reported as `generation` messages.
+   */
+  | { readonly type: 'generate'; readonly doc: string; readonly on: boolean };
 
 export type Query =
   | { readonly kind: 'locate'; readonly stageId: string; readonly index: readonly number[] }
@@ -195,4 +201,6 @@ export type FromWorker =
   | { readonly type: 'fs'; readonly id: number; readonly op: 'locate'; readonly path: string; readonly name: string }
   /** How far a long query (patching) has got. */
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
+  /** Generation (ToWorker `generate`): its start, each token with its top_k, its end (src/protocol/generation.ts). */
+  | GenerationMessage
   | { readonly type: 'log'; readonly message: string };

@@ -34,6 +34,8 @@ export interface RunnerParts {
   readonly comparison: Comparison;
   readonly kernel: () => MatmulKernel;
   readonly debounceMs: () => number;
+  /** A run ended: the version and model it computed (generation begins on it: generationJob.ts). */
+  readonly ended?: (version: number, file: ModelFile) => void;
 }
 
 export class DocRunner {
@@ -210,6 +212,7 @@ export class DocRunner {
       this.last = { version, stages: all, file };
       this.postDone(version, { parse: t1 - t0, forward: performance.now() - t1 });
       out.release();
+      this.p.ended?.(version, file);
     };
     const running: Running = { version, stages, slices: new SlicedRun(walk, ended, (e) => this.failed(e)) };
     this.running = running;

@@ -10,6 +10,7 @@ import type { CheckpointStore } from '../checkpoint/store';
 import { Comparison } from './comparison';
 import { answerQuery, runPatching, type PatchingJob, type QueryDoc } from './docQueries';
 import { Outbox } from './outbox';
+import { DocGeneration } from './generationJob';
 import { DocRunner } from './runner';
 import { StagePublisher, type Post } from './stagePublisher';
 import { DocText } from './textSync';
@@ -27,6 +28,8 @@ export class DocSession {
   private readonly asked: QueryDoc;
   /** The activation patching running, if any. */
   private job: PatchingJob | null = null;
+  /** Generation (ToWorker `generate`), on or off. */
+  private readonly generation: DocGeneration;
 
   constructor(
     readonly doc: string,
@@ -45,7 +48,8 @@ export class DocSession {
     this.out = new Outbox(postOut);
     this.comparison = new Comparison(doc, store);
     this.publisher = new StagePublisher(doc, this.out.post, (s) => this.comparison.shown(s));
-    this.runner = new DocRunner({ doc, text: this.text, out: this.out, publisher: this.publisher, comparison: this.comparison, kernel, debounceMs });
+    this.generation = new DocGeneration(doc, postOut, kernel);
+    this.runner = new DocRunner({ doc, text: this.text, out: this.out, publisher: this.publisher, comparison: this.comparison, kernel, debounceMs, ended: (v, f) => this.generation.runEnded(v, f) });
     this.asked = this.queryDoc();
     this.runner.schedule();
   }
@@ -88,6 +92,7 @@ export class DocSession {
     this.runner.changing(sentAt);
     const outOfStep = this.text.change(version, changes, length);
     this.stopJob('the model file changed while patching: run it again for the file as it is now');
+    this.generation.stop('changed');
     // Out of step with the editor (should not happen): ask for the whole text again.
     if (outOfStep) this.out.post({ type: 'resync', doc: this.doc, reason: outOfStep });
     else this.runner.schedule();
@@ -97,6 +102,7 @@ export class DocSession {
     this.store?.retryCancelled();
     this.text.replace(version, text);
     this.stopJob('the model file changed while patching: run it again for the file as it is now');
+    this.generation.stop('changed');
     this.runner.schedule();
   }
 
@@ -133,6 +139,7 @@ export class DocSession {
 
   dispose(): void {
     this.stopJob('the model file was closed');
+    this.generation.dispose();
     this.runner.dispose();
   }
 
@@ -148,6 +155,13 @@ export class DocSession {
       if (this.job === job) this.job = null;
     });
     this.job = job;
+  }
+
+  /** Generation on (now if the current text's model is computed, else when its run ends) or off (Cancel). */
+  generate(on: boolean): void {
+    const cur = on ? this.runner.upToDate() : null;
+    const why = cur || !on || this.text.loading ? null : 'generation needs the model computed: the file does not read as a model (see its problems)';
+    this.generation.set(on, cur && { version: this.runner.stagesVersion, file: cur.file }, why);
   }
 
   /** Stops the running patching (if it is `id`'s, when given), saying why. */

@@ -114,6 +114,9 @@ class WorkerBody {
       case 'retryReads':
         if (this.store.retryCancelled()) for (const x of this.sessions.values()) x.reread();
         return;
+      case 'generate':
+        s?.generate(msg.on);
+        return;
       case 'query':
         return this.query(msg, s);
     }
