@@ -82,15 +82,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   if (!arch.tied && headStored === null) {
     throw new CheckpointError(`the checkpoint has no tensor ${head.name}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: head.name });
   }
-  let numbers = 0;
-  let largest = { numbers: 0, name: '' };
-  for (const t of [...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])]) {
-    const { info, stored } = locate(t);
-    numbers += sizeOf(info.shape);
-    // (as panels: up to 15 columns of padding, and 16 numbers of slack)
-    const padded = sizeOf(info.shape) + PANEL_UNITS * (Math.max(0, ...info.shape) + 1);
-    if (padded > largest.numbers) largest = { numbers: padded, name: stored };
-  }
+  const { numbers, largest } = weightNumbers([...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])], locate);
   if (holder) checkWeightBytes(numbers * 4, largest, holder.weightLimits?.());
 
   const used = new Set<string>();
@@ -179,6 +171,19 @@ async function readConfig(files: CheckpointFiles, folder: string, hfCache: boole
     throw new CheckpointError(`config.json is ${formatBytes(size)}; a model's config.json is a few KB (FFN Lens reads up to ${formatBytes(MAX_CONFIG_BYTES)})`, { file: 'config.json' });
   }
   return parseConfig(new TextDecoder().decode(await files.read(configPath)), 'config.json');
+}
+
+/** Numbers of the tensors, and the largest as a weight array may hold it (panels: up to 15 columns of padding, and 16 numbers of slack). */
+function weightNumbers(tensors: readonly ExpectedTensor[], locate: (t: ExpectedTensor) => TensorLocation & { stored: string }): { numbers: number; largest: { numbers: number; name: string } } {
+  let numbers = 0;
+  let largest = { numbers: 0, name: '' };
+  for (const t of tensors) {
+    const { info, stored } = locate(t);
+    numbers += sizeOf(info.shape);
+    const padded = sizeOf(info.shape) + PANEL_UNITS * (Math.max(0, ...info.shape) + 1);
+    if (padded > largest.numbers) largest = { numbers: padded, name: stored };
+  }
+  return { numbers, largest };
 }
 
 /**

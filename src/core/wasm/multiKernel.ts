@@ -39,6 +39,8 @@ export interface MultiMatmulKernel extends MatmulKernel {
   readonly usedBytes: number;
   /** Stops every kernel's helper thread. */
   dispose(): void;
+  /** The most bytes of weights it holds: in all, the machine's memory (Infinity); in one array, one memory's cap. */
+  weightLimits(): WeightLimits;
 }
 
 /**
@@ -97,7 +99,6 @@ class MultiKernel implements MultiMatmulKernel {
     for (const k of this.kernels) k.dispose();
   }
 
-  /** The most bytes of weights this kernel holds: in all, the machine's memory; in one array, one memory's cap. */
   weightLimits(): WeightLimits {
     return { total: Infinity, array: this.cap };
   }
