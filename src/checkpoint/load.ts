@@ -198,7 +198,7 @@ function checkWeightBytes(bytes: number, largest: { readonly numbers: number; re
     throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)} as float32, available ${formatBytes(total)}: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB`);
   }
   if (largest.numbers * 4 > array) {
-    throw new CheckpointError(`${largest.name} needs ${formatBytes(largest.numbers * 4)} as float32, available ${formatBytes(array)}: FFN Lens holds each tensor in one WebAssembly memory, which cannot grow past 4 GiB`, { tensor: largest.name });
+    throw new CheckpointError(`${largest.name} needs ${formatBytes(largest.numbers * 4)} as float32, available ${formatBytes(array)}: FFN Lens holds each tensor in one WebAssembly memory`, { tensor: largest.name });
   }
 }
 

@@ -19,10 +19,15 @@ import type { SpawnMatmulHelper } from './matmulThreads';
 import { WASM_PAGE_BYTES } from './wasmApi';
 import { createWasmKernel, type WasmMatmulKernel } from './wasmKernel';
 
-/** Default bytes per memory: 3.75 GiB of the 4 GiB wasm32 addresses, the rest for each kernel's scratch (below). */
-export const DEFAULT_MEMORY_CAP = 3.75 * 2 ** 30;
-/** A memory's own limit (65,536 pages of 64 KiB). */
-const WASM32_BYTES = 2 ** 32;
+/**
+ * Default bytes per memory: 1.75 GiB, the rest below 2 GiB for each kernel's scratch (below).
+ * A wasm32 memory holds 4 GiB, but wasmKernel.ts and wasmWeights.ts index its Float32Array with
+ * `ptr >> 2`, negative past 2³¹ (Llama-3.2-1B's F32 weights in one memory: "offset is out of
+ * bounds" once they passed 2 GiB). With `>>> 2` there, the cap could be 3.75 GiB.
+ */
+export const DEFAULT_MEMORY_CAP = 1.75 * 2 ** 30;
+/** Bytes of a memory the kernels address from JavaScript (see DEFAULT_MEMORY_CAP). */
+const ADDRESSED_BYTES = 2 ** 31;
 /** Scratch a product takes in its memory (a, out, the bias's sum), at most: longer inputs go in blocks of rows. */
 const SCRATCH_BYTES = 64 << 20;
 /** Numbers a weight array takes past its room (wasmWeights.ts's slack) and its block's rounding. */
@@ -71,8 +76,8 @@ class MultiKernel implements MultiMatmulKernel {
   private readonly rooms = new WeakMap<Float32Array, number>();
 
   constructor(first: WasmMatmulKernel, private readonly make: () => WasmMatmulKernel | null, readonly cap: number, private readonly scratchBytes: number) {
-    if (!(cap >= 16 * WASM_PAGE_BYTES && cap <= WASM32_BYTES - 2 * SCRATCH_BYTES)) {
-      throw new RangeError(`multi-memory kernel: a cap of ${cap} bytes per memory, expected 1 MiB … ${formatBytes(WASM32_BYTES - 2 * SCRATCH_BYTES)}`);
+    if (!(cap >= 16 * WASM_PAGE_BYTES && cap <= ADDRESSED_BYTES - 2 * SCRATCH_BYTES)) {
+      throw new RangeError(`multi-memory kernel: a cap of ${cap} bytes per memory, expected 1 MiB … ${formatBytes(ADDRESSED_BYTES - 2 * SCRATCH_BYTES)}`);
     }
     this.kernels = [first];
     this.name = first.name;
