@@ -6,7 +6,8 @@
 
 import { normOf, PARAM, paramId, parseParamId, STAGE, stageId } from '../core/ids';
 import { isMatrixKind } from '../core/paramTable';
-import { outputsInputs, panelsLength, type Param, type Params } from '../core/params';
+import { outputsInputs, PANEL_UNITS, panelsLength, type Param, type Params } from '../core/params';
+import type { WeightLimits } from '../core/matmulKernel';
 import type { AttentionSpec, LayerSpec, ModelSpec, RopeSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
 import { describeValue } from '../common/quote';
@@ -54,6 +55,8 @@ export interface WeightHolder {
   weightArray(length: number, zeroed?: boolean, room?: number): Float32Array;
   /** A weightArray's matrix as panels (core/params.ts) in a new one, the old one's memory freed; null: it stays as it is. */
   intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
+  /** Bytes it holds in all and in one array (MatmulKernel's); absent or undefined: one WebAssembly memory's. */
+  weightLimits?(): WeightLimits | undefined;
 }
 
 export interface LoadOptions {
@@ -89,12 +92,10 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   if (!arch.tied && headStored === null) {
     throw new CheckpointError(`the checkpoint has no tensor ${head.name}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: head.name });
   }
-  let numbers = 0;
-  for (const t of eachExpectedTensor(arch)) numbers += sizeOf(locate(t).info.shape);
-  if (!arch.tied) numbers += sizeOf(locate(head).info.shape);
+  const { numbers, largest } = weightNumbers([...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])], locate);
   // (the caller's look before a weight is read: the memory check, progress and Cancel, store.ts)
   if (opts.beforeRead) files = opts.beforeRead(arch, [...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])].map((t) => locate(t).info), files);
-  if (holder) checkWeightBytes(numbers * 4);
+  if (holder) checkWeightBytes(numbers * 4, largest, holder.weightLimits?.());
 
   const used = new Set<string>();
   const dtypes = new Set<string>();
@@ -184,12 +185,32 @@ async function readConfig(files: CheckpointFiles, folder: string, hfCache: boole
   return parseConfig(new TextDecoder().decode(await files.read(configPath)), 'config.json');
 }
 
-/** The weights as float32 must fit the kernel's memory (what they are stored in does not matter: F16 becomes float32). */
-function checkWeightBytes(bytes: number): void {
+/** Numbers of the tensors, and the largest as a weight array may hold it (panels: up to 15 columns of padding, and 16 numbers of slack). */
+function weightNumbers(tensors: readonly ExpectedTensor[], locate: (t: ExpectedTensor) => TensorLocation & { stored: string }): { numbers: number; largest: { numbers: number; name: string } } {
+  let numbers = 0;
+  let largest = { numbers: 0, name: '' };
+  for (const t of tensors) {
+    const { info, stored } = locate(t);
+    numbers += sizeOf(info.shape);
+    const padded = sizeOf(info.shape) + PANEL_UNITS * (Math.max(0, ...info.shape) + 1);
+    if (padded > largest.numbers) largest = { numbers: padded, name: stored };
+  }
+  return { numbers, largest };
+}
+
+/**
+ * The weights as float32 must fit the holder (what they are stored in does not matter: F16 becomes
+ * float32): all of them one WebAssembly memory where it says nothing else, each tensor one memory.
+ */
+function checkWeightBytes(bytes: number, largest: { readonly numbers: number; readonly name: string }, limits?: WeightLimits): void {
   // (the panels' padding and the read's staging take a little more: an eighth kept aside)
   const room = WEIGHT_MEMORY_BYTES * 7 / 8;
-  if (bytes > room) {
-    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)} as float32, available ${formatBytes(room)}: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB`);
+  const { total, array } = limits ?? { total: room, array: room };
+  if (bytes > total) {
+    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)} as float32, available ${formatBytes(total)}: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB`);
+  }
+  if (largest.numbers * 4 > array) {
+    throw new CheckpointError(`${largest.name} needs ${formatBytes(largest.numbers * 4)} as float32, available ${formatBytes(array)}: FFN Lens holds each tensor in one WebAssembly memory`, { tensor: largest.name });
   }
 }
 

@@ -13,6 +13,8 @@ import type { TensorInfo } from './safetensorsHeader';
  * Bytes each weight of a tensor stored as `dtype` takes once read: float32 for every dtype today
  * (F16 and BF16 are widened as read). Where weights come to be held in their own dtype, here.
  */
+import type { WeightLimits } from '../core/matmulKernel';
+
 export function heldBytesPerWeight(dtype: string): number {
   void dtype;
   return 4;
@@ -88,13 +90,17 @@ export function modelNeeds(tensors: readonly TensorInfo[], spec: ModelSpec): Mod
  * Why the model cannot be opened here, in words for the `checkpoint` key, or null. `reusable`:
  * bytes this process holds that the model may take (a cancelled read's blocks).
  */
-export function cannotFit(needs: ModelNeeds, p: MemoryProbe = probe, reusable = 0): string | null {
+export function cannotFit(needs: ModelNeeds, p: MemoryProbe = probe, reusable = 0, limits?: WeightLimits): string | null {
   const total = needs.weights + needs.stages;
   const as = needs.float32 ? ' as float32' : '';
   const parts = `its weights ${formatBytes(needs.weights)}${as}, a run of ${CHECK_TOKENS} tokens ${formatBytes(needs.stages)}`;
-  const { perMemory, memories } = weightMemoryLimit();
+  // (a kernel over several memories, wasm/multiKernel.ts, bounds only each array: one memory's cap)
+  const { perMemory, memories } = limits ? { perMemory: limits.array, memories: limits.total === Infinity ? Infinity : Math.max(1, Math.floor(limits.total / limits.array)) } : weightMemoryLimit();
   // (the panels' padding and the read's staging take a little more: an eighth of each memory kept aside)
   const room = (perMemory * 7) / 8;
+  if (needs.largest > room && memories === Infinity) {
+    return `this model's largest tensor needs ${formatBytes(needs.largest)}${as}, more than one WebAssembly memory holds here (${formatBytes(room)}); open a smaller model`;
+  }
   if (needs.weights > room * memories || needs.largest > room) {
     const held = memories === 1 ? `one WebAssembly memory, which holds at most ${formatBytes(perMemory)}` : `${memories} WebAssembly memories of ${formatBytes(perMemory)} each`;
     return `this model needs ${formatBytes(needs.weights)} for its weights${as}, available ${formatBytes(room * memories)}: FFN Lens holds them in ${held}; open a smaller model`;

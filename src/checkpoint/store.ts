@@ -158,7 +158,7 @@ export class CheckpointStore {
   /** The memory check (memoryFit.ts), then the meter of the tensors' bytes. */
   private meter(arch: ArchConfig, tensors: readonly TensorInfo[], tell: (m: ReadMeter) => void): ReadMeter {
     const spec = archSpec(arch, { ids: new Array<number>(CHECK_TOKENS).fill(0), temperature: 1, lens: false });
-    const why = cannotFit(modelNeeds(tensors, spec), memoryProbe(), this.reusable);
+    const why = cannotFit(modelNeeds(tensors, spec), memoryProbe(), this.reusable, this.holder?.weightLimits?.());
     if (why) throw new CheckpointError(why);
     const meter: ReadMeter = new ReadMeter(tensors.reduce((n, t) => n + (t.end - t.begin), 0), () => tell(meter));
     meter.start();

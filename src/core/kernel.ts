@@ -5,7 +5,7 @@ import { biasAddInto } from './bias';
 import { matmulPacked, matmulPackedColumns, packB, repackBColumns, type PackedB } from './matmul';
 import type { BLayout } from './matmulNaive';
 import type { MatmulKernel } from './matmulKernel';
-import { createWasmKernel, type SpawnMatmulHelper } from './wasm';
+import { createMultiKernel, type SpawnMatmulHelper } from './wasm';
 
 // (the interface: ./matmulKernel.ts, below wasm/, which implements it too)
 export type { Biased, MatmulKernel, Packed } from './matmulKernel';
@@ -43,9 +43,10 @@ let cached: MatmulKernel | null = null;
 
 /**
  * The WebAssembly SIMD kernel where the runtime has simd128 (Node 20, VS Code's extension host,
- * browsers), else the TypeScript one. `spawnHelper`: a second thread for large products, where the
+ * browsers), over as many memories as the weights take (wasm/multiKernel.ts: one holds 4 GiB),
+ * else the TypeScript one. `spawnHelper`: a second thread for large products, where the
  * platform has one (wasm/matmulThreads.ts).
  */
 export function defaultKernel(spawnHelper?: SpawnMatmulHelper): MatmulKernel {
-  return (cached ??= createWasmKernel(spawnHelper) ?? tsKernel);
+  return (cached ??= createMultiKernel(spawnHelper) ?? tsKernel);
 }

@@ -40,6 +40,16 @@ export interface MatmulKernel {
    * Null where w is not in this kernel's memory: it stays as it is.
    */
   intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
+  /**
+   * The most bytes of weights weightArray holds, in all and in one array; absent: one WebAssembly
+   * memory's for both (wasm/multiKernel.ts spreads them over several: only an array is bounded).
+   */
+  weightLimits?(): WeightLimits;
+}
+
+export interface WeightLimits {
+  readonly total: number;
+  readonly array: number;
 }
 
 /** A bias to add to a product's rows, and where the sum goes. */

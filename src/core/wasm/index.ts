@@ -3,3 +3,4 @@ export { createWasmKernel, type WasmMatmulKernel } from './wasmKernel';
 export { PANEL } from './wasmWeights';
 export { hasFusedMadd, hasWasmSimd } from './wasmFeatures';
 export { runMatmulHelper, type SpawnMatmulHelper } from './matmulThreads';
+export { createMultiKernel, DEFAULT_MEMORY_CAP, type MultiMatmulKernel } from './multiKernel';
