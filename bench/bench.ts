@@ -52,6 +52,7 @@ import { tfjsKernel, tfjsVersion, tfjsWasm, tfjsWasmHasSimd } from './peers';
 import { tfjsGpt2Forward } from './tfjsGpt2';
 import { wireBytesOfEdits, type EditBytes } from './wireBytes';
 import { archThroughput } from './archThroughput';
+import { threadsForward } from './threadsForward';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -1001,6 +1002,7 @@ async function main(): Promise<void> {
   await section('draw', draw);
   await section('checkpoint', checkpoints);
   await section('archs', archs);
+  await section('threads', () => threadsForward({ target, information, stat, results, quick }));
   await section('wire', wire);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;

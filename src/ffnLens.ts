@@ -62,7 +62,7 @@ export class FfnLens extends Disposable {
     this.log = this._register(vscode.window.createOutputChannel('FFN Lens', { log: true }));
     this.client = this._register(new ComputeClient(platform.startWorker(context), this.log, platform.hostFiles));
     // (settings, and Workspace Trust: in Restricted Mode nothing outside the workspace is read)
-    const sendConfig = (): void => this.client.send({ type: 'config', debounceMs: readSettings().debounceMs, restrictedTo: restrictedFolders(platform.kind, context.extensionUri) });
+    const sendConfig = (): void => this.client.send({ type: 'config', debounceMs: readSettings().debounceMs, threads: readSettings().threads, restrictedTo: restrictedFolders(platform.kind, context.extensionUri) });
     sendConfig();
     this._register(onDidChangeRestriction(sendConfig));
     this.documents = this._register(new ModelDocuments(this.client));
@@ -112,7 +112,7 @@ export class FfnLens extends Disposable {
       this.panels.show(doc);
     }));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('ffnLens.debounceMs')) sendConfig();
+      if (e.affectsConfiguration('ffnLens.debounceMs') || e.affectsConfiguration('ffnLens.threads')) sendConfig();
     }));
 
     this.trackModelFileContext();

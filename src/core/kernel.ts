@@ -43,9 +43,10 @@ let cached: MatmulKernel | null = null;
 
 /**
  * The WebAssembly SIMD kernel where the runtime has simd128 (Node 20, VS Code's extension host,
- * browsers), else the TypeScript one. `spawnHelper`: a second thread for large products, where the
- * platform has one (wasm/matmulThreads.ts).
+ * browsers), else the TypeScript one. `spawnHelper`: helper threads for large products, where the
+ * platform has them (wasm/matmulThreads.ts), `threads` in all with the caller. (Made once: later
+ * calls return the same kernel, whatever they pass.)
  */
-export function defaultKernel(spawnHelper?: SpawnMatmulHelper): MatmulKernel {
-  return (cached ??= createWasmKernel(spawnHelper) ?? tsKernel);
+export function defaultKernel(spawnHelper?: SpawnMatmulHelper, threads?: number): MatmulKernel {
+  return (cached ??= createWasmKernel(spawnHelper, { threads }) ?? tsKernel);
 }

@@ -71,7 +71,7 @@ export type ToWorker =
    * Settings, and Workspace Trust: `restrictedTo` the workspace's folders in Restricted Mode
    * (checkpoints and tokenizers outside them are refused), absent or null when trusted.
    */
-  | { readonly type: 'config'; readonly debounceMs: number; readonly restrictedTo?: readonly string[] | null }
+  | { readonly type: 'config'; readonly debounceMs: number; readonly restrictedTo?: readonly string[] | null; /** ffnLens.threads: 0 every core */ readonly threads?: number }
   | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query }
   /** Show the document's stages as differences from a baseline (null: as they are). */
   | { readonly type: 'compare'; readonly doc: string; readonly baseline: CompareSpec | null }

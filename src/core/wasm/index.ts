@@ -2,4 +2,4 @@
 export { createWasmKernel, type WasmMatmulKernel } from './wasmKernel';
 export { PANEL } from './wasmWeights';
 export { hasFusedMadd, hasWasmSimd } from './wasmFeatures';
-export { runMatmulHelper, type SpawnMatmulHelper } from './matmulThreads';
+export { runMatmulHelper, threadCount, type SpawnMatmulHelper } from './matmulThreads';
