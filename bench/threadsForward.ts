@@ -13,6 +13,7 @@ import { nodeFiles } from '../src/checkpoint/nodeFiles';
 import { CheckpointResolver } from '../src/checkpoint/resolve';
 import { CheckpointStore, resolveReadNow } from '../src/checkpoint/store';
 import { Engine } from '../src/core/engine';
+import { shareVectorOps } from '../src/core/expf';
 import type { Model } from '../src/core/model';
 import { createWasmKernel, type WasmMatmulKernel } from '../src/core/wasm';
 import { withTokens } from '../src/lenses/cache';
@@ -67,6 +68,7 @@ export async function threadsForward(r: ThreadsReport): Promise<void> {
   const kernel = createWasmKernel(nodeMatmulHelper(join(__dirname, 'matmulHelper.js')), { threads: 2 });
   if (!kernel) throw new Error('no WebAssembly SIMD here');
   await untilThreads(kernel, 2);
+  shareVectorOps(kernel); // (softmax, norms, activations on its threads too, as the worker's kernel)
   const folder = gpt2Folder();
   const store = new CheckpointStore(nodeFiles, undefined, kernel);
   const file = join(folder, '..', 'threads.ffn.json');
@@ -105,5 +107,6 @@ export async function threadsForward(r: ThreadsReport): Promise<void> {
   } finally {
     engine.dispose();
     kernel.dispose();
+    shareVectorOps({}); // (the one-thread forms again, for what runs after)
   }
 }

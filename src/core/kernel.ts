@@ -6,6 +6,7 @@ import { matmulPacked, matmulPackedColumns, packB, repackBColumns, type PackedB 
 import type { BLayout } from './matmulNaive';
 import type { MatmulKernel } from './matmulKernel';
 import { createWasmKernel, type SpawnMatmulHelper } from './wasm';
+import { shareVectorOps } from './expf';
 
 // (the interface: ./matmulKernel.ts, below wasm/, which implements it too)
 export type { Biased, MatmulKernel, Packed } from './matmulKernel';
@@ -48,5 +49,9 @@ let cached: MatmulKernel | null = null;
  * calls return the same kernel, whatever they pass.)
  */
 export function defaultKernel(spawnHelper?: SpawnMatmulHelper, threads?: number): MatmulKernel {
-  return (cached ??= createWasmKernel(spawnHelper, { threads }) ?? tsKernel);
+  if (cached === null) {
+    cached = createWasmKernel(spawnHelper, { threads }) ?? tsKernel;
+    shareVectorOps(cached as Parameters<typeof shareVectorOps>[0]); // (softmax, norms, activations on the same threads)
+  }
+  return cached;
 }

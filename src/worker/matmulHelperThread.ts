@@ -3,8 +3,9 @@
 // product (src/core/wasm/matmulThreads.ts) until the kernel stops it.
 import { workerData } from 'node:worker_threads';
 import { runMatmulHelper } from '../core/wasm';
-import { wasmApi, type WasmMemory, type WasmModule } from '../core/wasm/wasmApi';
+import type { HelperModules } from '../core/wasm/matmulThreads';
+import { wasmApi, type WasmMemory } from '../core/wasm/wasmApi';
 
-const data = workerData as { module: WasmModule; memory: WasmMemory; index: number };
+const data = workerData as { modules: HelperModules; memory: WasmMemory; index: number };
 const api = wasmApi();
-if (api) runMatmulHelper(api, data.module, data.memory, data.index);
+if (api) runMatmulHelper(api, data.modules, data.memory, data.index);

@@ -4,9 +4,9 @@ import { Worker } from 'node:worker_threads';
 import type { SpawnMatmulHelper } from '../core/wasm';
 
 export function nodeMatmulHelper(script: string): SpawnMatmulHelper {
-  return (module, memory, index) => {
+  return (modules, memory, index) => {
     try {
-      const w = new Worker(script, { workerData: { module, memory, index }, name: `ffn-lens-matmul-${index}` });
+      const w = new Worker(script, { workerData: { modules, memory, index }, name: `ffn-lens-matmul-${index}` });
       w.unref();
       w.on('error', () => undefined); // (the kernel notices a helper that stops answering)
       return w;

@@ -14,8 +14,10 @@
 
 import type { WasmApi, WasmMemory, WasmModule } from './wasmApi';
 
-/** Starts helper thread number `index` (0, 1, …), which calls runMatmulHelper(api, module, memory, index); null where it cannot. */
-export type SpawnMatmulHelper = (module: WasmModule, memory: WasmMemory, index: number) => { terminate(): unknown } | null;
+/** The compiled modules a helper instantiates on the shared memory: the products' and the vector ops' (expModule.ts). */
+export interface HelperModules { readonly matmul: WasmModule; readonly vector: WasmModule }
+/** Starts helper thread number `index` (0, 1, …), which calls runMatmulHelper(api, modules, memory, index); null where it cannot. */
+export type SpawnMatmulHelper = (modules: HelperModules, memory: WasmMemory, index: number) => { terminate(): unknown } | null;
 
 const SEQ = 0; // the job's number (the caller's), or STOP
 const WORK = 1; // (job << 16) | the next panel to claim: claims of an older job fail
@@ -24,7 +26,9 @@ const READY = 3; // helpers waiting for jobs
 const HELPED = 4; // panels the helpers have computed, all jobs (what tests and the bench read)
 const FN = 5; // which product: an index into PRODUCTS
 const ACTIVE = 6; // helpers numbered below this take part in jobs (the thread count asked for, less the caller)
-const ARGS = 7; // the product's arguments but p0 p1: a b out M K NP s0 s1 (ARGS + 5 is NP), then s1's step per thread
+const COUNT = 7; // the job's units (a product's panels, a softmax's rows, …)
+const ARGS = 8; // the job's arguments (a product's: a b out M K s0 s1, then s1's step per thread), 8 words
+const F64 = 7; // a vector op's float argument, as the f64 at words 14-15 (ARGS + 6)
 const STOP = -1;
 /** A job number fits beside a panel index (< 2^16: N up to 1,048,560) in one word. */
 const JOB_MASK = 0x7fff;
@@ -60,6 +64,38 @@ export type ProductFn = (a: number, b: number, out: number, M: number, K: number
 export const PRODUCTS = ['mm', 'mm_nk', 'mm_kn'] as const;
 export type ProductName = (typeof PRODUCTS)[number];
 type Products = Record<ProductName, ProductFn>;
+/** The vector ops a job can split (expModule.ts: each row, or each element, computed alone), by FN − PRODUCTS.length. */
+export const VECTOR_OPS = ['softmax', 'sigmoid_act', 'norm_rows'] as const;
+export type VectorOpName = (typeof VECTOR_OPS)[number];
+/** expModule.ts's exports, as it declares them. */
+export interface VectorFns {
+  readonly softmax: (ptr: number, R: number, N4: number, scale: number) => void;
+  readonly sigmoid_act: (x: number, up: number, out: number, n: number, kind: number) => void;
+  readonly norm_rows: (ptr: number, T: number, C: number, g: number, b: number, eps: number, rms: number) => void;
+}
+/** A sigmoid_act job's unit: this many elements. */
+export const ACT_UNIT = 4096;
+export interface Fns { products: Products; vector: VectorFns }
+
+// Units p0 … p1−1 of the job the control words describe, by thread `thread` (its own scratch).
+function compute(ctl: Int32Array, f64: Float64Array, fns: Fns, p0: number, p1: number, thread: number): void {
+  const fn = ctl[FN];
+  const a = ARGS;
+  if (fn < PRODUCTS.length) {
+    fns.products[PRODUCTS[fn]](ctl[a], ctl[a + 1], ctl[a + 2], ctl[a + 3], ctl[a + 4], ctl[COUNT], p0, p1, ctl[a + 5], ctl[a + 6] + thread * ctl[a + 7]);
+    return;
+  }
+  const v = fns.vector;
+  const op = VECTOR_OPS[fn - PRODUCTS.length];
+  if (op === 'softmax') v.softmax(ctl[a] + p0 * ctl[a + 1] * 4, p1 - p0, ctl[a + 1], f64[F64]); // ptr N4 · scale
+  else if (op === 'norm_rows') v.norm_rows(ctl[a] + p0 * ctl[a + 1] * 4, p1 - p0, ctl[a + 1], ctl[a + 2], ctl[a + 3], f64[F64], ctl[a + 4]); // ptr C g b rms · eps
+  else {
+    // x up out n kind: elements [s, e) (n and ACT_UNIT multiples of 4)
+    const s = p0 * ACT_UNIT;
+    const e = Math.min(ctl[a + 3], p1 * ACT_UNIT);
+    v.sigmoid_act(ctl[a] + s * 4, ctl[a + 1] === 0 ? 0 : ctl[a + 1] + s * 4, ctl[a + 2] + s * 4, e - s, ctl[a + 4]);
+  }
+}
 
 /** Panels per claim: small enough that the threads finish together, large enough that claims cost nothing. */
 function chunkOf(NP: number, threads: number): number {
@@ -73,19 +109,19 @@ function chunkOf(NP: number, threads: number): number {
  * slowed by other work on its core, takes fewer, and the caller never waits for more than the
  * chunks the helpers have claimed.
  */
-function claimAndCompute(ctl: Int32Array, job: number, products: Products, thread: number): number {
+function claimAndCompute(ctl: Int32Array, f64: Float64Array, job: number, fns: Fns, thread: number): number {
   let done = 0;
   for (;;) {
     const w = Atomics.load(ctl, WORK);
     if (w >>> 16 !== job) return done;
-    const NP = ctl[ARGS + 5];
+    const NP = ctl[COUNT];
     const p0 = w & 0xffff;
     if (p0 >= NP) return done;
     const p1 = Math.min(NP, p0 + chunkOf(NP, ctl[ACTIVE] + 1));
     if (Atomics.compareExchange(ctl, WORK, w, (job << 16) | p1) !== w) continue;
     // (the claim holds the job open: the caller writes the next job's arguments only after
     // FINISHED reaches NP, so these are this job's)
-    products[PRODUCTS[ctl[FN]]](ctl[ARGS], ctl[ARGS + 1], ctl[ARGS + 2], ctl[ARGS + 3], ctl[ARGS + 4], NP, p0, p1, ctl[ARGS + 6], ctl[ARGS + 7] + thread * ctl[ARGS + 8]);
+    compute(ctl, f64, fns, p0, p1, thread);
     Atomics.add(ctl, FINISHED, p1 - p0);
     done += p1 - p0;
   }
@@ -94,6 +130,7 @@ function claimAndCompute(ctl: Int32Array, job: number, products: Products, threa
 /** The caller's side: starts helpers up to the thread count asked for, hands them jobs. */
 export class MatmulThreads {
   private readonly ctl: Int32Array;
+  private readonly f64: Float64Array;
   private readonly helpers: Array<{ terminate(): unknown }> = [];
   private job = 0;
   private stopped = false;
@@ -101,8 +138,9 @@ export class MatmulThreads {
   private wanted = 1;
 
   /** `threads`: how many threads share a product, the caller's included (helpers are started now, as many as that asks). */
-  constructor(private readonly memory: WasmMemory, private readonly module: WasmModule, private readonly products: Products, private readonly spawn: SpawnMatmulHelper, threads: number) {
+  constructor(private readonly memory: WasmMemory, private readonly modules: HelperModules, private readonly fns: Fns, private readonly spawn: SpawnMatmulHelper, threads: number) {
     this.ctl = new Int32Array(memory.buffer, 0, 16); // (a shared buffer is never detached by grow)
+    this.f64 = new Float64Array(memory.buffer, 0, 8);
     this.setThreads(threads);
   }
 
@@ -126,7 +164,7 @@ export class MatmulThreads {
   setThreads(threads: number): void {
     this.wanted = Math.max(1, Math.min(MAX_THREADS, Math.floor(threads) || 1));
     while (!this.stopped && this.helpers.length < this.wanted - 1) {
-      const h = this.spawn(this.module, this.memory, this.helpers.length);
+      const h = this.spawn(this.modules, this.memory, this.helpers.length);
       if (!h) break;
       this.helpers.push(h);
     }
@@ -139,19 +177,39 @@ export class MatmulThreads {
    * panel is computed (or, should a helper stop answering, after computing them all here).
    */
   run(product: ProductName, a: number, b: number, out: number, M: number, K: number, NP: number, s0: number, s1: number, s1Step: number): void {
+    this.start(PRODUCTS.indexOf(product), NP, [a, b, out, M, K, s0, s1, s1Step]);
+    this.finish(NP, () => this.fns.products[product](a, b, out, M, K, NP, 0, NP, s0, s1));
+  }
+
+  /**
+   * A vector op over `count` units (softmax, norm_rows: rows; sigmoid_act: ACT_UNIT elements), the
+   * units shared with the helpers: `args` as compute() reads them, `x` its float argument.
+   */
+  runVector(op: VectorOpName, count: number, args: readonly number[], x: number, alone: () => void): void {
+    this.f64[F64] = x;
+    this.start(PRODUCTS.length + VECTOR_OPS.indexOf(op), count, args);
+    this.finish(count, alone);
+  }
+
+  // The job's words, then the helpers woken.
+  private start(fn: number, count: number, args: readonly number[]): void {
     const ctl = this.ctl;
-    const args = [a, b, out, M, K, NP, s0, s1, s1Step];
     for (let i = 0; i < args.length; i++) ctl[ARGS + i] = args[i];
-    ctl[FN] = PRODUCTS.indexOf(product);
+    ctl[FN] = fn;
+    ctl[COUNT] = count;
     ctl[ACTIVE] = this.wanted - 1;
     this.job = (this.job + 1) & JOB_MASK;
     Atomics.store(ctl, FINISHED, 0);
     Atomics.store(ctl, WORK, this.job << 16);
     Atomics.store(ctl, SEQ, this.job);
     Atomics.notify(ctl, SEQ);
+  }
+
+  // The caller's claims, then the wait for the helpers' last ones.
+  private finish(count: number, alone: () => void): void {
     const t0 = performance.now();
-    claimAndCompute(ctl, this.job, this.products, 0);
-    this.waitForHelpers(NP, t0, () => this.products[product](a, b, out, M, K, NP, 0, NP, s0, s1));
+    claimAndCompute(this.ctl, this.f64, this.job, this.fns, 0);
+    this.waitForHelpers(count, t0, alone);
   }
 
   // What is left after the caller's last claim: the chunks the helpers claimed and are computing.
@@ -188,9 +246,13 @@ export class MatmulThreads {
 }
 
 /** A helper thread's whole life: instantiate the products on the shared memory, then take part in jobs until told to stop. */
-export function runMatmulHelper(api: WasmApi, module: WasmModule, memory: WasmMemory, index: number): void {
-  const products = productsOf(new api.Instance(module, { env: { memory } }).exports);
+export function runMatmulHelper(api: WasmApi, modules: HelperModules, memory: WasmMemory, index: number): void {
+  const fns: Fns = {
+    products: productsOf(new api.Instance(modules.matmul, { env: { memory } }).exports),
+    vector: new api.Instance(modules.vector, { env: { memory } }).exports as unknown as VectorFns,
+  };
   const ctl = new Int32Array(memory.buffer, 0, 16);
+  const f64 = new Float64Array(memory.buffer, 0, 8);
   let seen = Atomics.load(ctl, SEQ);
   let lastJob = 0;
   Atomics.add(ctl, READY, 1);
@@ -204,7 +266,7 @@ export function runMatmulHelper(api: WasmApi, module: WasmModule, memory: WasmMe
     if (job === seen) continue;
     seen = job;
     if (index >= ctl[ACTIVE]) continue; // (fewer threads asked for than have started)
-    Atomics.add(ctl, HELPED, claimAndCompute(ctl, job, products, index + 1));
+    Atomics.add(ctl, HELPED, claimAndCompute(ctl, f64, job, fns, index + 1));
     lastJob = Date.now();
   }
 }

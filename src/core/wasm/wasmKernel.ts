@@ -10,7 +10,10 @@ import type { BLayout } from '../matmulNaive';
 import { alignUp, KernelMemory } from './kernelMemory';
 import { matmulModuleBytes, SHARED_MAX_PAGES } from './matmulModule';
 import { KN_GROUP } from './matmulProducts';
-import { MatmulThreads, productsOf, type ProductFn, type ProductName, type SpawnMatmulHelper } from './matmulThreads';
+import { MatmulThreads, productsOf, type ProductFn, type ProductName, type SpawnMatmulHelper, type VectorFns } from './matmulThreads';
+import { expModuleBytes } from './expModule';
+import { threadedVector } from './vectorThreads';
+import type { WasmExp } from './wasmExp';
 import { wasmApi, type WasmApi, type WasmModule } from './wasmApi';
 import { hasFusedMadd, hasWasmSimd } from './wasmFeatures';
 import { checkColumn, packFnsOf, PANEL, WasmPacked, WasmWeights } from './wasmWeights';
@@ -34,6 +37,8 @@ export interface WasmMatmulKernel extends MatmulKernel {
   readonly helpedPanels: number;
   /** How many threads share a large product from now on (1: one); more helpers are started if needed, where the platform can. */
   setThreads(threads: number): void;
+  /** The vector ops (`plain`: their one-thread form) split over this kernel's threads, or null without helpers (vectorThreads.ts). */
+  vectorForm(plain: WasmExp): WasmExp | null;
   /** Stops the helper threads, if any (the kernel goes on with one). */
   dispose(): void;
   /**
@@ -80,6 +85,14 @@ function compiledModule(api: WasmApi, shared: boolean, fused: boolean): { module
   return c;
 }
 
+// The vector ops' module on a shared memory, compiled once per process (its functions run first in
+// a forward's first norm: the one-thread form's warm-up in wasmExp.ts shows what that costs cold).
+let sharedVector: { api: WasmApi; module: WasmModule } | null = null;
+function sharedVectorModule(api: WasmApi): WasmModule {
+  if (sharedVector?.api !== api) sharedVector = { api, module: new api.Module(expModuleBytes(true)) };
+  return sharedVector.module;
+}
+
 /** Calls of each product in warmUp: 2 were enough where measured. */
 const WARM_CALLS = 8;
 /** K = N of the packs in warmUp (64 × 64 ran GPT-2's embedding through pack_nk unoptimized: 149 ms against 97). */
@@ -92,6 +105,7 @@ class WasmKernel implements WasmMatmulKernel {
   private readonly products: Record<ProductName, ProductFn>;
   private readonly addRows: (src: number, bias: number, dst: number, M: number, rowBytes: number) => void;
   private readonly helper: MatmulThreads | null = null;
+  private readonly vectorFns: VectorFns | null = null;
 
   constructor(api: WasmApi, readonly sharedMemory: boolean, readonly fused: boolean, helpers: { spawn: SpawnMatmulHelper; threads: number } | null) {
     const compiled = compiledModule(api, sharedMemory, fused);
@@ -102,7 +116,11 @@ class WasmKernel implements WasmMatmulKernel {
     this.addRows = instance.exports.add_rows as (src: number, bias: number, dst: number, M: number, rowBytes: number) => void;
     this.mem = new KernelMemory(memory);
     this.weights = new WasmWeights(this.mem, sharedMemory, packFnsOf(instance.exports));
-    if (helpers) this.helper = new MatmulThreads(memory, module, this.products, helpers.spawn, helpers.threads);
+    if (helpers) {
+      const vector = sharedVectorModule(api);
+      this.vectorFns = new api.Instance(vector, { env: { memory } }).exports as unknown as VectorFns;
+      this.helper = new MatmulThreads(memory, { matmul: module, vector }, { products: this.products, vector: this.vectorFns }, helpers.spawn, helpers.threads);
+    }
     if (!compiled.warm) {
       this.warmUp();
       compiled.warm = true;
@@ -146,6 +164,10 @@ class WasmKernel implements WasmMatmulKernel {
 
   dispose(): void {
     this.helper?.dispose();
+  }
+
+  vectorForm(plain: WasmExp): WasmExp | null {
+    return this.helper && this.vectorFns ? threadedVector(this.helper, this.mem, this.vectorFns, plain) : null;
   }
 
   get memoryBytes(): number {
