@@ -126,7 +126,7 @@ export class FfnLens extends Disposable {
       return;
     }
     const where = this.platform.kind === 'web' ? 'a Web Worker of the web worker extension host' : 'a worker thread of the Node extension host';
-    void vscode.window.showInformationMessage(`FFN Lens: the compute worker (${where}) multiplies ${r.shape.join('×')} at ${r.gflops} GFLOPS with its ${r.kernel === 'wasm-simd' ? 'WebAssembly SIMD' : 'TypeScript'} kernel (${r.kernel}${r.fused ? ', fused multiply-add' : ''}) on ${r.threads === 1 ? 'one thread' : `${r.threads} threads`}.`);
+    void vscode.window.showInformationMessage(`FFN Lens: the compute worker (${where}) multiplies ${r.shape.join('×')} at ${r.gflops} GFLOPS with its ${r.kernel === 'wasm-simd' ? 'WebAssembly SIMD' : 'TypeScript'} kernel (${r.kernel}${r.fused ? ', fused multiply-add' : ''}) on ${r.threads === 1 ? 'one thread' : `${r.threads} threads`}.${r.note ? ` ${r.note}` : ''}`);
   }
 
   /** FFN Lens: Compare with…: the panel's baseline, picked. */

@@ -129,7 +129,10 @@ class WorkerBody {
 
   private query(msg: Extract<ToWorker, { type: 'query' }>, s: DocSession | undefined): void {
     const reply = (result: QueryResult | null): void => this.post({ type: 'reply', id: msg.id, result });
-    if (msg.query.kind === 'speed') return reply(measureSpeed(this.getKernel()));
+    if (msg.query.kind === 'speed') {
+      const r = measureSpeed(this.getKernel());
+      return reply(r.kind === 'speed' && r.threads === 1 && !this.platform.spawnMatmulHelper && this.platform.oneThreadNote ? { ...r, note: this.platform.oneThreadNote } : r);
+    }
     if (s && msg.query.kind === 'lens' && msg.query.request.kind === 'patch') {
       // a job: its reply comes when it ends (progress meanwhile)
       try {

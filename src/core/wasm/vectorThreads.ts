@@ -14,8 +14,21 @@ import type { WasmExp } from './wasmExp';
 /** An op splits when it has at least this many values (~50 µs on one thread; a wake-up costs a few). */
 const SPLIT_MIN = 1 << 15;
 
+// Each function a few times on small rows of scratch before the first forward (as wasmExp.ts's
+// warmUp: V8 optimizes a wasm function after its first calls; the helpers share the module's code).
+function warmUp(fns: VectorFns, mem: KernelMemory): void {
+  const ptr = mem.scratch(3 * 4096 * 4);
+  mem.view().fill(0.5, ptr >> 2, (ptr >> 2) + 3 * 4096);
+  for (let i = 0; i < 8; i++) {
+    fns.softmax(ptr, 4, 1024, 1);
+    for (const kind of [0, 1]) fns.sigmoid_act(ptr, ptr + 4096 * 4, ptr, 1024, kind);
+    for (const rms of [0, 1]) fns.norm_rows(ptr + 2048 * 4, 16, 256, ptr, ptr + 1024 * 4, 1e-5, rms);
+  }
+}
+
 /** `plain`: the one-thread form (its own memory), for what does not split. */
 export function threadedVector(threads: MatmulThreads, mem: KernelMemory, fns: VectorFns, plain: WasmExp): WasmExp {
+  warmUp(fns, mem);
   const split = (values: number): boolean => values >= SPLIT_MIN && threads.threads > 1;
   return {
     expInPlace: (buf, from, to) => plain.expInPlace(buf, from, to),
