@@ -33,12 +33,21 @@ const browser = { ...common, platform: 'browser', format: 'iife', target: 'chrom
  * starts it from a Blob); built again with that bundle, so --watch keeps it current.
  */
 function tokenizerThreadSource() {
+  return threadSource('tokenizer-thread-source', /webTokenizerSource\.ts$/, 'src/tokenizer/webTokenizerMain.ts', 'TOKENIZER_THREAD_SOURCE');
+}
+
+/** The same for the web matmul helper threads (src/worker/webMatmulHelperMain.ts → webMatmulHelperSource.ts). */
+function matmulHelperSource() {
+  return threadSource('matmul-helper-source', /webMatmulHelperSource\.ts$/, 'src/worker/webMatmulHelperMain.ts', 'MATMUL_HELPER_SOURCE');
+}
+
+function threadSource(name, filter, entry, constName) {
   return {
-    name: 'tokenizer-thread-source',
+    name,
     setup(build) {
-      build.onLoad({ filter: /webTokenizerSource\.ts$/ }, async () => {
-        const r = await esbuild.build({ ...browser, sourcemap: false, entryPoints: ['src/tokenizer/webTokenizerMain.ts'], write: false, metafile: true });
-        return { contents: `export const TOKENIZER_THREAD_SOURCE = ${JSON.stringify(r.outputFiles[0].text)};`, loader: 'js', watchFiles: Object.keys(r.metafile.inputs) };
+      build.onLoad({ filter }, async () => {
+        const r = await esbuild.build({ ...browser, sourcemap: false, entryPoints: [entry], write: false, metafile: true });
+        return { contents: `export const ${constName} = ${JSON.stringify(r.outputFiles[0].text)};`, loader: 'js', watchFiles: Object.keys(r.metafile.inputs) };
       });
     },
   };
@@ -53,7 +62,7 @@ const product = [
   { ...browser, entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { webview: 'webview/panel.css' }, outdir: 'dist' },
   { ...common, platform: 'browser', format: 'cjs', target: 'chrome114', entryPoints: { extension: 'src/extensionWeb.ts' }, outdir: 'dist/web', external: ['vscode'], define: { __VERSION__: JSON.stringify(pkg.version) } },
-  { ...browser, entryPoints: { worker: 'src/worker/webWorker.ts' }, outdir: 'dist/web', plugins: [tokenizerThreadSource()] },
+  { ...browser, entryPoints: { worker: 'src/worker/webWorker.ts' }, outdir: 'dist/web', plugins: [tokenizerThreadSource(), matmulHelperSource()] },
 ];
 const bench = [
   { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist', external: ['playwright-core', '@tensorflow/*'] },

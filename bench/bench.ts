@@ -54,6 +54,7 @@ import { tfjsGpt2Forward } from './tfjsGpt2';
 import { wireBytesOfEdits, type EditBytes } from './wireBytes';
 import { archThroughput } from './archThroughput';
 import { generationBench } from './generation';
+import { threadsForward } from './threadsForward';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -1004,6 +1005,7 @@ async function main(): Promise<void> {
   await section('checkpoint', checkpoints);
   await section('archs', archs);
   await section('generate', async () => { results.generate = await generationBench(workerKernel!, (id) => writePreset(join(tmpdir(), 'ffn-bench-checkpoints'), id)); });
+  await section('threads', () => threadsForward({ target, information, stat, results, quick }));
   await section('wire', wire);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;

@@ -63,7 +63,7 @@ export class FfnLens extends Disposable {
     this.log = this._register(vscode.window.createOutputChannel('FFN Lens', { log: true }));
     this.client = this._register(new ComputeClient(platform.startWorker(context), this.log, platform.hostFiles));
     // (settings, and Workspace Trust: in Restricted Mode nothing outside the workspace is read)
-    const sendConfig = (): void => this.client.send({ type: 'config', debounceMs: readSettings().debounceMs, restrictedTo: restrictedFolders(platform.kind, context.extensionUri) });
+    const sendConfig = (): void => this.client.send({ type: 'config', debounceMs: readSettings().debounceMs, threads: readSettings().threads, restrictedTo: restrictedFolders(platform.kind, context.extensionUri) });
     sendConfig();
     this._register(onDidChangeRestriction(sendConfig));
     this.documents = this._register(new ModelDocuments(this.client));
@@ -114,7 +114,7 @@ export class FfnLens extends Disposable {
       this.panels.show(doc);
     }));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('ffnLens.debounceMs')) sendConfig();
+      if (e.affectsConfiguration('ffnLens.debounceMs') || e.affectsConfiguration('ffnLens.threads')) sendConfig();
     }));
 
     this.trackModelFileContext();
@@ -128,7 +128,7 @@ export class FfnLens extends Disposable {
       return;
     }
     const where = this.platform.kind === 'web' ? 'a Web Worker of the web worker extension host' : 'a worker thread of the Node extension host';
-    void vscode.window.showInformationMessage(`FFN Lens: the compute worker (${where}) multiplies ${r.shape.join('×')} at ${r.gflops} GFLOPS with its ${r.kernel === 'wasm-simd' ? 'WebAssembly SIMD' : 'TypeScript'} kernel (${r.kernel}${r.fused ? ', fused multiply-add' : ''}) on ${r.threads === 1 ? 'one thread' : `${r.threads} threads`}.`);
+    void vscode.window.showInformationMessage(`FFN Lens: the compute worker (${where}) multiplies ${r.shape.join('×')} at ${r.gflops} GFLOPS with its ${r.kernel === 'wasm-simd' ? 'WebAssembly SIMD' : 'TypeScript'} kernel (${r.kernel}${r.fused ? ', fused multiply-add' : ''}) on ${r.threads === 1 ? 'one thread' : `${r.threads} threads`}.${r.note ? ` ${r.note}` : ''}`);
   }
 
   /** FFN Lens: Compare with…: the panel's baseline, picked. */

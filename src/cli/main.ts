@@ -5,11 +5,14 @@
 // No stack trace ever reaches the user.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { npyBytes } from '../common/npy';
 import { forward } from '../core/forward';
 import { isOutOfMemory } from '../core/runSize';
 import { defaultKernel } from '../core/kernel';
+import { threadCount } from '../core/wasm';
+import { nodeMatmulHelper } from '../worker/nodeMatmulHelper';
 import type { Stage } from '../core/stages';
 import { LineIndex } from '../model/lines';
 import { formatPath } from '../model/problems';
@@ -21,7 +24,7 @@ import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { nodeTokenizerScript, nodeTokenizerThread } from '../tokenizer/nodeTokenizerThread';
 import { TokenizerRunner } from '../tokenizer/tokenizerRunner';
 import { formatFloat32 } from '../common/float32';
-import { terminalSafe } from '../common/quote';
+import { quote, terminalSafe } from '../common/quote';
 import { enableWasmRelaxedSimd } from '../worker/nodeWasmFeatures';
 import { setNodeRunBudget } from '../worker/nodeRunBudget';
 import { LensError } from '../lenses/cache';
@@ -30,7 +33,7 @@ import { progressText } from './progressLine';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 import { DecodeError, GENERATE_OPTIONS, GENERATE_USAGE, GenerateUsageError, generateCommand } from './generateCommand';
 
-export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR] [--progress]
+export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR] [--progress] [--threads N]
 ${LENS_USAGE}
 ${GENERATE_USAGE}
 
@@ -41,6 +44,7 @@ one JSON object: {"model": {...}, "stages": [{"id", "shape", "data"}, ...]}.
   --summary          print each stage's shape and min/max/mean instead of its data
   --npy DIR          also write each stage as DIR/ID.npy (float32; numpy.load reads it)
   --progress         say how far a large checkpoint's read is on stderr (on a terminal it does)
+  --threads N        multiply on at most N threads (default 0: every core; any command)
   -h, --help         show this help
   -v, --version      show the version
 
@@ -54,7 +58,7 @@ export interface Io {
   readonly errTty?: boolean;
 }
 
-interface Options { cmd: 'stages' | LensCommand | 'generate'; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string>; progress: boolean }
+interface Options { cmd: 'stages' | LensCommand | 'generate'; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string>; progress: boolean; threads: number }
 
 class UsageError extends Error {}
 
@@ -71,6 +75,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
   let only: string[] | null = null;
   let summary = false;
   let npy: string | null = null;
+  let threads = 0;
   const lens: Record<string, string> = {};
   while (rest.length) {
     const a = rest.shift()!;
@@ -82,7 +87,8 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
         if (v === undefined || v === '') throw new UsageError(`${name} needs a value`);
         lens[name] = v;
       }
-    } else if (lensCmd && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}" for ${lensCmd} (it takes ${lensOptions.join(', ')})`);
+    } else if (a === '--threads' || a.startsWith('--threads=')) threads = threadsArg(a === '--threads' ? rest.shift() : a.slice('--threads='.length));
+    else if (lensCmd && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}" for ${lensCmd} (it takes ${lensOptions.join(', ')})`);
     else if (a === '--summary') summary = true;
     else if (a === '--npy' || a.startsWith('--npy=')) {
       const v = a === '--npy' ? rest.shift() : a.slice('--npy='.length);
@@ -99,7 +105,23 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
     else throw new UsageError(`unexpected argument "${a}"`);
   }
   if (file === undefined) throw new UsageError('missing FILE');
-  return { cmd: lensCmd ?? 'stages', file, only, summary, npy, lens, progress: argv.includes('--progress') };
+  return { cmd: lensCmd ?? 'stages', file, only, summary, npy, lens, progress: argv.includes('--progress'), threads };
+}
+
+function threadsArg(v: string | undefined): number {
+  if (v === undefined || !/^\d+$/.test(v)) throw new UsageError(`--threads needs a whole number of threads (0: every core), got ${v === undefined ? 'nothing' : quote(v)}`);
+  return Number(v);
+}
+
+/**
+ * The kernel every command uses (made once, here, before anything multiplies): helper threads
+ * from dist/matmulHelper.js beside the bundle (or the compiled source's, as tests run it), as many
+ * as --threads asks (0: every core).
+ */
+function startKernel(setting: number): void {
+  const threads = threadCount(setting, availableParallelism());
+  const script = basename(__filename) === 'cli.js' ? join(__dirname, 'matmulHelper.js') : join(__dirname, '..', 'worker', 'matmulHelperThread.js');
+  defaultKernel(threads > 1 ? nodeMatmulHelper(script) : undefined, threads);
 }
 
 function modelJson(m: ModelFile): object {
@@ -194,6 +216,7 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
     io.err(`ffn-lens: cannot read ${opts.file}: ${why}\n`);
     return 1;
   }
+  startKernel(opts.threads);
   // (a tokenizer's own pattern may backtrack for minutes: it runs in a thread stopped after a budget)
   const store = new CheckpointStore(files, undefined, defaultKernel(), new TokenizerRunner(nodeTokenizerThread(nodeTokenizerScript(__dirname))));
   if (opts.progress || raw.errTty) {

@@ -23,6 +23,15 @@ export function vectorExp(): WasmExp | null {
   return vector;
 }
 
+/**
+ * From now on the vector forms split over `kernel`'s threads where it has them (wasm/vectorThreads.ts:
+ * the same bits), the one-thread forms doing what is small.
+ */
+export function shareVectorOps(kernel: { vectorForm?(plain: WasmExp): WasmExp | null }): void {
+  const plain = vectorExp();
+  if (plain !== null) vector = kernel.vectorForm?.(plain) ?? plain;
+}
+
 /** buf[from … to) = e^buf[from … to), in float32. */
 export function expfInPlace(buf: Float32Array, from = 0, to = buf.length): void {
   const v = vectorExp();

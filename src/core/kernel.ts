@@ -6,6 +6,7 @@ import { matmulPacked, matmulPackedColumns, packB, repackBColumns, type PackedB 
 import type { BLayout } from './matmulNaive';
 import type { MatmulKernel } from './matmulKernel';
 import { createMultiKernel, type SpawnMatmulHelper } from './wasm';
+import { shareVectorOps } from './expf';
 
 // (the interface: ./matmulKernel.ts, below wasm/, which implements it too)
 export type { Biased, MatmulKernel, Packed } from './matmulKernel';
@@ -43,10 +44,15 @@ let cached: MatmulKernel | null = null;
 
 /**
  * The WebAssembly SIMD kernel where the runtime has simd128 (Node 20, VS Code's extension host,
- * browsers), over as many memories as the weights take (wasm/multiKernel.ts: one holds 4 GiB),
- * else the TypeScript one. `spawnHelper`: a second thread for large products, where the
- * platform has one (wasm/matmulThreads.ts).
+ * browsers), over as many memories as the weights take (wasm/multiKernel.ts), else the
+ * TypeScript one. `spawnHelper`: helper threads for large products, where the platform has them
+ * (wasm/matmulThreads.ts), `threads` in all with the caller. (Made once: later calls return the
+ * same kernel, whatever they pass.)
  */
-export function defaultKernel(spawnHelper?: SpawnMatmulHelper): MatmulKernel {
-  return (cached ??= createMultiKernel(spawnHelper) ?? tsKernel);
+export function defaultKernel(spawnHelper?: SpawnMatmulHelper, threads?: number): MatmulKernel {
+  if (cached === null) {
+    cached = createMultiKernel(spawnHelper, { threads }) ?? tsKernel;
+    shareVectorOps(cached as Parameters<typeof shareVectorOps>[0]); // (softmax, norms, activations on the same threads)
+  }
+  return cached;
 }

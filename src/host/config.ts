@@ -8,6 +8,8 @@ export interface Settings {
   readonly panel: PanelSettings;
   readonly debounceMs: number;
   readonly followActiveEditor: boolean;
+  /** Threads the compute worker multiplies on: 0 every core, else at most this many. */
+  readonly threads: number;
 }
 
 export function readSettings(): Settings {
@@ -22,6 +24,7 @@ export function readSettings(): Settings {
     },
     debounceMs: Math.max(0, c.get<number>('debounceMs', 150)),
     followActiveEditor: c.get<boolean>('followActiveEditor', true),
+    threads: Math.max(0, Math.floor(c.get<number>('threads', 0)) || 0),
   };
 }
 

@@ -72,7 +72,7 @@ export type ToWorker =
    * Settings, and Workspace Trust: `restrictedTo` the workspace's folders in Restricted Mode
    * (checkpoints and tokenizers outside them are refused), absent or null when trusted.
    */
-  | { readonly type: 'config'; readonly debounceMs: number; readonly restrictedTo?: readonly string[] | null }
+  | { readonly type: 'config'; readonly debounceMs: number; readonly restrictedTo?: readonly string[] | null; /** ffnLens.threads: 0 every core */ readonly threads?: number }
   | { readonly type: 'query'; readonly id: number; readonly doc: string; readonly query: Query }
   /** Show the document's stages as differences from a baseline (null: as they are). */
   | { readonly type: 'compare'; readonly doc: string; readonly baseline: CompareSpec | null }
@@ -135,7 +135,7 @@ export type QueryResult =
   | { readonly kind: 'unit'; readonly version: number; readonly unit: CellUnit | null }
   | { readonly kind: 'lens'; readonly version: number; readonly result: LensResult }
   | { readonly kind: 'stage'; readonly version: number; readonly shape: readonly number[]; readonly data: ArrayBuffer; readonly tokens: readonly string[] } | { readonly kind: 'stage'; readonly version: number; readonly error: string }
-  | { readonly kind: 'speed'; readonly version: number; readonly kernel: string; readonly fused: boolean; readonly threads: number; readonly gflops: number; readonly shape: readonly [number, number, number] };
+  | { readonly kind: 'speed'; readonly version: number; readonly kernel: string; readonly fused: boolean; readonly threads: number; readonly gflops: number; readonly shape: readonly [number, number, number]; /** why one thread, where that is the platform's limit */ readonly note?: string };
 
 /** A neuron or head of a checkpoint's model; `w1`: a neuron's input weights (out_in row of W1), to copy and edit. */
 export interface CellUnit {

@@ -23,9 +23,9 @@ runWorker({
   onMessage: (h) => port.on('message', (m: ToWorker) => h(m)),
   files: nodeFiles,
   readFile: async (path) => new Uint8Array(await fsp.readFile(path)),
-  // A second thread only where there are cores to spare: on 2 cores VS Code's own processes need one
-  // (opening a GPT-2-small checkpoint in code-server, the first forward took 517 and 830 ms with the
-  // helper, 300-500 without: the helper's core is the one the workbench and the extension host use).
-  spawnMatmulHelper: availableParallelism() > 2 ? nodeMatmulHelper(join(__dirname, 'matmulHelper.js')) : undefined,
+  // Every core by default (ffnLens.threads caps it). Where VS Code's own processes take a helper's
+  // core, the kernel notices the helper late and goes on alone for a while (matmulThreads.ts).
+  spawnMatmulHelper: nodeMatmulHelper(join(__dirname, 'matmulHelper.js')),
+  cores: availableParallelism(),
   spawnTokenizerThread: nodeTokenizerThread(nodeTokenizerScript(__dirname)), // (dist/tokenizerWorker.js)
 });

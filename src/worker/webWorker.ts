@@ -6,6 +6,8 @@ import { hostFilesClient } from './hostFilesClient';
 import { runWorker } from './workerMain';
 import { webTokenizerThread } from '../tokenizer/webTokenizerThread';
 import { TOKENIZER_THREAD_SOURCE } from '../tokenizer/webTokenizerSource';
+import { webMatmulHelper, webOneThreadNote } from './webMatmulHelper';
+import { MATMUL_HELPER_SOURCE } from './webMatmulHelperSource';
 
 interface WorkerScope {
   postMessage(msg: unknown, transfer: ArrayBuffer[]): void;
@@ -28,4 +30,8 @@ runWorker({
   files: host.files,
   readFile: (path) => host.readWhole(path),
   spawnTokenizerThread: webTokenizerThread(TOKENIZER_THREAD_SOURCE),
+  // every core where the page is cross-origin isolated (ffnLens.threads caps it), else one and a note
+  spawnMatmulHelper: webMatmulHelper(MATMUL_HELPER_SOURCE) ?? undefined,
+  cores: (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1,
+  oneThreadNote: webOneThreadNote(),
 });

@@ -5,7 +5,7 @@
 import type { FromWorker, QueryResult, ToWorker } from '../protocol/worker';
 import { defaultKernel, type MatmulKernel } from '../core/kernel';
 import { vectorExp } from '../core/expf';
-import type { SpawnMatmulHelper } from '../core/wasm';
+import { threadCount, type SpawnMatmulHelper, type WasmMatmulKernel } from '../core/wasm';
 import { DocSession } from './session';
 import { CheckpointStore } from '../checkpoint/store';
 import type { CheckpointFiles } from '../checkpoint/files';
@@ -20,8 +20,12 @@ export interface WorkerPlatform {
   readonly files: CheckpointFiles;
   /** A model file too large for VS Code's documents, whole, as bytes (a path as `openFile` names it). */
   readFile(path: string): Promise<Uint8Array>;
-  /** A second thread for the matmul kernel's large products, where the platform has one. */
+  /** Helper threads for the matmul kernel's large products, where the platform has them. */
   readonly spawnMatmulHelper?: SpawnMatmulHelper;
+  /** The machine's cores: how many threads `ffnLens.threads` = 0 means. */
+  readonly cores?: number;
+  /** Said once (a log line) when the kernel runs on one thread though more were asked for, and why (the web without cross-origin isolation). */
+  readonly oneThreadNote?: string;
   /** A thread for tokenizers (their own patterns may backtrack for minutes: stopped there after a budget), where the platform has one. */
   readonly spawnTokenizerThread?: SpawnTokenizerThread | null;
 }
@@ -45,13 +49,17 @@ class WorkerBody {
   /** Documents read from disk: where. */
   private readonly paths = new Map<string, string>();
   private debounceMs = 150;
+  /** ffnLens.threads (0: every core). */
+  private threadsSetting = 0;
   private kernel: MatmulKernel | null = null;
   /** Checkpoints, loaded once for every document that names them, their weights in the kernel's memory (held once). */
   private readonly store: CheckpointStore;
   private readonly post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => this.platform.post(msg, transfer);
   private readonly getKernel = (): MatmulKernel => {
     if (this.kernel === null) {
-      this.kernel = defaultKernel(this.platform.spawnMatmulHelper);
+      const threads = threadCount(this.threadsSetting, this.platform.cores ?? 1);
+      this.kernel = defaultKernel(threads > 1 ? this.platform.spawnMatmulHelper : undefined, threads);
+      if (threads > 1 && this.platform.oneThreadNote && !this.platform.spawnMatmulHelper) this.platform.post({ type: 'log', message: this.platform.oneThreadNote });
       vectorExp(); // (the vector ops' module compiled and warmed with the kernel: in a first forward it took 19-20 ms of GPT-2's first LayerNorm)
     }
     return this.kernel;
@@ -72,6 +80,13 @@ class WorkerBody {
     const s = new DocSession(doc, fileName, text, version, this.post, this.getKernel, () => this.debounceMs, sniffed, this.store);
     this.sessions.set(doc, s);
     return s;
+  }
+
+  // A changed setting applies to the next product (helpers are started if more are asked for).
+  private setThreads(setting: number): void {
+    this.threadsSetting = setting;
+    const k = this.kernel as Partial<WasmMatmulKernel> | null;
+    k?.setThreads?.(threadCount(setting, this.platform.cores ?? 1));
   }
 
   handle(msg: ToWorker): void {
@@ -100,6 +115,7 @@ class WorkerBody {
         return;
       case 'config':
         this.debounceMs = msg.debounceMs;
+        this.setThreads(msg.threads ?? 0);
         // Workspace Trust granted (or the workspace's folders changed): what names a checkpoint reads again
         if (this.store.restrictTo(msg.restrictedTo ?? null)) for (const x of this.sessions.values()) x.reread();
         return;
@@ -125,7 +141,10 @@ class WorkerBody {
 
   private query(msg: Extract<ToWorker, { type: 'query' }>, s: DocSession | undefined): void {
     const reply = (result: QueryResult | null): void => this.post({ type: 'reply', id: msg.id, result });
-    if (msg.query.kind === 'speed') return reply(measureSpeed(this.getKernel()));
+    if (msg.query.kind === 'speed') {
+      const r = measureSpeed(this.getKernel());
+      return reply(r.kind === 'speed' && r.threads === 1 && !this.platform.spawnMatmulHelper && this.platform.oneThreadNote ? { ...r, note: this.platform.oneThreadNote } : r);
+    }
     if (s && msg.query.kind === 'lens' && msg.query.request.kind === 'patch') {
       // a job: its reply comes when it ends (progress meanwhile)
       try {

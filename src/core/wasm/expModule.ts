@@ -17,10 +17,12 @@
 import { EXPF } from '../expfScalar';
 import { GELU_TANH_K, GELU_TANH_CUBIC } from '../geluTanh';
 import { encodeModule, F64, FuncBuilder, I32, V128, type Local } from './wasmBytes';
+import { SHARED_MAX_PAGES } from './matmulModule';
 
-export function expModuleBytes(): Uint8Array {
+/** `shared`: on a shared memory (a matmul kernel's, whose helper threads split its rows: matmulThreads.ts). */
+export function expModuleBytes(shared = false): Uint8Array {
   return encodeModule({
-    memoryImport: { minPages: 1 },
+    memoryImport: shared ? { minPages: 1, maxPages: SHARED_MAX_PAGES, shared: true } : { minPages: 1 },
     functions: [{ name: 'exp', fn: expFunction() }, { name: 'softmax', fn: softmaxFunction() }, { name: 'sigmoid_act', fn: sigmoidActFunction() }, { name: 'norm_rows', fn: normRowsFunction() }],
   });
 }

@@ -41,9 +41,9 @@ export class KernelMemory {
     return this.scratchPtr;
   }
 
-  // Two scratches of KN_GROUP panels (one per thread) for mm_kn, kept and replaced only when too small.
-  panelScratch(bytes: number): number {
-    const both = 2 * alignUp(bytes);
+  // Scratches of KN_GROUP panels for mm_kn, one per thread, kept and replaced only when too small.
+  panelScratch(bytes: number, threads: number): number {
+    const both = threads * alignUp(bytes);
     if (both > this.panelsBytes) {
       if (this.panelsBytes > 0) this.heap.free(this.panelsPtr);
       this.panelsBytes = 0;

@@ -17,6 +17,7 @@ import type { BLayout } from '../matmulNaive';
 import { panelsLength, PANEL_UNITS } from '../params';
 import type { SpawnMatmulHelper } from './matmulThreads';
 import { WASM_PAGE_BYTES } from './wasmApi';
+import type { WasmExp } from './wasmExp';
 import { createWasmKernel, type WasmMatmulKernel } from './wasmKernel';
 
 /**
@@ -53,7 +54,7 @@ export interface MultiMatmulKernel extends MatmulKernel {
  * memory's kernel is made as createWasmKernel makes one (`spawnHelper`: its helper thread; `fused`).
  */
 export function createMultiKernel(spawnHelper?: SpawnMatmulHelper, opts: MultiKernelOptions = {}): MultiMatmulKernel | null {
-  const make = (): WasmMatmulKernel | null => createWasmKernel(spawnHelper, opts.fused === undefined ? {} : { fused: opts.fused });
+  const make = (): WasmMatmulKernel | null => createWasmKernel(spawnHelper, { ...(opts.fused === undefined ? {} : { fused: opts.fused }), ...(opts.threads === undefined ? {} : { threads: opts.threads }) });
   const first = make();
   return first === null ? null : new MultiKernel(first, make, opts.cap ?? DEFAULT_MEMORY_CAP, opts.scratchBytes ?? SCRATCH_BYTES);
 }
@@ -64,6 +65,8 @@ export interface MultiKernelOptions {
   /** Bytes of scratch a product may take in its memory before it goes in blocks of rows (tests: small). */
   readonly scratchBytes?: number;
   readonly fused?: boolean;
+  /** Threads a large product runs on in each memory's kernel (matmulThreads.ts), the caller's included. */
+  readonly threads?: number;
 }
 
 class MultiKernel implements MultiMatmulKernel {
@@ -74,6 +77,8 @@ class MultiKernel implements MultiMatmulKernel {
   private readonly homes = new WeakMap<object, WasmMatmulKernel>();
   /** Weight arrays handed out: the numbers their block holds (see weightArray's `room`). */
   private readonly rooms = new WeakMap<Float32Array, number>();
+  /** The count setThreads last gave, for the memories made after (null: the make's own). */
+  private threadsWanted: number | null = null;
 
   constructor(first: WasmMatmulKernel, private readonly make: () => WasmMatmulKernel | null, readonly cap: number, private readonly scratchBytes: number) {
     if (!(cap >= 16 * WASM_PAGE_BYTES && cap <= ADDRESSED_BYTES - 2 * SCRATCH_BYTES)) {
@@ -102,6 +107,18 @@ class MultiKernel implements MultiMatmulKernel {
 
   dispose(): void {
     for (const k of this.kernels) k.dispose();
+  }
+
+  // (each memory's kernel has its own helper threads, mostly asleep: one pool over every memory is
+  // left for later, since a helper waiting in Atomics.wait cannot be handed a new memory on the web)
+  setThreads(threads: number): void {
+    this.threadsWanted = threads;
+    for (const k of this.kernels) k.setThreads(threads);
+  }
+
+  /** The vector ops over the first memory's threads (their inputs are copied in, as a product's are). */
+  vectorForm(plain: WasmExp): WasmExp | null {
+    return this.kernels[0].vectorForm(plain);
   }
 
   weightLimits(): WeightLimits {
@@ -202,6 +219,7 @@ class MultiKernel implements MultiMatmulKernel {
     if (last.memoryBytes + bytes <= this.cap) return last;
     const k = this.make();
     if (k === null) throw new Error('multi-memory kernel: a new WebAssembly kernel could not be made');
+    if (this.threadsWanted !== null) k.setThreads(this.threadsWanted);
     this.kernels.push(k);
     return k;
   }

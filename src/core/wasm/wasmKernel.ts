@@ -10,7 +10,10 @@ import type { BLayout } from '../matmulNaive';
 import { alignUp, KernelMemory } from './kernelMemory';
 import { matmulModuleBytes, SHARED_MAX_PAGES } from './matmulModule';
 import { KN_GROUP } from './matmulProducts';
-import { MatmulThreads, productsOf, type ProductFn, type ProductName, type SpawnMatmulHelper } from './matmulThreads';
+import { MatmulThreads, productsOf, type ProductFn, type ProductName, type SpawnMatmulHelper, type VectorFns } from './matmulThreads';
+import { expModuleBytes } from './expModule';
+import { threadedVector } from './vectorThreads';
+import type { WasmExp } from './wasmExp';
 import { wasmApi, type WasmApi, type WasmModule } from './wasmApi';
 import { hasFusedMadd, hasWasmSimd } from './wasmFeatures';
 import { checkColumn, packFnsOf, PANEL, WasmPacked, WasmWeights } from './wasmWeights';
@@ -28,11 +31,15 @@ export interface WasmMatmulKernel extends MatmulKernel {
   readonly usedBytes: number;
   /** True when acc + a·b is relaxed-simd's madd (fused where the CPU has FMA), else mul then add. */
   readonly fused: boolean;
-  /** Threads a large product runs on: 2 once a helper thread takes jobs, else 1. */
+  /** Threads a large product runs on now: the caller and the helper threads that take jobs, up to setThreads' count. */
   readonly threads: number;
-  /** Panels of B the helper thread has computed so far (0 without one). */
+  /** Panels of B the helper threads have computed so far (0 without one). */
   readonly helpedPanels: number;
-  /** Stops the helper thread, if any (the kernel goes on with one). */
+  /** How many threads share a large product from now on (1: one); more helpers are started if needed, where the platform can. */
+  setThreads(threads: number): void;
+  /** The vector ops (`plain`: their one-thread form) split over this kernel's threads, or null without helpers (vectorThreads.ts). */
+  vectorForm(plain: WasmExp): WasmExp | null;
+  /** Stops the helper threads, if any (the kernel goes on with one). */
   dispose(): void;
   /**
    * Rewrites only the given columns j of packed B from b (same K, N, layout as at pack()):
@@ -46,17 +53,18 @@ export interface WasmMatmulKernel extends MatmulKernel {
 /**
  * The kernel, or null when WebAssembly or simd128 is unavailable (callers then use tsKernel).
  * Its memory is shared where the runtime can share one (Node, a cross-origin-isolated page), so
- * weights can live in it. `spawnHelper`: how this platform starts a second thread for large
- * products (matmulThreads.ts); without it, or where memory cannot be shared, one thread.
+ * weights can live in it. `spawnHelper`: how this platform starts helper threads for large
+ * products (matmulThreads.ts), `threads` of them in all with the caller (default 2); without it, or
+ * where memory cannot be shared, one thread.
  * `fused`: relaxed_madd where the runtime has it (the default), or mul then add. A kernel's
  * products and recomputed columns all come from its one module, so they round alike.
  */
-export function createWasmKernel(spawnHelper?: SpawnMatmulHelper, opts: { fused?: boolean } = {}): WasmMatmulKernel | null {
+export function createWasmKernel(spawnHelper?: SpawnMatmulHelper, opts: { fused?: boolean; threads?: number } = {}): WasmMatmulKernel | null {
   const api = wasmApi();
   if (api === null || !hasWasmSimd(api)) return null;
   const fused = (opts.fused ?? true) && hasFusedMadd(api);
   try {
-    return new WasmKernel(api, true, fused, spawnHelper ?? null);
+    return new WasmKernel(api, true, fused, spawnHelper ? { spawn: spawnHelper, threads: opts.threads ?? 2 } : null);
   } catch {
     // (no shared memory here: weights are packed copies, one thread)
   }
@@ -77,6 +85,14 @@ function compiledModule(api: WasmApi, shared: boolean, fused: boolean): { module
   return c;
 }
 
+// The vector ops' module on a shared memory, compiled once per process (its functions run first in
+// a forward's first norm: the one-thread form's warm-up in wasmExp.ts shows what that costs cold).
+let sharedVector: { api: WasmApi; module: WasmModule } | null = null;
+function sharedVectorModule(api: WasmApi): WasmModule {
+  if (sharedVector?.api !== api) sharedVector = { api, module: new api.Module(expModuleBytes(true)) };
+  return sharedVector.module;
+}
+
 /** Calls of each product in warmUp: 2 were enough where measured. */
 const WARM_CALLS = 8;
 /** K = N of the packs in warmUp (64 × 64 ran GPT-2's embedding through pack_nk unoptimized: 149 ms against 97). */
@@ -89,8 +105,9 @@ class WasmKernel implements WasmMatmulKernel {
   private readonly products: Record<ProductName, ProductFn>;
   private readonly addRows: (src: number, bias: number, dst: number, M: number, rowBytes: number) => void;
   private readonly helper: MatmulThreads | null = null;
+  private readonly vectorFns: VectorFns | null = null;
 
-  constructor(api: WasmApi, readonly sharedMemory: boolean, readonly fused: boolean, spawnHelper: SpawnMatmulHelper | null) {
+  constructor(api: WasmApi, readonly sharedMemory: boolean, readonly fused: boolean, helpers: { spawn: SpawnMatmulHelper; threads: number } | null) {
     const compiled = compiledModule(api, sharedMemory, fused);
     const module = compiled.module;
     const memory = new api.Memory(sharedMemory ? { initial: 1, maximum: SHARED_MAX_PAGES, shared: true } : { initial: 1 });
@@ -99,9 +116,10 @@ class WasmKernel implements WasmMatmulKernel {
     this.addRows = instance.exports.add_rows as (src: number, bias: number, dst: number, M: number, rowBytes: number) => void;
     this.mem = new KernelMemory(memory);
     this.weights = new WasmWeights(this.mem, sharedMemory, packFnsOf(instance.exports));
-    if (spawnHelper) {
-      const thread = spawnHelper(module, memory);
-      if (thread) this.helper = new MatmulThreads(memory, this.products, thread);
+    if (helpers) {
+      const vector = sharedVectorModule(api);
+      this.vectorFns = new api.Instance(vector, { env: { memory } }).exports as unknown as VectorFns;
+      this.helper = new MatmulThreads(memory, { matmul: module, vector }, { products: this.products, vector: this.vectorFns }, helpers.spawn, helpers.threads);
     }
     if (!compiled.warm) {
       this.warmUp();
@@ -137,11 +155,19 @@ class WasmKernel implements WasmMatmulKernel {
   }
 
   get threads(): number {
-    return this.helper?.ready ? 2 : 1;
+    return this.helper?.threads ?? 1;
+  }
+
+  setThreads(threads: number): void {
+    this.helper?.setThreads(threads);
   }
 
   dispose(): void {
     this.helper?.dispose();
+  }
+
+  vectorForm(plain: WasmExp): WasmExp | null {
+    return this.helper && this.vectorFns ? threadedVector(this.helper, this.mem, this.vectorFns, plain) : null;
   }
 
   get memoryBytes(): number {
@@ -192,10 +218,10 @@ class WasmKernel implements WasmMatmulKernel {
     const outPtr = aPtr + aBytes;
     let f32 = this.mem.view();
     f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
-    const shared = NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper?.ready;
+    const shared = NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.threads > 1;
     // mm_kn copies each panel to a scratch panel of its thread's: one each, after a and out
     const [product, s0, s1] = this.productFor(p, K, N);
-    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, p.form === 'kn' ? s1 + alignUp(KN_GROUP * K * PANEL * 4) : s1);
+    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, p.form === 'kn' ? alignUp(KN_GROUP * K * PANEL * 4) : 0);
     else this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1);
     f32 = this.mem.view();
     if (biased?.out !== out) this.copyOut(f32, out, outPtr >> 2, M, N, stride); // (else the sum is all that is kept)
@@ -252,7 +278,7 @@ class WasmKernel implements WasmMatmulKernel {
   private productFor(p: WasmPacked, K: number, N: number): [ProductName, number, number] {
     if (p.form === 'packed') return ['mm', K * 64, 64];
     if (p.form === 'nk') return ['mm_nk', N, 0];
-    return ['mm_kn', N, this.mem.panelScratch(KN_GROUP * K * PANEL * 4)];
+    return ['mm_kn', N, this.mem.panelScratch(KN_GROUP * K * PANEL * 4, this.helper?.maxThreads ?? 1)];
   }
 }
 

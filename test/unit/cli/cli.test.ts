@@ -209,6 +209,21 @@ describe('ffn-lens lens|dla|heads|patch (process)', () => {
     assert.match(usage.err, /unknown option "--nope" for lens/);
   });
 
+  it('--threads N: every stage the same on 1 thread and on 2 (0: every core); not a whole number, exit 2 saying so', () => {
+    const one = cli('stages', stories, '--threads', '1');
+    assert.equal(one.code, 0, one.err);
+    for (const n of ['2', '0']) {
+      const r = cli('stages', stories, `--threads=${n}`);
+      assert.equal(r.code, 0, r.err);
+      assert.equal(r.out, one.out, `--threads ${n}`);
+    }
+    for (const bad of [['--threads', 'all'], ['--threads'], ['--threads=-1']]) {
+      const r = cli('stages', stories, ...bad);
+      assert.equal(r.code, 2, bad.join(' '));
+      assert.match(r.err, /--threads needs a whole number of threads \(0: every core\), got (nothing|"all"|"-1")/);
+    }
+  });
+
   it('stages --npy DIR writes each stage as a .npy file numpy reads', () => {
     const out = join(dir, 'npy');
     const r = cli('stages', stories, '--summary', '--only', 'head.logits', '--npy', out);
