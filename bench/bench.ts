@@ -6,7 +6,7 @@
 // target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,archs,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,archs,onnx,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -17,6 +17,7 @@
 //   draw       one 32 × 3072 heatmap drawn in Chromium (Playwright), as the panel draws it
 //   checkpoint random-weight GPT-2-small and SmolLM2-135M: an ablate and an appended token vs a full forward
 //   archs      the forward's GFLOP/s on each architecture's block (Pythia, Qwen3, Gemma 3, Gemma 2 widths) vs GPT-2-small's
+//   onnx       GPT-2-small's forward vs the same ONNX graph on onnxruntime-web (and -node, information): bench/onnxPeer.ts
 //   wire       bytes one edit of a GPT-2-small-shaped checkpoint's model file posts: worker → host → webview
 //   host       the extension host's thread in a real VS Code (code-server) while a d = 512 block
 //              opens and is edited: the longest our code holds it (--profile: and what ran there)
@@ -52,6 +53,9 @@ import { tfjsKernel, tfjsVersion, tfjsWasm, tfjsWasmHasSimd } from './peers';
 import { tfjsGpt2Forward } from './tfjsGpt2';
 import { wireBytesOfEdits, type EditBytes } from './wireBytes';
 import { archThroughput } from './archThroughput';
+import { onnxPeer } from './onnxPeer';
+import { checkpointModels } from './checkpointModels';
+import type { Report } from './report';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -962,6 +966,22 @@ function archs(): void {
   results.archs = out;
 }
 
+// --- sections in files of their own (issue 30) -----------------------------------------------------
+
+const report: Report = { target, information, result: (k, v) => { results[k] = v; }, quick };
+
+async function onnx(): Promise<void> {
+  console.log('\n# GPT-2-small forward (checkpoint preset, T = 32, every stage kept) vs onnxruntime-web (WebAssembly SIMD) and onnxruntime-node, the same weights, in turns');
+  const folder = writePreset(join(tmpdir(), 'ffn-bench-checkpoints'), 'gpt2-small-checkpoint');
+  const model = await checkpointModels(folder, workerKernel!).model(Array.from({ length: 32 }, (_, i) => (i * 7919) % 40000));
+  const engine = new Engine(workerKernel!);
+  try {
+    await onnxPeer(model, engine, report, collectGarbage);
+  } finally {
+    engine.dispose();
+  }
+}
+
 // --- main -------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -995,12 +1015,13 @@ async function main(): Promise<void> {
   await section('hosts', hosts);
   await section('parse', parse);
   await section('matmul', matmul);
-  if (want('recompute') || want('edit') || want('checkpoint') || want('archs')) await startWorkerKernel();
+  if (['recompute', 'edit', 'checkpoint', 'archs', 'onnx'].some(want)) await startWorkerKernel();
   await section('recompute', recompute);
   await section('edit', edits);
   await section('draw', draw);
   await section('checkpoint', checkpoints);
   await section('archs', archs);
+  await section('onnx', onnx);
   await section('wire', wire);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;
