@@ -6,7 +6,7 @@
 // target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,archs,onnx,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,archs,onnx,big,memory,big1b,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -18,6 +18,9 @@
 //   checkpoint random-weight GPT-2-small and SmolLM2-135M: an ablate and an appended token vs a full forward
 //   archs      the forward's GFLOP/s on each architecture's block (Pythia, Qwen3, Gemma 3, Gemma 2 widths) vs GPT-2-small's
 //   onnx       GPT-2-small's forward vs the same ONNX graph on onnxruntime-web (and -node, information): bench/onnxPeer.ts
+//   big        GFLOP/s of a Llama-3.2-1B-wide block vs GPT-2-small's (Gemma-2-2B, Llama-3.1-8B: information): bench/bigModels.ts
+//   memory     peak memory of the CLI on BF16 / F32 checkpoints of 0.5B and 1B shape ÷ the file's bytes (a child process)
+//   big1b      ablate / appended token / full forward GFLOP/s at 1B (or the largest shape that opens today)
 //   wire       bytes one edit of a GPT-2-small-shaped checkpoint's model file posts: worker → host → webview
 //   host       the extension host's thread in a real VS Code (code-server) while a d = 512 block
 //              opens and is edited: the longest our code holds it (--profile: and what ran there)
@@ -54,6 +57,7 @@ import { tfjsGpt2Forward } from './tfjsGpt2';
 import { wireBytesOfEdits, type EditBytes } from './wireBytes';
 import { archThroughput } from './archThroughput';
 import { onnxPeer } from './onnxPeer';
+import { bigThroughput, incremental1b, memoryAfterOpen } from './bigModels';
 import { checkpointModels } from './checkpointModels';
 import type { Report } from './report';
 
@@ -1022,6 +1026,9 @@ async function main(): Promise<void> {
   await section('checkpoint', checkpoints);
   await section('archs', archs);
   await section('onnx', onnx);
+  await section('big', () => bigThroughput(report));
+  await section('memory', () => memoryAfterOpen(report));
+  await section('big1b', () => incremental1b(report, writePreset(join(tmpdir(), 'ffn-bench-checkpoints'), 'gpt2-small-checkpoint')));
   await section('wire', wire);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;
