@@ -6,7 +6,7 @@
 //            shape that opens today, said so when it is not 1B); the full forward's GFLOP/s vs
 //            GPT-2-small's checkpoint forward in the same rounds
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Engine } from '../src/core/engine';
@@ -93,6 +93,7 @@ export async function memoryAfterOpen(report: Report): Promise<void> {
     report.target(what, '≤ 1.15×', '×', one(ratio), r.ok && ratio <= 1.15, r.ok ? note : `did not open (needs 16-bit weights held as they are / memory past 4 GB): ${r.why.slice(0, 200)}; ${note}`);
     if (dtype === 'f32') dropBigCheckpoint(ck); // (5 GB of disk; the BF16 ones serve the next section)
   }
+  rmSync(hook, { force: true });
   report.result('memory', out);
 }
 
