@@ -65,7 +65,7 @@ const product = [
   { ...browser, entryPoints: { worker: 'src/worker/webWorker.ts' }, outdir: 'dist/web', plugins: [tokenizerThreadSource(), matmulHelperSource()] },
 ];
 const bench = [
-  { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist', external: ['playwright-core', '@tensorflow/*'] },
+  { ...node, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist', external: ['playwright-core', '@tensorflow/*', 'onnxruntime-web', 'onnxruntime-node', 'protobufjs'] },
   { ...browser, entryPoints: { 'bench-draw': 'bench/drawPage.ts' }, outdir: 'dist' },
   // `npm run fuzz:checkpoints`'s worker process (scripts/fuzz-checkpoints.mjs): it loads dist/cli.js itself
   { ...node, entryPoints: { 'fuzz-checkpoints': 'test/helpers/checkpointFuzz/child.ts' }, outdir: 'dist' },

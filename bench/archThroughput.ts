@@ -18,9 +18,9 @@ import type { LayerSpec, ModelSpec } from '../src/core/spec';
 const T = 32;
 const LAYERS = 2;
 
-interface Shape { name: string; C: number; F: number; NH: number; KVH: number; HS: number; biases: boolean; layer: Omit<LayerSpec, 'attention' | 'ffn'> & { attention: Partial<NonNullable<LayerSpec['attention']>>; ffn: Partial<NonNullable<LayerSpec['ffn']>> }; spec: Partial<ModelSpec> }
+export interface Shape { name: string; layers?: number; C: number; F: number; NH: number; KVH: number; HS: number; biases: boolean; layer: Omit<LayerSpec, 'attention' | 'ffn'> & { attention: Partial<NonNullable<LayerSpec['attention']>>; ffn: Partial<NonNullable<LayerSpec['ffn']>> }; spec: Partial<ModelSpec> }
 
-const SHAPES: Shape[] = [
+export const SHAPES: Shape[] = [
   { name: 'GPT-2-small', C: 768, F: 3072, NH: 12, KVH: 12, HS: 64, biases: true, layer: { attention: {}, ffn: { activation: 'gelu_tanh' } }, spec: { normKind: 'layernorm' } },
   { name: 'Pythia-160M', C: 768, F: 3072, NH: 12, KVH: 12, HS: 64, biases: true, layer: { attention: { rope: { theta: 10000, rotaryDims: 16 } }, ffn: { activation: 'gelu' }, parallelResidual: true }, spec: { normKind: 'layernorm' } },
   { name: 'Qwen3-0.6B', C: 1024, F: 3072, NH: 16, KVH: 8, HS: 128, biases: false, layer: { attention: { rope: { theta: 1e6 }, qkNorm: { eps: 1e-6, onePlus: false } }, ffn: { activation: 'swiglu' } }, spec: { normKind: 'rmsnorm' } },
@@ -36,7 +36,7 @@ function specOf(s: Shape): ModelSpec {
   };
   return {
     T, C: s.C, embedding: { kind: 'vectors', positional: 'none' }, norm: 'pre', normKind: 'layernorm', eps: new Map(), residual: true,
-    layers: Array.from({ length: LAYERS }, () => layer), finalNorm: true, head: null, lens: false, ...s.spec,
+    layers: Array.from({ length: s.layers ?? LAYERS }, () => layer), finalNorm: true, head: null, lens: false, ...s.spec,
   };
 }
 
@@ -84,21 +84,21 @@ function gflopOf(s: Shape): number {
   const gated = s.layer.ffn.activation === 'swiglu' || s.layer.ffn.activation === 'geglu_tanh';
   const products = s.C * (Q + 2 * KV) + Q * s.C + s.C * s.F * (gated ? 3 : 2);
   const attention = 2 * s.NH * T * T * s.HS;
-  return (LAYERS * 2 * (T * products + attention)) / 1e9;
+  return ((s.layers ?? LAYERS) * 2 * (T * products + attention)) / 1e9;
 }
 
 export interface ArchRow { name: string; gflop: number; ms: number[]; gflops: number[] }
 
 /** Each shape's forward timed `rounds` times, the shapes in turn (the weights packed once, before). */
-export function archThroughput(kernel: MatmulKernel, rounds: number): ArchRow[] {
-  const models = SHAPES.map((s) => {
+export function archThroughput(kernel: MatmulKernel, rounds: number, shapes: readonly Shape[] = SHAPES): ArchRow[] {
+  const models = shapes.map((s) => {
     const spec = specOf(s);
     const params = paramsOf(s, spec);
     const engine = new Engine(kernel);
     engine.run({ spec, params }); // (packs the weights)
     return { s, spec, params, engine };
   });
-  const rows: ArchRow[] = SHAPES.map((s) => ({ name: s.name, gflop: gflopOf(s), ms: [], gflops: [] }));
+  const rows: ArchRow[] = shapes.map((s) => ({ name: s.name, gflop: gflopOf(s), ms: [], gflops: [] }));
   for (let r = 0; r < rounds; r++) {
     models.forEach((m, i) => {
       // a new input: every stage recomputed, the packed weights kept (the same objects)

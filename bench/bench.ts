@@ -6,7 +6,7 @@
 // target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,archs,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,archs,onnx,big,memory,big1b,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -18,6 +18,10 @@
 //   checkpoint random-weight GPT-2-small and SmolLM2-135M: an ablate and an appended token vs a full forward
 //   generate   32 tokens generated on GPT-2-small with the KV cache vs recomputing every step
 //   archs      the forward's GFLOP/s on each architecture's block (Pythia, Qwen3, Gemma 3, Gemma 2 widths) vs GPT-2-small's
+//   onnx       GPT-2-small's forward vs the same ONNX graph on onnxruntime-web (and -node, information): bench/onnxPeer.ts
+//   big        GFLOP/s of a Llama-3.2-1B-wide block vs GPT-2-small's (Gemma-2-2B, Llama-3.1-8B: information): bench/bigModels.ts
+//   memory     peak memory of the CLI on BF16 / F32 checkpoints of 0.5B and 1B shape ÷ the file's bytes (a child process)
+//   big1b      ablate / appended token / full forward GFLOP/s at 1B (or the largest shape that opens today)
 //   wire       bytes one edit of a GPT-2-small-shaped checkpoint's model file posts: worker → host → webview
 //   host       the extension host's thread in a real VS Code (code-server) while a d = 512 block
 //              opens and is edited: the longest our code holds it (--profile: and what ran there)
@@ -55,6 +59,10 @@ import { wireBytesOfEdits, type EditBytes } from './wireBytes';
 import { archThroughput } from './archThroughput';
 import { generationBench } from './generation';
 import { threadsForward } from './threadsForward';
+import { onnxPeer } from './onnxPeer';
+import { bigThroughput, incremental1b, memoryAfterOpen } from './bigModels';
+import { checkpointModels } from './checkpointModels';
+import type { Report } from './report';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -965,6 +973,22 @@ function archs(): void {
   results.archs = out;
 }
 
+// --- sections in files of their own (issue 30) -----------------------------------------------------
+
+const report: Report = { target, information, result: (k, v) => { results[k] = v; }, quick };
+
+async function onnx(): Promise<void> {
+  console.log('\n# GPT-2-small forward (checkpoint preset, T = 32, every stage kept) vs onnxruntime-web (WebAssembly SIMD) and onnxruntime-node, the same weights, in turns');
+  const folder = writePreset(join(tmpdir(), 'ffn-bench-checkpoints'), 'gpt2-small-checkpoint');
+  const model = await checkpointModels(folder, workerKernel!).model(Array.from({ length: 32 }, (_, i) => (i * 7919) % 40000));
+  const engine = new Engine(workerKernel!);
+  try {
+    await onnxPeer(model, engine, report, collectGarbage);
+  } finally {
+    engine.dispose();
+  }
+}
+
 // --- main -------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -998,7 +1022,7 @@ async function main(): Promise<void> {
   await section('hosts', hosts);
   await section('parse', parse);
   await section('matmul', matmul);
-  if (want('recompute') || want('edit') || want('checkpoint') || want('archs') || want('generate')) await startWorkerKernel();
+  if (['recompute', 'edit', 'checkpoint', 'archs', 'onnx', 'generate'].some(want)) await startWorkerKernel();
   await section('recompute', recompute);
   await section('edit', edits);
   await section('draw', draw);
@@ -1006,6 +1030,10 @@ async function main(): Promise<void> {
   await section('archs', archs);
   await section('generate', async () => { results.generate = await generationBench(workerKernel!, (id) => writePreset(join(tmpdir(), 'ffn-bench-checkpoints'), id)); });
   await section('threads', () => threadsForward({ target, information, stat, results, quick }));
+  await section('onnx', onnx);
+  await section('big', () => bigThroughput(report));
+  await section('memory', () => memoryAfterOpen(report));
+  await section('big1b', () => incremental1b(report, writePreset(join(tmpdir(), 'ffn-bench-checkpoints'), 'gpt2-small-checkpoint')));
   await section('wire', wire);
   console.log(`\nload average (1 min) as each section began: ${Object.entries(load).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   results.loadAverage = load;
