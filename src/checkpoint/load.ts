@@ -4,6 +4,7 @@
 // given its param id (tensorNames.ts). A tied head is the very Param of the embedding. And the
 // core's spec of that architecture for an input (archSpec).
 
+import type { MatmulKernel } from '../core/kernel';
 import { normOf, PARAM, paramId, parseParamId, STAGE, stageId } from '../core/ids';
 import { isMatrixKind } from '../core/paramTable';
 import { outputsInputs, panelsLength, type Param, type Params } from '../core/params';
@@ -54,6 +55,8 @@ export interface WeightHolder {
   weightArray(length: number, zeroed?: boolean, room?: number): Float32Array;
   /** A weightArray's matrix as panels (core/params.ts) in a new one, the old one's memory freed; null: it stays as it is. */
   intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
+  /** The kernel whose memory this is, for runs at resolve time (a steer's contrast); absent: a holder that is itself the kernel, or none. */
+  kernel?(): MatmulKernel;
 }
 
 /**

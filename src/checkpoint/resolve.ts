@@ -24,6 +24,8 @@ import type { ParamCounts } from '../protocol/stages';
 import { sequenceLabels } from '../tokenizer/byteRuns';
 import type { LoadedSae } from './saeFiles';
 import { SaeAttacher } from './saeResolve';
+import { SteerAttacher } from './steerResolve';
+import type { MatmulKernel } from '../core/kernel';
 
 export type { CheckpointFacts, PromptTokenizer, ResolvableCheckpoint };
 
@@ -45,9 +47,10 @@ export class CheckpointResolver {
   private cache = new Map<string, Cached>();
   private labels: { tok: PromptTokenizer | null; V: number; vocab: string[] } | null = null;
   private readonly saes = new SaeAttacher();
+  private readonly steers = new SteerAttacher();
 
-  /** `saes`: the SAEs of `req.saes`, loaded, in order. */
-  resolve(req: CheckpointRequest, ckpt: ResolvableCheckpoint, tok: PromptTokenizer | null, saes: readonly LoadedSae[] = []): Resolved {
+  /** `saes`: the SAEs of `req.saes`, loaded, in order; `kernel`: what a steer's contrast runs on (the one holding the checkpoint's weights). */
+  resolve(req: CheckpointRequest, ckpt: ResolvableCheckpoint, tok: PromptTokenizer | null, saes: readonly LoadedSae[] = [], kernel?: MatmulKernel): Resolved {
     const problems: Problem[] = [];
     const error = (code: ProblemCode, at: { start: number; end: number; path: readonly (string | number)[] }, message: string): void => {
       problems.push({ severity: 'error', code, message, path: at.path, start: at.start, end: at.end });
@@ -98,10 +101,12 @@ export class CheckpointResolver {
     const corruptedIds = this.corrupted(req, tok, ids.length, V, error);
 
     const params = new Map(ckpt.params);
-    const spec = this.saes.attach(probe, req.saes ?? [], saes, req.saeEdits ?? [], params, (at, m) => error('value', at, m));
+    const attached = this.saes.attach(probe, req.saes ?? [], saes, req.saeEdits ?? [], params, (at, m) => error('value', at, m));
     const used = new Set<string>();
-    this.units(spec, req, params, used, error);
-    this.overrides(spec, req.weights, ckpt, params, used, error);
+    this.units(attached, req, params, used, error);
+    this.overrides(attached, req.weights, ckpt, params, used, error);
+    // (last: a contrast runs the model as the file sets it)
+    const spec = problems.some((p) => p.severity === 'error') ? attached : this.steers.attach(attached, req.steers ?? [], params, tok, kernel, (at, m) => error('value', at, m));
     // overrides no longer given are dropped from the cache
     for (const id of [...this.cache.keys()]) if (!used.has(id)) this.cache.delete(id);
     if (problems.some((p) => p.severity === 'error')) return { file: null, problems, ids };

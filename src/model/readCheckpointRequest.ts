@@ -11,6 +11,7 @@ import { defaultModelName, describe } from './readerBase';
 import type { NumberReader } from './readNumbers';
 import { quote } from '../common/quote';
 import { readSaeEdits, readSaes } from './readSaeKeys';
+import { readSteers } from './readSteerKeys';
 
 /** The keys of a written-out model, which a checkpoint's config.json decides instead. */
 const INLINE = ['input', 'attention', 'ffn', 'ln1', 'ln2', 'layers', 'ln_f', 'head', 'layout', 'residual', 'norm', 'positional', 'final_norm'];
@@ -48,6 +49,7 @@ export function readCheckpointRequest(r: NumberReader, root: ObjectNode, fileNam
   if (cpProp && ciProp) r.error('value', ['corrupted_token_ids'], { start: ciProp.keyStart, end: ciProp.keyEnd }, 'use either "corrupted_prompt" or "corrupted_token_ids", not both');
   const saes = readSaes(r, top.get('saes'));
   const saeEdits = readSaeEdits(r, top);
+  const steers = readSteers(r, top.get('steer'));
   if (r.hasErrors() || folder === undefined) return null;
   const { promptProp, prompt, idsProp, tokenIds } = input;
   return {
@@ -59,7 +61,7 @@ export function readCheckpointRequest(r: NumberReader, root: ObjectNode, fileNam
     ablate, scale, weights, temperature, lens,
     corruptedPrompt, corruptedPromptAt: cpProp ? at(cpProp, ['corrupted_prompt']) : null,
     corruptedIds, corruptedIdsAt: ciProp ? at(ciProp, ['corrupted_token_ids']) : null,
-    saes, saeEdits,
+    saes, saeEdits, steers,
   };
 }
 

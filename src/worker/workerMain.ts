@@ -61,6 +61,7 @@ class WorkerBody {
     this.store = new CheckpointStore(platform.files, undefined, {
       weightArray: (n, zeroed, room) => this.getKernel().weightArray(n, zeroed, room),
       intoPanels: (w, K, N, layout) => this.getKernel().intoPanels(w, K, N, layout),
+      kernel: () => this.getKernel(),
     }, new TokenizerRunner(platform.spawnTokenizerThread ?? null));
   }
 
