@@ -113,7 +113,7 @@ export class SteerAttacher {
       return { v: W.data.subarray(s.feature * sae.dIn, (s.feature + 1) * sae.dIn), sig: `f${s.feature}`, base: W.data, text: `the decoder row of feature ${s.text}` };
     }
     const v = this.contrast(ref, spec, params, tok, kernel, error, contrasts);
-    return v && { v, sig: 'contrast', base: v, text: `${quote(s.prompts[0])} − ${quote(s.prompts[1])} at ${ref.site}, at their last tokens (ActAdd)` };
+    return v && { v, sig: Array.from(v).join(','), base: null, text: `${quote(s.prompts[0])} − ${quote(s.prompts[1])} at ${ref.site}, at their last tokens (ActAdd)` };
   }
 
   /** The contrast's v: the two prompts run up to the stage the steer adds to, last token minus last token. */

@@ -11,7 +11,7 @@ function ctxOf(T: number, x: Float32Array, v: Param, changed: { x?: ReadonlySet<
   const full = changed.x === undefined && changed.v === undefined;
   return {
     T, kernel: tsKernel, full, previous: null,
-    input: () => x, changed: () => changed.x ?? 'all', param: () => v, paramChanged: () => changed.v ?? 'all',
+    input: () => x, changed: () => ('x' in changed ? changed.x! : 'all'), param: () => v, paramChanged: () => ('v' in changed ? changed.v! : 'all'),
     kept: () => null, keep: () => undefined, packed: () => { throw new Error('not used'); },
   };
 }
