@@ -9,7 +9,7 @@
 // params apart by identity (core/engine.ts), so an edit of one override recomputes only the stages
 // that read that param and what follows them (an edit in layer 6 leaves layers 0–5 as they were).
 
-import { normOf, PARAM, parseParamId, unitScales } from '../core/ids';
+import { normOf, PARAM, parseParamId, steerParamId, unitScales } from '../core/ids';
 import type { Model } from '../core/model';
 import { layerParam } from '../core/paramTable';
 import { outputsInputs, weightIndex, type Param, type Params } from '../core/params';
@@ -120,7 +120,7 @@ export class CheckpointResolver {
       name: req.name, tokens, vocab, model, layout: 'out_in',
       dims: { seq: spec.T, dModel: spec.C, dFf: first?.F ?? 0, heads: attn?.NH ?? 0, layers: spec.layers.length, vocab: V },
       paramCounts: countParams(ckpt.params),
-      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids, corruptedIds },
+      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids, corruptedIds, ...(spec === attached ? {} : { unsteered: unsteeredModel(attached, spec, params) }) },
     };
     return { file, problems, ids };
   }
@@ -242,6 +242,12 @@ export class CheckpointResolver {
     this.labels = { tok, V, vocab };
     return vocab;
   }
+}
+
+/** The model without its steers: the spec before them, the params but their vectors (the same objects). */
+function unsteeredModel(unsteered: ModelSpec, steered: ModelSpec, params: ReadonlyMap<string, Param>): Model {
+  const vectors = new Set((steered.steers ?? []).map((s) => steerParamId(s.site)));
+  return { spec: unsteered, params: new Map([...params].filter(([id]) => !vectors.has(id))) };
 }
 
 /** The most tokens a run of `spec`'s model can take (runTooLarge says nothing against it); 0 if none. */

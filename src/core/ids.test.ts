@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { normOf, PARAM, paramId, parseParamId, parseSaeId, parseStageId, parseUnitId, SAE_PARAM, SAE_PART, saeFeatureId, saeParamId, saeStageId, STAGE, stageId, steerParamId, steerStageId, sublayerId, unitId, unitStage } from './ids';
+import { normOf, PARAM, paramId, parseParamId, parseSaeId, parseStageId, parseUnitId, SAE_PARAM, SAE_PART, saeFeatureId, saeParamId, saeStageId, STAGE, stageId, isSteerStage, steerParamId, steerStageId, sublayerId, unitId, unitStage } from './ids';
 import { LAYER_PARAMS, layerParam, layerParamAt, shapeOf } from './paramTable';
 
 describe('ids: the one vocabulary', () => {
@@ -69,5 +69,7 @@ describe('ids: sparse autoencoders', () => {
     assert.equal(steerStageId('input'), 'input.steer');
     assert.equal(steerParamId('layers.6.out'), 'layers.6.steer.vector');
     assert.equal(steerParamId('layers.2.ffn.down'), 'layers.2.ffn.down.steer.vector');
+    for (const site of ['layers.6.out', 'layers.6.attn.out', 'input']) assert.ok(isSteerStage(steerStageId(site)), site);
+    for (const other of ['layers.6.out', 'layers.6.sae.out', 'input', 'head.probs', 'layers.6.steer.vector.x']) assert.ok(!isSteerStage(other), other);
   });
 });

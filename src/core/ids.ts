@@ -219,6 +219,12 @@ export function steerStageId(site: string): string {
   return layer >= 0 && kind === STAGE.out ? join(layer, STEER_WORD) : `${site}.${STEER_WORD}`;
 }
 
+/** Whether `id` is a steered stage (`layers.6.steer`, `layers.6.attn.out.steer`, `input.steer`). */
+export function isSteerStage(id: string): boolean {
+  const { kind } = parseStageId(id);
+  return kind === STEER_WORD || kind.endsWith(`.${STEER_WORD}`);
+}
+
 /** The steer's vector at `site`: alpha·v, [1, C] (one row at every position steered) or [n, C] (row r at the r-th position given). */
 export function steerParamId(site: string): string {
   return `${steerStageId(site)}.vector`;
