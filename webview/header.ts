@@ -94,7 +94,7 @@ export class PanelHeader {
     document.body.classList.add('comparing');
     // stages the baseline has in another shape (another number of tokens) are not differences: say which
     const n = incomparable.length;
-    const apart = n === 0 ? '' : ` Not compared, shown as they are: ${n === 1 ? 'one stage' : `${n} stages`} the baseline has in another shape: ${incomparable.slice(0, 4).join(', ')}${n > 4 ? ', …' : ''}.`;
+    const apart = n === 0 ? '' : ` Not compared, shown as they are: ${n === 1 ? 'one stage' : `${n} stages`} the baseline has in another shape or not at all: ${incomparable.slice(0, 4).join(', ')}${n > 4 ? ', …' : ''}.`;
     this.compareNote.textContent = error
       ? `Compare with ${label}: ${error}`
       : incomparable.includes('input')
