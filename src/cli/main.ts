@@ -28,7 +28,7 @@ import { LensError } from '../lenses/cache';
 import { moreLine, shownProblems } from './problemLines';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 
-export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR]
+export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR] [--no-steer]
 ${LENS_USAGE}
 
 Computes every stage of the transformer block(s) in the model file FILE and prints
@@ -37,6 +37,7 @@ one JSON object: {"model": {...}, "stages": [{"id", "shape", "data"}, ...]}.
   --only ID[,ID...]  keep only these stages (e.g. --only layers.0.ffn.up,output)
   --summary          print each stage's shape and min/max/mean instead of its data
   --npy DIR          also write each stage as DIR/ID.npy (float32; numpy.load reads it)
+  --no-steer         the file without its "steer" (its steered stages, layers.6.steer, left out)
   -h, --help         show this help
   -v, --version      show the version
 
@@ -48,7 +49,7 @@ export interface Io {
   err(s: string): void;
 }
 
-interface Options { cmd: 'stages' | LensCommand; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string> }
+interface Options { cmd: 'stages' | LensCommand; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string>; noSteer?: boolean }
 
 class UsageError extends Error {}
 
@@ -64,6 +65,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
   let only: string[] | null = null;
   let summary = false;
   let npy: string | null = null;
+  let noSteer = false;
   const lens: Record<string, string> = {};
   while (rest.length) {
     const a = rest.shift()!;
@@ -77,6 +79,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
       }
     } else if (lensCmd && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}" for ${lensCmd} (it takes ${LENS_OPTIONS[lensCmd].join(', ')})`);
     else if (a === '--summary') summary = true;
+    else if (a === '--no-steer') noSteer = true;
     else if (a === '--npy' || a.startsWith('--npy=')) {
       const v = a === '--npy' ? rest.shift() : a.slice('--npy='.length);
       if (!v) throw new UsageError('--npy needs a folder to write the .npy files into');
@@ -92,7 +95,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
     else throw new UsageError(`unexpected argument "${a}"`);
   }
   if (file === undefined) throw new UsageError('missing FILE');
-  return { cmd: lensCmd ?? 'stages', file, only, summary, npy, lens };
+  return { cmd: lensCmd ?? 'stages', file, only, summary, npy, lens, noSteer };
 }
 
 function modelJson(m: ModelFile): object {
@@ -227,7 +230,7 @@ function runLens(io: Io, cmd: LensCommand, file: ModelFile, lens: Options['lens'
 
 /** `ffn-lens stages`: the stages asked for as JSON (and as .npy files with --npy). */
 function runStages(io: Io, opts: Options, file: ModelFile): number {
-  const stages = forward(file.model, defaultKernel());
+  const stages = forward((opts.noSteer && file.checkpoint?.unsteered) || file.model, defaultKernel());
   let shown: Stage[] = stages;
   if (opts.only) {
     const ids = new Set(stages.map((s) => s.id));

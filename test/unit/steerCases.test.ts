@@ -17,6 +17,7 @@ import type { Model } from '../../src/core/model';
 import type { Stage } from '../../src/core/stages';
 import { createWasmKernel } from '../../src/core/wasm';
 import { readModel } from '../../src/model/read';
+import { run as cliRun } from '../../src/cli/main';
 import type { Problem } from '../../src/model/problems';
 import { compareClose } from '../helpers/compare';
 import { FIXTURES } from '../helpers/fixtures';
@@ -172,5 +173,26 @@ describe('steer: bad values said at their keys', () => {
     const errors = r.problems.filter((p) => p.severity === 'error');
     assert.equal(errors.length, 1, errors.map((p) => p.message).join(' | '));
     assert.match(errors[0].message, /"contrast" needs a tokenizer/);
+  });
+});
+
+describe('ffn-lens stages: the steered stage, and --no-steer', () => {
+  it('prints layers.0.steer as the case says; --no-steer the run without it', async () => {
+    const c = read('gpt2_vector_out.json');
+    const path = join(DIR, 'x.ffn.json');
+    const text = JSON.stringify(c.model);
+    const run = async (extra: string[]): Promise<{ stages: Array<{ id: string; data: number[] }> }> => {
+      let out = '';
+      const code = await cliRun(['stages', path, ...extra], { out: (s) => void (out += s), err: (s) => assert.fail(s) }, () => text);
+      assert.equal(code, 0);
+      return JSON.parse(out) as { stages: Array<{ id: string; data: number[] }> };
+    };
+    const steered = await run(['--only', 'layers.0.steer,head.logits']);
+    assert.equal(compareClose(steered.stages[0].data, c.expected['layers.0.steer'].data, c.tolerance, 'layers.0.steer'), null);
+    assert.equal(compareClose(steered.stages[1].data, c.expected['head.logits'].data, c.tolerance, 'head.logits'), null);
+    const plain = await run(['--no-steer']);
+    assert.ok(!plain.stages.some((s) => s.id === 'layers.0.steer'));
+    const want = forward(await modelOf(withoutSteer(c.model)), kernel).find((s) => s.id === 'head.logits')!;
+    assert.deepEqual(plain.stages.find((s) => s.id === 'head.logits')!.data.map(Math.fround), Array.from(want.data)); // (printed as float32's shortest decimals)
   });
 });
