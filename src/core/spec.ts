@@ -10,7 +10,7 @@
 
 import type { Activation } from './activationKinds';
 import type { SaeSpec } from './saeSpec';
-import type { SteerSpec } from './steer';
+import type { SteerSpec } from './steerSpec';
 
 export type Norm = 'none' | 'pre' | 'post';
 export type NormKind = 'layernorm' | 'rmsnorm';

@@ -5,16 +5,9 @@
 // are left out (a prompt shortened under a steer is no error).
 
 import type { StageOp } from './graph';
+import type { SteerSpec } from './steerSpec';
 
-/** What a steer computes, as the spec holds it (alpha·v is the param: an edit of it replans nothing). */
-export interface SteerSpec {
-  /** The stage steered: a stage an SAE may read (planSae.ts's SAE_SITES). */
-  readonly site: string;
-  /** Every token, or these positions (0-based; "last" is resolved to T − 1). */
-  readonly positions: 'all' | readonly number[];
-  /** Where the vector came from, for the stage's meaning: `the vector given`, `feature layers.12.sae.3`, `"Love" − "Hate"`. */
-  readonly source: string;
-}
+export type { SteerSpec };
 
 export interface SteerArgs {
   readonly x: string;
