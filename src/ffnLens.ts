@@ -139,6 +139,7 @@ export class FfnLens extends Disposable {
     }
     const items: Array<vscode.QuickPickItem & { baseline: BaselineKind }> = [
       { label: 'This file without "ablate", "scale" and "weights"', detail: 'what the overrides change (a model file that names a checkpoint)', baseline: 'plain' },
+      { label: 'This file without its "steer"', detail: 'the steered and unsteered predictions side by side (a file that steers a stage)', baseline: 'unsteered' },
       // (where VS Code's Git extension is not, as on vscode.dev, there is no HEAD to ask for)
       ...(gitAvailable() ? [{ label: 'This file as committed (HEAD)', detail: 'what the edits since the last commit change', baseline: 'head' as const }] : []),
       { label: 'Another model file…', detail: 'any model file with the same shapes', baseline: 'file' },

@@ -3,6 +3,7 @@
 import type { PanelSettings } from '../src/protocol/panel';
 import type { ModelSummary } from '../src/protocol/stages';
 import { plural } from '../src/common/numberFormat';
+import { isSteerStage } from '../src/core/ids';
 import { h } from './dom';
 import { COLORMAP_LABELS, COLORMAPS } from './heatmap/colormaps';
 import { fileNameOfUri } from './heading';
@@ -57,7 +58,7 @@ export class PanelHeader {
       this.compareNote);
     this.compareSel.addEventListener('change', () => {
       if (this.compareSel.value === this.compareValue && this.compareSel.value !== 'file') return;
-      post({ type: 'compare', kind: this.compareSel.value as 'none' | 'plain' | 'head' | 'file' });
+      post({ type: 'compare', kind: this.compareSel.value as 'none' | 'plain' | 'head' | 'file' | 'unsteered' });
     });
   }
 
@@ -66,6 +67,14 @@ export class PanelHeader {
     const opt = this.compareSel.querySelector('vscode-option[value="head"]') as HTMLElement | null;
     if (!available && opt) opt.remove();
     else if (available && !opt) this.compareSel.insertBefore(h('vscode-option', { value: 'head' }, 'this file as committed (HEAD)'), this.compareSel.querySelector('vscode-option[value="file"]'));
+  }
+
+  /** "Without its steer" only while the file steers a stage (its plan has a steered stage). */
+  private offerUnsteered(steers: boolean): void {
+    const opt = this.compareSel.querySelector('vscode-option[value="unsteered"]');
+    if (steers === !!opt) return;
+    if (!steers) opt!.remove();
+    else this.compareSel.insertBefore(h('vscode-option', { value: 'unsteered' }, 'this file without its steer'), this.compareSel.querySelector('vscode-option[value="head"]') ?? this.compareSel.querySelector('vscode-option[value="file"]'));
   }
 
   /** What the panel compares with now (label null: nothing); `cancelled`: the choice went back. */
@@ -85,7 +94,7 @@ export class PanelHeader {
     document.body.classList.add('comparing');
     // stages the baseline has in another shape (another number of tokens) are not differences: say which
     const n = incomparable.length;
-    const apart = n === 0 ? '' : ` Not compared, shown as they are: ${n === 1 ? 'one stage' : `${n} stages`} the baseline has in another shape: ${incomparable.slice(0, 4).join(', ')}${n > 4 ? ', …' : ''}.`;
+    const apart = n === 0 ? '' : ` Not compared, shown as they are: ${n === 1 ? 'one stage' : `${n} stages`} the baseline has in another shape or not at all: ${incomparable.slice(0, 4).join(', ')}${n > 4 ? ', …' : ''}.`;
     this.compareNote.textContent = error
       ? `Compare with ${label}: ${error}`
       : incomparable.includes('input')
@@ -111,6 +120,7 @@ export class PanelHeader {
     const a = s.layers.find((l) => l.attention)?.attention;
     const norm = s.norm === 'none' ? '' : `${s.norm}-${s.normKind === 'rmsnorm' ? 'RMSNorm' : 'LN'}`;
     this.name.textContent = s.name;
+    this.offerUnsteered(s.stages.some((x) => isSteerStage(x.id)));
     if (s.layers.length !== this.layers) {
       // (rebuilt only when the number of layers changes: never while the user holds the control)
       this.layers = s.layers.length;

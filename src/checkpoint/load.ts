@@ -4,6 +4,7 @@
 // given its param id (tensorNames.ts). A tied head is the very Param of the embedding. And the
 // core's spec of that architecture for an input (archSpec).
 
+import type { MatmulKernel } from '../core/kernel';
 import { normOf, PARAM, paramId, parseParamId, STAGE, stageId } from '../core/ids';
 import { isMatrixKind } from '../core/paramTable';
 import { outputsInputs, PANEL_UNITS, panelsLength, type Param, type Params } from '../core/params';
@@ -57,6 +58,8 @@ export interface WeightHolder {
   intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
   /** Bytes it holds in all and in one array (MatmulKernel's); absent or undefined: one WebAssembly memory's. */
   weightLimits?(): WeightLimits | undefined;
+  /** The kernel whose memory this is, for runs at resolve time (a steer's contrast); absent: a holder that is itself the kernel, or none. */
+  kernel?(): MatmulKernel;
 }
 
 export interface LoadOptions {

@@ -9,7 +9,7 @@
 // params apart by identity (core/engine.ts), so an edit of one override recomputes only the stages
 // that read that param and what follows them (an edit in layer 6 leaves layers 0–5 as they were).
 
-import { normOf, PARAM, parseParamId, unitScales } from '../core/ids';
+import { normOf, PARAM, parseParamId, steerParamId, unitScales } from '../core/ids';
 import type { Model } from '../core/model';
 import { layerParam } from '../core/paramTable';
 import { outputsInputs, weightIndex, type Param, type Params } from '../core/params';
@@ -24,6 +24,8 @@ import type { ParamCounts } from '../protocol/stages';
 import { sequenceLabels } from '../tokenizer/byteRuns';
 import type { LoadedSae } from './saeFiles';
 import { SaeAttacher } from './saeResolve';
+import { SteerAttacher } from './steerResolve';
+import type { MatmulKernel } from '../core/kernel';
 
 export type { CheckpointFacts, PromptTokenizer, ResolvableCheckpoint };
 
@@ -45,9 +47,10 @@ export class CheckpointResolver {
   private cache = new Map<string, Cached>();
   private labels: { tok: PromptTokenizer | null; V: number; vocab: string[] } | null = null;
   private readonly saes = new SaeAttacher();
+  private readonly steers = new SteerAttacher();
 
-  /** `saes`: the SAEs of `req.saes`, loaded, in order. */
-  resolve(req: CheckpointRequest, ckpt: ResolvableCheckpoint, tok: PromptTokenizer | null, saes: readonly LoadedSae[] = []): Resolved {
+  /** `saes`: the SAEs of `req.saes`, loaded, in order; `kernel`: what a steer's contrast runs on (the one holding the checkpoint's weights). */
+  resolve(req: CheckpointRequest, ckpt: ResolvableCheckpoint, tok: PromptTokenizer | null, saes: readonly LoadedSae[] = [], kernel?: MatmulKernel): Resolved {
     const problems: Problem[] = [];
     const error = (code: ProblemCode, at: { start: number; end: number; path: readonly (string | number)[] }, message: string): void => {
       problems.push({ severity: 'error', code, message, path: at.path, start: at.start, end: at.end });
@@ -104,10 +107,12 @@ export class CheckpointResolver {
     const corruptedIds = this.corrupted(req, tok, ids.length, V, error);
 
     const params = new Map(ckpt.params);
-    const spec = this.saes.attach(probe, req.saes ?? [], saes, req.saeEdits ?? [], params, (at, m) => error('value', at, m));
+    const attached = this.saes.attach(probe, req.saes ?? [], saes, req.saeEdits ?? [], params, (at, m) => error('value', at, m));
     const used = new Set<string>();
-    this.units(spec, req, params, used, error);
-    this.overrides(spec, req.weights, ckpt, params, used, error);
+    this.units(attached, req, params, used, error);
+    this.overrides(attached, req.weights, ckpt, params, used, error);
+    // (last: a contrast runs the model as the file sets it)
+    const spec = problems.some((p) => p.severity === 'error') ? attached : this.steers.attach(attached, req.steers ?? [], params, tok, kernel, (at, m) => error('value', at, m));
     // overrides no longer given are dropped from the cache
     for (const id of [...this.cache.keys()]) if (!used.has(id)) this.cache.delete(id);
     if (problems.some((p) => p.severity === 'error')) return { file: null, problems, ids };
@@ -121,7 +126,7 @@ export class CheckpointResolver {
       name: req.name, tokens, vocab, model, layout: 'out_in',
       dims: { seq: spec.T, dModel: spec.C, dFf: first?.F ?? 0, heads: attn?.NH ?? 0, layers: spec.layers.length, vocab: V },
       paramCounts: countParams(ckpt.params),
-      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids, corruptedIds },
+      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids, corruptedIds, ...(spec === attached ? {} : { unsteered: unsteeredModel(attached, spec, params) }) },
     };
     return { file, problems, ids };
   }
@@ -243,6 +248,12 @@ export class CheckpointResolver {
     this.labels = { tok, V, vocab };
     return vocab;
   }
+}
+
+/** The model without its steers: the spec before them, the params but their vectors (the same objects). */
+function unsteeredModel(unsteered: ModelSpec, steered: ModelSpec, params: ReadonlyMap<string, Param>): Model {
+  const vectors = new Set((steered.steers ?? []).map((s) => steerParamId(s.site)));
+  return { spec: unsteered, params: new Map([...params].filter(([id]) => !vectors.has(id))) };
 }
 
 /** The most tokens a run of `spec`'s model can take (runTooLarge says nothing against it); 0 if none. */

@@ -4,6 +4,7 @@
 // promise the first time, and asks again when it settles. A failure is kept, as a message, for a
 // moment, then tried again on a later read (the folder may have been downloaded meanwhile).
 
+import type { MatmulKernel } from '../core/kernel';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot, pathUnder } from './inside';
@@ -71,6 +72,12 @@ export class CheckpointStore {
    * can start one; by default in this thread).
    */
   constructor(readonly files: CheckpointFiles, private readonly retryMs = 2000, private readonly holder?: WeightHolder, readonly runner = new TokenizerRunner(null)) {}
+
+  /** The kernel holding the weights (a steer's contrast runs on it); undefined: none, the TypeScript one reads them. */
+  get kernel(): MatmulKernel | undefined {
+    const h = this.holder;
+    return !h ? undefined : 'matmul' in h ? (h as MatmulKernel) : h.kernel?.();
+  }
 
   /** `folder` of a model file: relative to the file's own folder, or absolute. */
   resolvePath(modelFile: string, folder: string): string {
@@ -299,10 +306,11 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
   const badSae = s.findIndex((x) => x.state === 'failed');
   if (badSae >= 0) return problem(req.saes[badSae].pathAt, `the SAE ${quote(req.saes[badSae].path)}: ${(s[badSae] as { message: string }).message}`);
   // the prompts' ids, from the tokenizer's thread (resolve reads them; a failure is said at the prompt)
-  const texts = t.value ? [req.tokenIds ? null : req.prompt, req.corruptedIds ? null : req.corruptedPrompt] : [];
+  const contrasts = (req.steers ?? []).flatMap((x) => (x.source.kind === 'contrast' ? x.source.prompts : []));
+  const texts = t.value ? [req.tokenIds ? null : req.prompt, req.corruptedIds ? null : req.corruptedPrompt, ...contrasts] : [];
   const pending = texts.map((text) => (text === null ? null : t.value!.encodeAhead(text))).filter((p) => p !== null);
   if (pending.length > 0) return { loading: Promise.all(pending).then(() => undefined), tokenizing: true };
-  const r = resolver.resolve(req, c.value, t.value, s.map((x) => (x as { value: LoadedSae }).value));
+  const r = resolver.resolve(req, c.value, t.value, s.map((x) => (x as { value: LoadedSae }).value), store.kernel);
   return { read: { ...read, file: r.file, problems: [...read.problems, ...r.problems] } };
 }
 

@@ -33,7 +33,7 @@ import { progressText } from './progressLine';
 import { LENS_COMMANDS, LENS_FLAGS, LENS_OPTIONS, LENS_USAGE, lensCommand, type LensCommand } from './lensCommands';
 import { DecodeError, GENERATE_OPTIONS, GENERATE_USAGE, GenerateUsageError, generateCommand } from './generateCommand';
 
-export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR] [--progress] [--threads N]
+export const USAGE = `Usage: ffn-lens stages FILE [--only ID[,ID...]] [--summary] [--npy DIR] [--progress] [--threads N] [--no-steer]
 ${LENS_USAGE}
 ${GENERATE_USAGE}
 
@@ -45,6 +45,7 @@ one JSON object: {"model": {...}, "stages": [{"id", "shape", "data"}, ...]}.
   --npy DIR          also write each stage as DIR/ID.npy (float32; numpy.load reads it)
   --progress         say how far a large checkpoint's read is on stderr (on a terminal it does)
   --threads N        multiply on at most N threads (default 0: every core; any command)
+  --no-steer         the file without its "steer" (its steered stages, layers.6.steer, left out)
   -h, --help         show this help
   -v, --version      show the version
 
@@ -58,7 +59,7 @@ export interface Io {
   readonly errTty?: boolean;
 }
 
-interface Options { cmd: 'stages' | LensCommand | 'generate'; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string>; progress: boolean; threads: number }
+interface Options { cmd: 'stages' | LensCommand | 'generate'; file: string; only: string[] | null; summary: boolean; npy: string | null; lens: Record<string, string>; progress: boolean; threads: number; noSteer?: boolean }
 
 class UsageError extends Error {}
 
@@ -76,6 +77,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
   let summary = false;
   let npy: string | null = null;
   let threads = 0;
+  let noSteer = false;
   const lens: Record<string, string> = {};
   while (rest.length) {
     const a = rest.shift()!;
@@ -90,6 +92,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
     } else if (a === '--threads' || a.startsWith('--threads=')) threads = threadsArg(a === '--threads' ? rest.shift() : a.slice('--threads='.length));
     else if (lensCmd && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}" for ${lensCmd} (it takes ${lensOptions.join(', ')})`);
     else if (a === '--summary') summary = true;
+    else if (a === '--no-steer') noSteer = true;
     else if (a === '--npy' || a.startsWith('--npy=')) {
       const v = a === '--npy' ? rest.shift() : a.slice('--npy='.length);
       if (!v) throw new UsageError('--npy needs a folder to write the .npy files into');
@@ -105,7 +108,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | 'version' {
     else throw new UsageError(`unexpected argument "${a}"`);
   }
   if (file === undefined) throw new UsageError('missing FILE');
-  return { cmd: lensCmd ?? 'stages', file, only, summary, npy, lens, progress: argv.includes('--progress'), threads };
+  return { cmd: lensCmd ?? 'stages', file, only, summary, npy, lens, progress: argv.includes('--progress'), threads, noSteer };
 }
 
 function threadsArg(v: string | undefined): number {
@@ -280,7 +283,7 @@ function runGenerate(io: Io, file: ModelFile, opts: Options['lens']): number {
 
 /** `ffn-lens stages`: the stages asked for as JSON (and as .npy files with --npy). */
 function runStages(io: Io, opts: Options, file: ModelFile): number {
-  const stages = forward(file.model, defaultKernel());
+  const stages = forward((opts.noSteer && file.checkpoint?.unsteered) || file.model, defaultKernel());
   let shown: Stage[] = stages;
   if (opts.only) {
     const ids = new Set(stages.map((s) => s.id));

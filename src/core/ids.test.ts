@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { normOf, PARAM, paramId, parseParamId, parseSaeId, parseStageId, parseUnitId, SAE_PARAM, SAE_PART, saeFeatureId, saeParamId, saeStageId, STAGE, stageId, sublayerId, unitId, unitStage } from './ids';
+import { normOf, PARAM, paramId, parseParamId, parseSaeId, parseStageId, parseUnitId, SAE_PARAM, SAE_PART, saeFeatureId, saeParamId, saeStageId, STAGE, stageId, isSteerStage, steerParamId, steerStageId, sublayerId, unitId, unitStage } from './ids';
 import { LAYER_PARAMS, layerParam, layerParamAt, shapeOf } from './paramTable';
 
 describe('ids: the one vocabulary', () => {
@@ -62,5 +62,14 @@ describe('ids: sparse autoencoders', () => {
     assert.deepEqual(parseSaeId('input.sae.0'), { site: 'input', feature: 0 });
     assert.deepEqual(parseSaeId('layers.1.sae.clamp'), { site: 'layers.1.out', param: 'clamp' });
     for (const bad of ['layers.12.sae.', 'layers.12.sae.x', 'layers.12.out.sae.3', 'sae.3', 'layers.1.ffn.neuron.3', `layers.1.sae.${'9'.repeat(10)}`]) assert.equal(parseSaeId(bad), null, bad);
+  });
+  it('names a steered stage and its vector after the site, as SAEs are named', () => {
+    assert.equal(steerStageId('layers.6.out'), 'layers.6.steer');
+    assert.equal(steerStageId('layers.6.attn.out'), 'layers.6.attn.out.steer');
+    assert.equal(steerStageId('input'), 'input.steer');
+    assert.equal(steerParamId('layers.6.out'), 'layers.6.steer.vector');
+    assert.equal(steerParamId('layers.2.ffn.down'), 'layers.2.ffn.down.steer.vector');
+    for (const site of ['layers.6.out', 'layers.6.attn.out', 'input']) assert.ok(isSteerStage(steerStageId(site)), site);
+    for (const other of ['layers.6.out', 'layers.6.sae.out', 'input', 'head.probs', 'layers.6.steer.vector.x']) assert.ok(!isSteerStage(other), other);
   });
 });

@@ -206,3 +206,26 @@ export function parseSaeId(id: string): SaeName | null {
   const param = Object.values(SAE_PARAM).find((p) => p === tail);
   return param ? { site, param } : null;
 }
+
+// Steering (the `steer` key). A steered stage is followed by the stage later stages read in its
+// place, named as an SAE's are: `layers.6.steer` after `layers.6.out`, `<site>.steer` elsewhere
+// (`layers.6.attn.out.steer`, `input.steer`); its vector (alpha·v) is the param `<that>.vector`.
+
+const STEER_WORD = 'steer';
+
+/** The stage that is `site` steered. */
+export function steerStageId(site: string): string {
+  const { layer, kind } = parseStageId(site);
+  return layer >= 0 && kind === STAGE.out ? join(layer, STEER_WORD) : `${site}.${STEER_WORD}`;
+}
+
+/** Whether `id` is a steered stage (`layers.6.steer`, `layers.6.attn.out.steer`, `input.steer`). */
+export function isSteerStage(id: string): boolean {
+  const { kind } = parseStageId(id);
+  return kind === STEER_WORD || kind.endsWith(`.${STEER_WORD}`);
+}
+
+/** The steer's vector at `site`: alpha·v, [1, C] (one row at every position steered) or [n, C] (row r at the r-th position given). */
+export function steerParamId(site: string): string {
+  return `${steerStageId(site)}.vector`;
+}

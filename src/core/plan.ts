@@ -38,8 +38,10 @@ import { probsOp } from './softmax';
 import { epsOf, type AttentionSpec, type ModelSpec } from './spec';
 import { normParams, PARAM, paramId, STAGE, stageId } from './ids';
 import type { StageShow } from './stageShow';
-import { planSae } from './planSae';
+import { planSae, type AddStage } from './planSae';
 import type { SaeSpec } from './saeSpec';
+import { planSteer } from './planSteer';
+import type { SteerSpec } from './steer';
 
 interface Text {
   readonly title: string;
@@ -56,15 +58,21 @@ class Planner {
   readonly stages: StageDef[] = [];
   /** The SAEs by the stage they read (planSae.ts): later stages read the SAE's `out` in its place. */
   private readonly saes: ReadonlyMap<string, SaeSpec>;
+  /** The steers by the stage they steer (planSteer.ts): later stages read the steered stage in its place. */
+  private readonly steers: ReadonlyMap<string, SteerSpec>;
 
   constructor(readonly spec: ModelSpec) {
     this.saes = new Map((spec.saes ?? []).map((s) => [s.site, s]));
+    this.steers = new Map((spec.steers ?? []).map((s) => [s.site, s]));
   }
 
   add<A>(layer: number, kind: string, shape: number[], op: StageOp<A>, args: A, reads: { inputs: string[]; params: string[] }, text: Text): string {
     const id = this.put(layer, kind, shape, op, args, reads, text);
     const sae = this.saes.get(id);
-    return sae ? planSae((l, k, sh, o, a, r, t) => this.put(l, k, sh, o, a, r, t), sae, this.spec.T) : id;
+    const put: AddStage = (l, k, sh, o, a, r, t) => this.put(l, k, sh, o, a, r, t);
+    const x = sae ? planSae(put, sae, this.spec.T) : id;
+    const steer = this.steers.get(id);
+    return steer ? planSteer(put, steer, x, this.spec.T, this.spec.C) : x;
   }
 
   private put<A>(layer: number, kind: string, shape: number[], op: StageOp<A>, args: A, reads: { inputs: string[]; params: string[] }, text: Text): string {

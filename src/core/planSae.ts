@@ -24,7 +24,8 @@ export type AddStage = <A>(layer: number, kind: string, shape: number[], op: Sta
 /** The stage kinds an SAE may be attached to: the residual stream, an attention output, an MLP output. */
 export const SAE_SITES: readonly string[] = [STAGE.input, STAGE.attnResidual, STAGE.ffnResidual, STAGE.out, STAGE.attnOut, STAGE.down, STAGE.ln1Post, STAGE.ln2Post];
 
-const groupOf = (kind: string): StageGroup =>
+/** The panel's group of a stage an SAE or a steer reads (planSteer.ts too). */
+export const siteGroup = (kind: string): StageGroup =>
   kind === STAGE.input ? 'input' : kind === STAGE.out ? 'layer' : kind.startsWith('attn.') || kind === STAGE.ln1Post ? 'attention' : 'ffn';
 
 const ACT_TEXT: Record<SaeSpec['activation'], string> = {
@@ -36,7 +37,7 @@ const ACT_TEXT: Record<SaeSpec['activation'], string> = {
 /** Adds the SAE's stages after its site's; returns the stage later stages read in the site's place. */
 export function planSae(add: AddStage, sae: SaeSpec, T: number): string {
   const { site, dIn, dSae } = sae;
-  const group = groupOf(parseStageId(site).kind);
+  const group = siteGroup(parseStageId(site).kind);
   const p = (k: (typeof SAE_PARAM)[keyof typeof SAE_PARAM]): string => saeParamId(site, k);
   const at = (part: SaePart): { layer: number; kind: string } => parseStageId(saeStageId(site, part));
   const named = sae.name ? ` (${sae.name})` : '';

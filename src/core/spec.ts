@@ -10,6 +10,7 @@
 
 import type { Activation } from './activationKinds';
 import type { SaeSpec } from './saeSpec';
+import type { SteerSpec } from './steerSpec';
 
 export type Norm = 'none' | 'pre' | 'post';
 export type NormKind = 'layernorm' | 'rmsnorm';
@@ -99,6 +100,8 @@ export interface ModelSpec {
   readonly embedScale?: number;
   /** Sparse autoencoders attached to stages (saeSpec.ts, planSae.ts); absent: none. */
   readonly saes?: readonly SaeSpec[];
+  /** Steered stages (steer.ts, planSteer.ts); absent: none. */
+  readonly steers?: readonly SteerSpec[];
 }
 
 export const DEFAULT_EPS = 1e-5;

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { CompareSpec } from '../protocol/worker';
 
-export type BaselineKind = 'none' | 'plain' | 'head' | 'file';
+export type BaselineKind = 'none' | 'plain' | 'head' | 'file' | 'unsteered';
 
 interface GitApi {
   getRepository(uri: vscode.Uri): { show(ref: string, path: string): Promise<string> } | null;
@@ -22,6 +22,8 @@ export async function baselineFor(kind: BaselineKind, uri: vscode.Uri): Promise<
       return null;
     case 'plain':
       return { kind: 'plain' };
+    case 'unsteered':
+      return { kind: 'unsteered' };
     case 'head': {
       const ext = vscode.extensions.getExtension<{ getAPI(v: 1): GitApi }>('vscode.git');
       try {

@@ -3,6 +3,7 @@
 // below src/checkpoint/ (resolve.ts fills them in), so that a ModelFile can hold them without the
 // model layer importing the checkpoint layer.
 
+import type { Model } from '../core/model';
 import type { Params } from '../core/params';
 import type { ModelSpec } from '../core/spec';
 import type { CheckpointRequest } from './checkpointRequest';
@@ -41,4 +42,6 @@ export interface CheckpointFacts {
   readonly ids: readonly number[];
   /** The second input of activation patching (`corrupted_prompt` / `corrupted_token_ids`), or null. */
   readonly corruptedIds: readonly number[] | null;
+  /** The same file without its `steer` (compare's "without its steer" baseline); absent when it has none. */
+  readonly unsteered?: Model;
 }

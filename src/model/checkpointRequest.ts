@@ -73,6 +73,27 @@ export interface CheckpointRequest {
   readonly saeEdits: readonly SaeEdit[];
   /** `generate` (readGenerate.ts), or null when the file does not ask for generation. */
   readonly generate: GenerateRequest | null;
+  /** `steer` (readSteerKeys.ts); empty when the file has none. */
+  readonly steers?: readonly SteerRef[];
+}
+
+/** Where a steer's v comes from: the numbers given, an SAE feature's decoder row, or two prompts (ActAdd). */
+export type SteerSource =
+  | { readonly kind: 'vector'; readonly values: Float32Array }
+  | { readonly kind: 'feature'; readonly site: string; readonly feature: number; readonly text: string }
+  | { readonly kind: 'contrast'; readonly prompts: readonly [string, string] };
+
+/** A stage steered: `"layers.6.out": { "vector" | "feature" | "contrast": …, "alpha": 4, "positions": "all" }`. */
+export interface SteerRef {
+  readonly site: string;
+  /** The key (the stage's name). */
+  readonly siteAt: At;
+  readonly source: SteerSource;
+  /** The value of vector, feature or contrast. */
+  readonly sourceAt: At;
+  readonly alpha: number;
+  readonly positions: 'all' | 'last' | readonly number[];
+  readonly positionsAt: At | null;
 }
 
 /** An SAE the file attaches: its folder as written and the stage it reads. */

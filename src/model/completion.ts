@@ -78,6 +78,7 @@ function placeholder(f: FieldSpec): string {
     case 'matrix': return '[[]]';
     case 'vector': case 'integers': case 'strings': return '[]';
     case 'map': return '{}';
+    case 'positions': return '"all"';
     case 'string': return '""';
     case 'enum': return `"${f.default ?? f.values?.[0] ?? ''}"`;
     default: return f.default !== undefined ? String(f.default) : '';

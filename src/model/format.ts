@@ -8,7 +8,9 @@ export type FieldType =
   | 'integer' | 'number' | 'boolean' | 'string' | 'enum'
   | 'matrix' | 'vector' | 'integers' | 'strings' | 'object' | 'objects'
   /** An object whose keys the user chooses (`scale`, `weights`), values as `values` says. */
-  | 'map';
+  | 'map'
+  /** "all", "last" or a list of token indices (`steer`'s positions). */
+  | 'positions';
 
 export interface FieldSpec {
   readonly type: FieldType;
@@ -20,8 +22,8 @@ export interface FieldSpec {
   readonly exclusiveMinimum?: number;
   readonly required?: boolean;
   readonly fields?: Readonly<Record<string, FieldSpec>>;
-  /** Of a map: what its values are (one number, or a number or numbers). */
-  readonly mapOf?: 'number' | 'numbers';
+  /** Of a map: what its values are (one number, or a number or numbers, or objects of `fields`). */
+  readonly mapOf?: 'number' | 'numbers' | 'object';
 }
 
 export type Fields = Readonly<Record<string, FieldSpec>>;
@@ -106,6 +108,15 @@ export const GENERATE_FIELDS: Fields = {
   seed: { type: 'integer', minimum: 0, maximum: 4294967295, default: 1, description: 'The seed of the draws (mulberry32, one draw per step; src/core/rng.ts): the same seed gives the same text. A whole number 0 … 4294967295.' },
 };
 
+/** How a stage is steered (`steer`: { "layers.6.out": { … } }). */
+export const STEER_FIELDS: Fields = {
+  vector: { type: 'vector', description: 'The direction v itself: d_model numbers.' },
+  feature: { type: 'string', description: 'v = the decoder row W_dec[f] of an SAE feature, "layers.12.sae.1234" (the SAE attached in "saes"), as SAELens stores it.' },
+  contrast: { type: 'strings', description: 'ActAdd\'s v from two prompts, ["Love", "Hate"]: each tokenized as "prompt" is and run through this model (its ablate, scale, weights and SAE edits applied, no steer); v = the first\'s row at this stage at its last token − the second\'s at its last token.' },
+  alpha: { type: 'number', default: 1, description: 'The factor: the stage becomes x + alpha·v.' },
+  positions: { type: 'positions', default: 'all', description: '"all" (every token, the default), "last" (the input\'s last token), or a list of token indices [0, 3].' },
+};
+
 /** The keys of a model file that points at a checkpoint (the weights come from there). */
 export const CHECKPOINT_FIELDS: Fields = {
   version: MODEL_FIELDS.version,
@@ -127,6 +138,7 @@ export const CHECKPOINT_FIELDS: Fields = {
   sae_scale: { type: 'map', mapOf: 'number', description: 'SAE features multiplied by the number: { "layers.6.sae.1234": 0.5 }.' },
   sae_clamp: { type: 'map', mapOf: 'number', description: 'SAE features held at the number on every token: { "layers.6.sae.1234": 8.0 }.' },
   generate: { type: 'object', fields: GENERATE_FIELDS, description: 'Generate text after the input: { "tokens": 24, "temperature": 0, "top_k": 5, "seed": 1 }. Every ablate, scale and weights entry applies at every step. `ffn-lens generate FILE` prints the tokens and their top-k.' },
+  steer: { type: 'map', mapOf: 'object', fields: STEER_FIELDS, description: 'Steering: a stage (the residual stream "layers.6.out", "layers.6.attn.residual", "input"; an attention output "layers.6.attn.out"; an MLP output "layers.6.ffn.down") becomes x + alpha·v at the positions given, and every later stage reads it. v is one of "vector" (d_model numbers), "feature" (an SAE feature\'s decoder row) or "contrast" (ActAdd: two prompts\' activations at the stage, at their last tokens, one minus the other): { "layers.6.out": { "contrast": ["Love", "Hate"], "alpha": 4 } }. Its stage is "layers.6.steer" ("<stage>.steer" for the others). The panel offers the same file without its steer to compare with.' },
 };
 
 /**

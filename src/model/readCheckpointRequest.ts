@@ -12,6 +12,7 @@ import type { NumberReader } from './readNumbers';
 import { quote } from '../common/quote';
 import { readSaeEdits, readSaes } from './readSaeKeys';
 import { readGenerate } from './readGenerate';
+import { readSteers } from './readSteerKeys';
 
 /** The keys of a written-out model, which a checkpoint's config.json decides instead. */
 const INLINE = ['input', 'attention', 'ffn', 'ln1', 'ln2', 'layers', 'ln_f', 'head', 'layout', 'residual', 'norm', 'positional', 'final_norm'];
@@ -50,6 +51,7 @@ export function readCheckpointRequest(r: NumberReader, root: ObjectNode, fileNam
   const saes = readSaes(r, top.get('saes'));
   const saeEdits = readSaeEdits(r, top);
   const generate = readGenerate(r, top.get('generate'), at);
+  const steers = readSteers(r, top.get('steer'));
   if (r.hasErrors() || folder === undefined) return null;
   const { promptProp, prompt, idsProp, tokenIds } = input;
   return {
@@ -61,7 +63,7 @@ export function readCheckpointRequest(r: NumberReader, root: ObjectNode, fileNam
     ablate, scale, weights, temperature, lens,
     corruptedPrompt, corruptedPromptAt: cpProp ? at(cpProp, ['corrupted_prompt']) : null,
     corruptedIds, corruptedIdsAt: ciProp ? at(ciProp, ['corrupted_token_ids']) : null,
-    saes, saeEdits,
+    saes, saeEdits, steers,
     generate,
   };
 }

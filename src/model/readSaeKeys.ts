@@ -12,7 +12,7 @@ import { quote } from '../common/quote';
 import { parseSaeId, parseStageId, STAGE } from '../core/ids';
 import { SAE_SITES } from '../core/planSae';
 
-const SITE_FORMS = '"layers.12.out" (the stream after layer 12), "layers.12.attn.residual", "layers.12.attn.out" (attention output), "layers.12.ffn.down" (MLP output), "input"';
+export const SITE_FORMS = '"layers.12.out" (the stream after layer 12), "layers.12.attn.residual", "layers.12.attn.out" (attention output), "layers.12.ffn.down" (MLP output), "input"';
 
 /** `saes`: [{ "path": "./dir", "at": "layers.12.out" }, …]. */
 export function readSaes(r: NumberReader, p: PropertyNode | undefined): SaeRef[] {

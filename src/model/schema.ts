@@ -20,8 +20,10 @@ function fieldSchema(f: FieldSpec): Schema {
     case 'integers': return { ...base, type: 'array', items: { type: 'integer', minimum: 0 } };
     case 'map': return {
       ...base, type: 'object',
-      additionalProperties: f.mapOf === 'number' ? { type: 'number' } : { anyOf: [{ type: 'number' }, { type: 'array', items: { type: 'number' } }] },
+      additionalProperties: f.mapOf === 'object' ? objectSchema(f.fields ?? {})
+        : f.mapOf === 'number' ? { type: 'number' } : { anyOf: [{ type: 'number' }, { type: 'array', items: { type: 'number' } }] },
     };
+    case 'positions': return { ...base, anyOf: [{ type: 'string', enum: ['all', 'last'] }, { type: 'array', items: { type: 'integer', minimum: 0 } }] };
     case 'object': return { ...base, ...objectSchema(f.fields ?? {}) };
     case 'objects': return { ...base, type: 'array', items: objectSchema(f.fields ?? {}) };
   }

@@ -73,6 +73,6 @@ export type FromWebview =
   /** The patching tab's button: run "FFN Lens: Activation Patching" for this panel's document. */
   | { readonly type: 'runPatching'; readonly views: 'resid' | 'heads' }
   /** The header's "Compare with" control. */
-  | { readonly type: 'compare'; readonly kind: 'none' | 'plain' | 'head' | 'file' }
+  | { readonly type: 'compare'; readonly kind: 'none' | 'plain' | 'head' | 'file' | 'unsteered' }
   /** The bytes of an export (null: it failed, `error` says why; `pooled`: this panel holds the stage pooled, the worker has its numbers). */
   | { readonly type: 'exported'; readonly id: number; readonly bytes: ArrayBuffer | null; readonly error?: string; readonly pooled?: true };

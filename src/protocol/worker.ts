@@ -39,6 +39,8 @@ export interface TextChange {
 /** What the panel compares the document with (see src/worker/baseline.ts). */
 export type CompareSpec =
   | { readonly kind: 'plain' }
+  /** The same file without its `steer`: the steered and unsteered predictions side by side. */
+  | { readonly kind: 'unsteered' }
   | { readonly kind: 'text'; readonly label: string; readonly text: string; readonly fileName: string };
 
 /** Host → worker */

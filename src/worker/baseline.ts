@@ -6,6 +6,7 @@
 
 import { STAGE } from '../core/ids';
 import type { Engine } from '../core/engine';
+import type { Model } from '../core/model';
 import { CheckpointResolver } from '../checkpoint/resolve';
 import { resolveRead, type CheckpointStore } from '../checkpoint/store';
 import { readModel, type ModelFile } from '../model/read';
@@ -25,18 +26,20 @@ export interface BaselineRun {
   readonly top: TopWords | null;
 }
 
-const LABELS = { plain: 'without ablate, scale and weights' } as const;
+const LABELS = { plain: 'without ablate, scale and weights', unsteered: 'without its steer' } as const;
 
 export class Baseline {
   private key: string | null = null;
   private run: BaselineRun | null = null;
   private loading = false;
   private readonly resolver = new CheckpointResolver();
+  /** The unsteered model the run was of (kind 'unsteered'). */
+  private unsteeredModel: Model | null = null;
 
   constructor(readonly spec: CompareSpec, private readonly store: CheckpointStore | null) {}
 
   get label(): string {
-    return this.spec.kind === 'plain' ? LABELS.plain : this.spec.label;
+    return this.spec.kind === 'plain' || this.spec.kind === 'unsteered' ? LABELS[this.spec.kind] : this.spec.label;
   }
 
   /**
@@ -56,6 +59,7 @@ export class Baseline {
       if (!res.file) return this.fail(`the file without its overrides does not resolve: ${res.problems[0]?.message ?? 'unknown problem'}`);
       return (this.run = this.compute(res.file, engine));
     }
+    if (s.kind === 'unsteered') return this.unsteered(file, engine);
     if (s.text === this.key && this.run && !this.loading) return this.run;
     this.key = s.text;
     const base = readModel(s.text, s.fileName);
@@ -77,16 +81,32 @@ export class Baseline {
     return (this.run = this.compute(m, engine));
   }
 
+  /** The same file without its steer (resolve.ts made it): run again only when it changed. */
+  private unsteered(file: ModelFile, engine: Engine): BaselineRun {
+    const m = file.checkpoint?.unsteered;
+    if (!m) {
+      this.key = null;
+      return this.fail('this file has no "steer": add one, e.g. "steer": { "layers.6.out": { "contrast": ["Love", "Hate"], "alpha": 4 } }, to compare the steered prediction with the unsteered one');
+    }
+    const key = JSON.stringify({ ...m.spec, eps: [...m.spec.eps] });
+    const last = this.unsteeredModel;
+    if (this.run?.stages && key === this.key && last && last.params.size === m.params.size && [...m.params].every(([id, p]) => last.params.get(id) === p)) return this.run;
+    this.key = key;
+    this.unsteeredModel = m;
+    return (this.run = this.compute(m, engine));
+  }
+
   private fail(error: string): BaselineRun {
     this.run = { label: this.label, stages: null, error, top: null };
     return this.run;
   }
 
-  private compute(m: ModelFile, engine: Engine): BaselineRun {
-    const stages = new Map(engine.forwardOnce(m.model).map((s) => [s.id, s.data]));
+  private compute(m: ModelFile | Model, engine: Engine): BaselineRun {
+    const model = 'model' in m ? m.model : m;
+    const stages = new Map(engine.forwardOnce(model).map((s) => [s.id, s.data]));
     const probs = stages.get(STAGE.probs);
-    const head = m.model.spec.head;
-    const top = probs && head ? topWords(probs, m.model.spec.T, head.V, BASELINE_TOP) : null;
+    const head = model.spec.head;
+    const top = probs && head ? topWords(probs, model.spec.T, head.V, BASELINE_TOP) : null;
     return { label: this.label, stages, error: null, top };
   }
 }

@@ -70,6 +70,7 @@ class WorkerBody {
       weightArray: (n, zeroed, room) => this.getKernel().weightArray(n, zeroed, room),
       intoPanels: (w, K, N, layout) => this.getKernel().intoPanels(w, K, N, layout),
       weightLimits: () => this.getKernel().weightLimits?.(),
+      kernel: () => this.getKernel(),
     }, new TokenizerRunner(platform.spawnTokenizerThread ?? null));
     // (a large checkpoint's read: the host's progress bar and Cancel)
     this.store.onRead = (r) => this.post({ type: 'checkpointRead', ...r });
