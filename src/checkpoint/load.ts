@@ -6,14 +6,15 @@
 
 import { normOf, PARAM, paramId, parseParamId, STAGE, stageId } from '../core/ids';
 import { isMatrixKind } from '../core/paramTable';
-import { outputsInputs, panelsLength, type Param, type Params } from '../core/params';
+import { halfPanelsInto } from '../core/halfWeights';
+import { outputsInputs, panelsLength, type HalfParam, type Param, type Params } from '../core/params';
 import type { AttentionSpec, LayerSpec, ModelSpec, RopeSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
 import { describeValue } from '../common/quote';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
-import { readSplitColumns, readTensor } from './safetensors';
+import { readSplitColumns, readTensor, readTensorBits } from './safetensors';
 import { openTensors, type TensorLocation } from './shards';
 import { eachExpectedTensor, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
 import { checkSizes } from './bounds';
@@ -52,8 +53,10 @@ const STAGING_BYTES = 16 << 20;
 export interface WeightHolder {
   /** A new array for weights; `zeroed` false: every number of it will be written before it is read; `room`: numbers its memory holds. */
   weightArray(length: number, zeroed?: boolean, room?: number): Float32Array;
-  /** A weightArray's matrix as panels (core/params.ts) in a new one, the old one's memory freed; null: it stays as it is. */
-  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
+  /** As weightArray, for a BF16/F16 matrix's 16-bit patterns. */
+  halfArray(length: number, room?: number): Uint16Array;
+  /** A weightArray's (or halfArray's) matrix as panels (core/params.ts), where it lies or in a new one, the old one's memory freed; null: it stays as it is. */
+  intoPanels<W extends Float32Array | Uint16Array>(w: W, K: number, N: number, bLayout: 'kn' | 'nk'): W | null;
 }
 
 /**
@@ -61,9 +64,12 @@ export interface WeightHolder {
  * layout too, see inside.ts). `holder`: where the weights go; the matrices the forward multiplies are turned into panels as
  * each is read (the freed block takes the next tensors: memory grows by one matrix, not by all).
  * Without it, ordinary arrays in the layout the checkpoint stores. `opts.check`: a refusal of the
- * architecture, before anything but config.json is read.
+ * architecture, before anything but config.json is read. BF16 and F16 matrices that the forward
+ * multiplies, and the embedding, are held as their 16-bit patterns (core/halfWeights.ts: widened
+ * where they are read, to the same float32 numbers); `opts.widen16`: every tensor as float32, as
+ * before (the reference the 16-bit path is checked against, bit for bit).
  */
-export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: { readonly hfCache?: boolean; readonly check?: (arch: ArchConfig) => void } = {}): Promise<Checkpoint> {
+export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: { readonly hfCache?: boolean; readonly check?: (arch: ArchConfig) => void; readonly widen16?: boolean } = {}): Promise<Checkpoint> {
   // (each array a tensor is read into is written whole, or the load fails)
   const alloc = holder ? (n: number): Float32Array => holder.weightArray(n, false) : undefined;
   const arch = await readConfig(files, folder, opts.hfCache);
@@ -79,10 +85,16 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   if (!arch.tied && headStored === null) {
     throw new CheckpointError(`the checkpoint has no tensor ${head.name}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: head.name });
   }
-  let numbers = 0;
-  for (const t of eachExpectedTensor(arch)) numbers += sizeOf(locate(t).info.shape);
-  if (!arch.tied) numbers += sizeOf(locate(head).info.shape);
-  if (holder) checkWeightBytes(numbers * 4);
+  // A matrix read as its 16-bit patterns: one the forward multiplies, or the embedding (whose rows
+  // alone are read otherwise); a fused one (cut by roles as it is read) and GPT-2's positions are float32.
+  const heldHalf = (t: ExpectedTensor): boolean => {
+    const dtype = locate(t).info.dtype;
+    return !opts.widen16 && (dtype === 'BF16' || dtype === 'F16') && t.role.kind === 'matrix' && (isMultiplied(t.role.id) || t.role.id === PARAM.embed);
+  };
+  let bytes = 0;
+  for (const t of eachExpectedTensor(arch)) bytes += sizeOf(locate(t).info.shape) * (heldHalf(t) ? 2 : 4);
+  if (!arch.tied) bytes += sizeOf(locate(head).info.shape) * (heldHalf(head) ? 2 : 4);
+  if (holder) checkWeightBytes(bytes);
 
   const used = new Set<string>();
   const dtypes = new Set<string>();
@@ -115,20 +127,42 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   const asPanels = (id: string, p: Param): Param => {
     if (!holder || !p.layout || p.layout === 'panels' || !multiplied(id)) return p;
     const [N, K] = outputsInputs(p);
-    const data = holder.intoPanels(p.data, K, N, p.layout === 'in_out' ? 'kn' : 'nk');
+    const bLayout = p.layout === 'in_out' ? 'kn' : 'nk';
+    if (p.half) {
+      // (where the kernel cannot rearrange them, 16-bit panels made here, which it copies in as they are)
+      let bits = holder.intoPanels(p.half.bits, K, N, bLayout);
+      if (!bits) halfPanelsInto(p.half.bits, (bits = new Uint16Array(panelsLength(K, N))), K, N, bLayout);
+      return { half: { dtype: p.half.dtype, bits }, shape: [N, K], layout: 'panels' };
+    }
+    const data = holder.intoPanels(p.data, K, N, bLayout);
     return data ? { data, shape: [N, K], layout: 'panels' } : p;
   };
+  // a 16-bit matrix read as it is, with the room to become panels where it lies
+  const readHalf = async (t: ExpectedTensor): Promise<Array<[string, Param]>> => {
+    const { file, info, stored } = locate(t);
+    if (t.role.kind !== 'matrix') throw new TypeError(`readHalf: ${t.name} is not a matrix`);
+    const [N, K] = t.role.layout === 'in_out' ? [t.shape[1], t.shape[0]] : t.shape;
+    const room = multiplied(t.role.id) ? panelsLength(K, N) : K * N;
+    const half = await readTensorBits(files, file, info, holder ? (n) => holder.halfArray(n, room) : undefined, STAGING_BYTES >> 1);
+    used.add(stored);
+    dtypes.add(info.dtype);
+    paramCount += half.bits.length;
+    const p: HalfParam = { half, shape: t.shape, layout: t.role.layout };
+    return [[t.role.id, p]];
+  };
+  const paramsRead = async (t: ExpectedTensor): Promise<Array<[string, Param]>> =>
+    heldHalf(t) ? readHalf(t) : paramsOf(t, await read(t, into(t)), alloc, arch);
   const params = new Map<string, Param>();
   const readAll = async (): Promise<void> => {
     for (const t of eachExpectedTensor(arch)) {
-      for (const [id, p] of paramsOf(t, await read(t, into(t)), alloc, arch)) params.set(id, asPanels(id, p));
+      for (const [id, p] of await paramsRead(t)) params.set(id, asPanels(id, p));
     }
     // the head: the embedding's own Param when tied, else lm_head
     if (arch.tied) {
       params.set(PARAM.headW, params.get(PARAM.embed)!);
       if (headStored !== null) used.add(headStored); // a tied head saved anyway holds the embedding's numbers
     } else {
-      for (const [id, p] of paramsOf(head, await read(head, into(head)), alloc)) params.set(id, asPanels(id, p));
+      for (const [id, p] of await paramsRead(head)) params.set(id, asPanels(id, p));
     }
   };
   try {
@@ -136,7 +170,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   } catch (e) {
     // (the machine's memory, not the kernel's limit, ran out: said as what was asked)
     if (!isOutOfMemory(e)) throw e;
-    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(numbers * 4)} as float32, and the memory ran out holding them (${(e as Error).message})`);
+    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)}, and the memory ran out holding them (${(e as Error).message})`);
   }
   const ignored = [...tensors.keys()].filter((n) => !used.has(n));
   return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount, ignored };
@@ -172,12 +206,12 @@ async function readConfig(files: CheckpointFiles, folder: string, hfCache: boole
   return parseConfig(new TextDecoder().decode(await files.read(configPath)), 'config.json');
 }
 
-/** The weights as float32 must fit the kernel's memory (what they are stored in does not matter: F16 becomes float32). */
+/** The weights as held (float32, or 16-bit for BF16/F16 matrices) must fit the kernel's memory. */
 function checkWeightBytes(bytes: number): void {
   // (the panels' padding and the read's staging take a little more: an eighth kept aside)
   const room = WEIGHT_MEMORY_BYTES * 7 / 8;
   if (bytes > room) {
-    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)} as float32, available ${formatBytes(room)}: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB`);
+    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)} as FFN Lens holds them (float32, BF16 and F16 matrices at 2 bytes a number), available ${formatBytes(room)}: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB`);
   }
 }
 

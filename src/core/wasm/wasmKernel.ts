@@ -5,7 +5,7 @@
 // views into wasm memory that callers hold.
 
 import { biasAddInto } from '../bias';
-import type { Biased, MatmulKernel, Packed } from '../matmulKernel';
+import type { Biased, MatmulKernel, Packed, Weights } from '../matmulKernel';
 import type { BLayout } from '../matmulNaive';
 import { alignUp, KernelMemory } from './kernelMemory';
 import { matmulModuleBytes, SHARED_MAX_PAGES } from './matmulModule';
@@ -38,7 +38,7 @@ export interface WasmMatmulKernel extends MatmulKernel {
    * Rewrites only the given columns j of packed B from b (same K, N, layout as at pack()):
    * after an edit of row j of an out_in weight, microseconds instead of a whole re-pack.
    */
-  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void;
+  repackColumns(packed: Packed, b: Weights, bLayout: BLayout, cols: readonly number[]): void;
   /** True when memory is shared: weightArray() then gives arrays in it. */
   readonly sharedMemory: boolean;
 }
@@ -156,15 +156,19 @@ class WasmKernel implements WasmMatmulKernel {
     return this.weights.weightArray(length, zeroed, room);
   }
 
-  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null {
+  halfArray(length: number, room?: number): Uint16Array {
+    return this.weights.halfArray(length, room);
+  }
+
+  intoPanels<W extends Float32Array | Uint16Array>(w: W, K: number, N: number, bLayout: 'kn' | 'nk'): W | null {
     return this.weights.intoPanels(w, K, N, bLayout);
   }
 
-  pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed {
+  pack(b: Weights, K: number, N: number, bLayout: BLayout): Packed {
     return this.weights.pack(b, K, N, bLayout);
   }
 
-  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void {
+  repackColumns(packed: Packed, b: Weights, bLayout: BLayout, cols: readonly number[]): void {
     this.weights.repackColumns(packed, b, bLayout, cols);
   }
 
@@ -193,9 +197,10 @@ class WasmKernel implements WasmMatmulKernel {
     let f32 = this.mem.view();
     f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
     const shared = NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper?.ready;
-    // mm_kn copies each panel to a scratch panel of its thread's: one each, after a and out
+    // mm_kn and the 16-bit products write each panel to a scratch of their thread's: one each
     const [product, s0, s1] = this.productFor(p, K, N);
-    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, p.form === 'kn' ? s1 + alignUp(KN_GROUP * K * PANEL * 4) : s1);
+    const ownScratch = p.form === 'kn' || p.dtype !== 'F32';
+    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, ownScratch ? s1 + alignUp(KN_GROUP * K * PANEL * 4) : s1);
     else this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1);
     f32 = this.mem.view();
     if (biased?.out !== out) this.copyOut(f32, out, outPtr >> 2, M, N, stride); // (else the sum is all that is kept)
@@ -250,6 +255,7 @@ class WasmKernel implements WasmMatmulKernel {
 
   // Which product reads B in its form, and its last two arguments (mm_kn's: its scratch panels).
   private productFor(p: WasmPacked, K: number, N: number): [ProductName, number, number] {
+    if (p.dtype !== 'F32') return [p.dtype === 'BF16' ? 'mm_bf16' : 'mm_f16', 0, this.mem.panelScratch(KN_GROUP * K * PANEL * 4)];
     if (p.form === 'packed') return ['mm', K * 64, 64];
     if (p.form === 'nk') return ['mm_nk', N, 0];
     return ['mm_kn', N, this.mem.panelScratch(KN_GROUP * K * PANEL * 4)];
