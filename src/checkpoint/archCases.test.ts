@@ -116,7 +116,7 @@ describe('architectures-v2 checkpoints (arch-cases) load into v1\'s params', () 
         const p = held.params.get(id)!;
         const q = plain.params.get(id)!;
         assert.equal(p.layout, 'panels', `${folder} ${id}`);
-        assert.ok(p.data!.buffer instanceof SharedArrayBuffer);
+        assert.ok((p.half?.bits ?? p.data!).buffer instanceof SharedArrayBuffer);
         for (let n = 0; n < outputsInputs(q)[0]; n++) assert.deepEqual(row(p, n), row(q, n), `${folder} ${id}[${n}]`);
       }
       assert.deepEqual(held.params.get('layers.0.attn.bk')?.data, plain.params.get('layers.0.attn.bk')?.data);

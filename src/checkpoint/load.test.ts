@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { forward } from '../core/forward';
-import { outputsInputs, readOutputRow } from '../core/params';
+import { floatData, outputsInputs, readOutputRow } from '../core/params';
 import { createWasmKernel } from '../core/wasm/wasmKernel';
 import type { Stage } from '../core/stages';
 import { archSpec, CheckpointError, loadCheckpoint, type Checkpoint } from './load';
@@ -123,7 +123,7 @@ describe('checkpoint loader', () => {
     }
     // the numbers are exact in every dtype: the three load the same params
     for (const ck of loaded.slice(1)) {
-      for (const [id, p] of loaded[0].params) assert.deepEqual(Array.from(ck.params.get(id)!.data!), Array.from(p.data!), id);
+      for (const [id, p] of loaded[0].params) assert.deepEqual(Array.from(floatData(ck.params.get(id)!)), Array.from(floatData(p)), id);
     }
   });
 
@@ -138,7 +138,8 @@ describe('checkpoint loader', () => {
     assert.deepEqual(ck.dtypes, ['BF16']);
     assert.deepEqual(ck.ignored, []);
     assert.notEqual(ck.params.get('head.W'), ck.params.get('embed'), 'untied');
-    assert.deepEqual(Array.from(ck.params.get('head.W')!.data!), Array.from(dataOf(raw.tensors['lm_head.weight'])));
+    assert.deepEqual(Array.from(floatData(ck.params.get('head.W')!)), Array.from(dataOf(raw.tensors['lm_head.weight'])));
+    assert.equal(ck.params.get('head.W')!.half?.dtype, 'BF16', 'held as its 16-bit patterns');
     const { C, F, KVH, HS } = TINY_LLAMA;
     assert.deepEqual(ck.params.get('layers.0.attn.Wk')!.shape, [KVH * HS, C]);
     assert.equal(ck.params.get('layers.0.attn.Wk')!.layout, 'out_in');

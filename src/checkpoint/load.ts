@@ -14,7 +14,7 @@ import { describeValue } from '../common/quote';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
-import { readSplitColumns, readTensor, readTensorBits } from './safetensors';
+import { readSplitColumns, readTensor, readTensorBits, type SafetensorsFile, type TensorInfo } from './safetensors';
 import { openTensors, type TensorLocation } from './shards';
 import { eachExpectedTensor, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
 import { checkSizes } from './bounds';
@@ -85,20 +85,18 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   if (!arch.tied && headStored === null) {
     throw new CheckpointError(`the checkpoint has no tensor ${head.name}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: head.name });
   }
-  // A matrix read as its 16-bit patterns: one the forward multiplies, or the embedding (whose rows
-  // alone are read otherwise); a fused one (cut by roles as it is read) and GPT-2's positions are float32.
-  const heldHalf = (t: ExpectedTensor): boolean => {
-    const dtype = locate(t).info.dtype;
-    return !opts.widen16 && (dtype === 'BF16' || dtype === 'F16') && t.role.kind === 'matrix' && (isMultiplied(t.role.id) || t.role.id === PARAM.embed);
-  };
-  let bytes = 0;
-  for (const t of eachExpectedTensor(arch)) bytes += sizeOf(locate(t).info.shape) * (heldHalf(t) ? 2 : 4);
-  if (!arch.tied) bytes += sizeOf(locate(head).info.shape) * (heldHalf(head) ? 2 : 4);
+  const heldHalf = (t: ExpectedTensor): boolean => !opts.widen16 && isHeldHalf(t, locate(t).info.dtype);
+  const bytes = [...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])].reduce((n, t) => n + sizeOf(locate(t).info.shape) * (heldHalf(t) ? 2 : 4), 0);
   if (holder) checkWeightBytes(bytes);
 
   const used = new Set<string>();
   const dtypes = new Set<string>();
   let paramCount = 0;
+  const note = (stored: string, dtype: string, n: number): void => {
+    used.add(stored);
+    dtypes.add(dtype);
+    paramCount += n;
+  };
   const staging = alloc ? new Uint8Array(STAGING_BYTES) : undefined;
   // GPT-2's c_attn with an allocator: its Q, K and V read straight into three arrays of it
   const split = (t: ExpectedTensor): boolean => t.role.kind === 'qkv' && alloc !== undefined;
@@ -106,15 +104,11 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
     const { file, info, stored } = locate(t);
     const parts = split(t) ? await readSplitColumns(files, file, info, 3, alloc!, staging!) : null;
     const data = parts ?? await readTensor(files, file, info, into, staging);
-    used.add(stored);
-    dtypes.add(info.dtype);
-    paramCount += Array.isArray(data) ? data.reduce((n, d) => n + d.length, 0) : data.length;
+    note(stored, info.dtype, Array.isArray(data) ? data.reduce((n, d) => n + d.length, 0) : data.length);
     return data;
   };
 
-  // The matrices the forward multiplies, as panels (the embedding only when it is the head too:
-  // otherwise only its rows are read), each read into memory with the room to become panels where
-  // it lies.
+  // Matrices the forward multiplies become panels where they lie (the embedding only as the head too).
   const multiplied = (id: string): boolean => !!holder && (isMultiplied(id) || (id === PARAM.embed && arch.tied));
   const into = (t: ExpectedTensor): ((n: number) => Float32Array) | undefined => {
     // (cut as read, or after: see read; a fused one read whole, then cut into the kernel's arrays)
@@ -124,34 +118,14 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
     const room = panelsLength(K, N);
     return (n) => holder!.weightArray(n, false, room);
   };
-  const asPanels = (id: string, p: Param): Param => {
-    if (!holder || !p.layout || p.layout === 'panels' || !multiplied(id)) return p;
-    const [N, K] = outputsInputs(p);
-    const bLayout = p.layout === 'in_out' ? 'kn' : 'nk';
-    if (p.half) {
-      // (where the kernel cannot rearrange them, 16-bit panels made here, which it copies in as they are)
-      let bits = holder.intoPanels(p.half.bits, K, N, bLayout);
-      if (!bits) halfPanelsInto(p.half.bits, (bits = new Uint16Array(panelsLength(K, N))), K, N, bLayout);
-      return { half: { dtype: p.half.dtype, bits }, shape: [N, K], layout: 'panels' };
-    }
-    const data = holder.intoPanels(p.data, K, N, bLayout);
-    return data ? { data, shape: [N, K], layout: 'panels' } : p;
-  };
-  // a 16-bit matrix read as it is, with the room to become panels where it lies
+  const asPanels = (id: string, p: Param): Param => (holder && multiplied(id) ? panelsOf(holder, p) : p);
   const readHalf = async (t: ExpectedTensor): Promise<Array<[string, Param]>> => {
     const { file, info, stored } = locate(t);
-    if (t.role.kind !== 'matrix') throw new TypeError(`readHalf: ${t.name} is not a matrix`);
-    const [N, K] = t.role.layout === 'in_out' ? [t.shape[1], t.shape[0]] : t.shape;
-    const room = multiplied(t.role.id) ? panelsLength(K, N) : K * N;
-    const half = await readTensorBits(files, file, info, holder ? (n) => holder.halfArray(n, room) : undefined, STAGING_BYTES >> 1);
-    used.add(stored);
-    dtypes.add(info.dtype);
-    paramCount += half.bits.length;
-    const p: HalfParam = { half, shape: t.shape, layout: t.role.layout };
-    return [[t.role.id, p]];
+    const p = await readHalfMatrix(files, file, info, t, holder, multiplied);
+    note(stored, info.dtype, p.half.bits.length);
+    return [[(t.role as { id: string }).id, p]];
   };
-  const paramsRead = async (t: ExpectedTensor): Promise<Array<[string, Param]>> =>
-    heldHalf(t) ? readHalf(t) : paramsOf(t, await read(t, into(t)), alloc, arch);
+  const paramsRead = async (t: ExpectedTensor): Promise<Array<[string, Param]>> => (heldHalf(t) ? readHalf(t) : paramsOf(t, await read(t, into(t)), alloc, arch));
   const params = new Map<string, Param>();
   const readAll = async (): Promise<void> => {
     for (const t of eachExpectedTensor(arch)) {
@@ -174,6 +148,39 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   }
   const ignored = [...tensors.keys()].filter((n) => !used.has(n));
   return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount, ignored };
+}
+
+/**
+ * Whether a tensor is read as its 16-bit patterns: a BF16/F16 matrix the forward multiplies, or the
+ * embedding (whose rows alone are read otherwise); a fused one (cut by roles as it is read) and
+ * GPT-2's positions are float32.
+ */
+function isHeldHalf(t: ExpectedTensor, dtype: string): boolean {
+  return (dtype === 'BF16' || dtype === 'F16') && t.role.kind === 'matrix' && (isMultiplied(t.role.id) || t.role.id === PARAM.embed);
+}
+
+/** A 16-bit matrix read as it is, into the holder with the room to become panels where it lies when it is `multiplied`. */
+async function readHalfMatrix(files: CheckpointFiles, file: SafetensorsFile, info: TensorInfo, t: ExpectedTensor, holder: WeightHolder | undefined, multiplied: (id: string) => boolean): Promise<HalfParam> {
+  if (t.role.kind !== 'matrix') throw new TypeError(`readHalfMatrix: ${t.name} is not a matrix`);
+  const [N, K] = t.role.layout === 'in_out' ? [t.shape[1], t.shape[0]] : t.shape;
+  const room = multiplied(t.role.id) ? panelsLength(K, N) : K * N;
+  const half = await readTensorBits(files, file, info, holder ? (n) => holder.halfArray(n, room) : undefined, STAGING_BYTES >> 1);
+  return { half, shape: t.shape, layout: t.role.layout };
+}
+
+/** A matrix the forward multiplies as panels (core/params.ts), rearranged by the holder where it can. */
+function panelsOf(holder: WeightHolder, p: Param): Param {
+  if (!p.layout || p.layout === 'panels') return p;
+  const [N, K] = outputsInputs(p);
+  const bLayout = p.layout === 'in_out' ? 'kn' : 'nk';
+  if (p.half) {
+    // (where the kernel cannot rearrange them, 16-bit panels made here, which it copies in as they are)
+    let bits = holder.intoPanels(p.half.bits, K, N, bLayout);
+    if (!bits) halfPanelsInto(p.half.bits, (bits = new Uint16Array(panelsLength(K, N))), K, N, bLayout);
+    return { half: { dtype: p.half.dtype, bits }, shape: [N, K], layout: 'panels' };
+  }
+  const data = holder.intoPanels(p.data, K, N, bLayout);
+  return data ? { data, shape: [N, K], layout: 'panels' } : p;
 }
 
 /** Where a tensor the model reads is stored, checked for its shape. */
