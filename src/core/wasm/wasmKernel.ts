@@ -195,7 +195,7 @@ class WasmKernel implements WasmMatmulKernel {
     const aPtr = this.mem.scratch(aBytes + M * stride * 4 + (biased ? (M + 1) * stride * 4 : 0));
     const outPtr = aPtr + aBytes;
     let f32 = this.mem.view();
-    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
+    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >>> 2);
     const shared = NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper?.ready;
     // mm_kn and the 16-bit products write each panel to a scratch of their thread's: one each
     const [product, s0, s1] = this.productFor(p, K, N);
@@ -203,14 +203,14 @@ class WasmKernel implements WasmMatmulKernel {
     if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, ownScratch ? s1 + alignUp(KN_GROUP * K * PANEL * 4) : s1);
     else this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1);
     f32 = this.mem.view();
-    if (biased?.out !== out) this.copyOut(f32, out, outPtr >> 2, M, N, stride); // (else the sum is all that is kept)
+    if (biased?.out !== out) this.copyOut(f32, out, outPtr >>> 2, M, N, stride); // (else the sum is all that is kept)
     if (biased) {
       // (in wasm memory while the product is there: a JS loop over every number cost ~2 ns each)
       const biasPtr = outPtr + M * stride * 4;
       const sumPtr = biasPtr + stride * 4;
-      f32.set(biased.b.length === N ? biased.b : biased.b.subarray(0, N), biasPtr >> 2);
+      f32.set(biased.b.length === N ? biased.b : biased.b.subarray(0, N), biasPtr >>> 2);
       this.addRows(outPtr, biasPtr, sumPtr, M, stride * 4);
-      this.copyOut(f32, biased.out, sumPtr >> 2, M, N, stride);
+      this.copyOut(f32, biased.out, sumPtr >>> 2, M, N, stride);
     }
   }
 
@@ -241,14 +241,14 @@ class WasmKernel implements WasmMatmulKernel {
     const outPtr = aPtr + aBytes; // one panel's output: M rows of 16
     const [product, s0, s1] = this.productFor(p, K, N);
     let f32 = this.mem.view();
-    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
+    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >>> 2);
     for (const q of new Set(cols.map((j) => Math.floor(j / PANEL)))) {
       // NP = 1 (rows of 16), out shifted so that panel q lands at outPtr (i32 arithmetic wraps)
       this.products[product](aPtr, p.ptr, (outPtr - q * PANEL * 4) | 0, M, K, 1, q, q + 1, s0, s1);
       f32 = this.mem.view();
       for (const j of cols) {
         if (Math.floor(j / PANEL) !== q) continue;
-        for (let i = 0, s = (outPtr >> 2) + (j % PANEL); i < M; i++) out[i * N + j] = f32[s + i * PANEL];
+        for (let i = 0, s = (outPtr >>> 2) + (j % PANEL); i < M; i++) out[i * N + j] = f32[s + i * PANEL];
       }
     }
   }

@@ -130,7 +130,7 @@ export class WasmWeights {
     if (dst === undefined) return null; // (past what wasm32 addresses: w stays as it is)
     const f32 = this.mem.view();
     (bLayout === 'kn' ? this.fns.packKn : this.fns.packNk)(at, dst, K, N);
-    this.packLastPanel(f32, at >> 2, dst >> 2, K, N, bLayout);
+    this.packLastPanel(f32, at >>> 2, dst >>> 2, K, N, bLayout);
     this.letGo(w);
     this.mem.heap.free(at);
     return panels;
@@ -152,7 +152,7 @@ export class WasmWeights {
       if (b.length < NP * K * PANEL) throw new RangeError(`pack: b has ${b.length} values, needs ${NP * K * PANEL} as panels`);
       if (at !== undefined) return new WasmPacked(K, N, at, 'packed', this, b); // multiplied where it lies
       const ptr = this.mem.heap.alloc(NP * K * PANEL * 4);
-      this.mem.view().set(b.subarray(0, NP * K * PANEL), ptr >> 2); // (already the form mm reads)
+      this.mem.view().set(b.subarray(0, NP * K * PANEL), ptr >>> 2); // (already the form mm reads)
       const packed = new WasmPacked(K, N, ptr, 'packed', this);
       this.finalizer.register(packed, ptr, packed);
       return packed;
@@ -163,9 +163,9 @@ export class WasmWeights {
     try {
       src = this.mem.heap.alloc(K * N * 4);
       const f32 = this.mem.view();
-      f32.set(b.length === K * N ? b : b.subarray(0, K * N), src >> 2);
+      f32.set(b.length === K * N ? b : b.subarray(0, K * N), src >>> 2);
       (bLayout === 'kn' ? this.fns.packKn : this.fns.packNk)(src, ptr, K, N);
-      this.packLastPanel(f32, src >> 2, ptr >> 2, K, N, bLayout);
+      this.packLastPanel(f32, src >>> 2, ptr >>> 2, K, N, bLayout);
     } catch (e) {
       this.mem.heap.free(ptr); // memory.grow refused: leave the heap as it was
       throw e;
@@ -226,7 +226,7 @@ export class WasmWeights {
     if (bLayout === 'kn') {
       this.fns.copy(aside, at, K * N * 4);
       this.fns.packKn(aside, at, K, N);
-      this.packLastPanel(this.mem.view(), aside >> 2, at >> 2, K, N, 'kn');
+      this.packLastPanel(this.mem.view(), aside >>> 2, at >>> 2, K, N, 'kn');
     } else {
       for (let p = 0; p < full; p++) {
         const base = at + p * rows * 4;
@@ -236,7 +236,7 @@ export class WasmWeights {
       if (N % PANEL !== 0) {
         const j0 = full * PANEL;
         this.fns.copy(aside, at + full * rows * 4, (N - j0) * K * 4);
-        this.packLastPanel(this.mem.view(), (aside >> 2) - j0 * K, at >> 2, K, N, 'nk'); // (source rows j ≥ j0 only: those aside)
+        this.packLastPanel(this.mem.view(), (aside >>> 2) - j0 * K, at >>> 2, K, N, 'nk'); // (source rows j ≥ j0 only: those aside)
       }
     }
     this.letGo(w);
@@ -263,7 +263,7 @@ export class WasmWeights {
       for (const j of cols) {
         checkColumn(j, N);
         const d = Math.floor(j / PANEL) * K * PANEL + (j % PANEL);
-        for (let k = 0; k < K; k++) u16[(p.ptr >> 1) + d + k * PANEL] = array[d + k * PANEL];
+        for (let k = 0; k < K; k++) u16[(p.ptr >>> 1) + d + k * PANEL] = array[d + k * PANEL];
       }
       return;
     }
@@ -271,10 +271,10 @@ export class WasmWeights {
     const f32 = this.mem.view();
     for (const j of cols) {
       checkColumn(j, N);
-      const d = (p.ptr >> 2) + Math.floor(j / PANEL) * K * PANEL + (j % PANEL);
+      const d = (p.ptr >>> 2) + Math.floor(j / PANEL) * K * PANEL + (j % PANEL);
       if (bLayout === 'kn') for (let k = 0; k < K; k++) f32[d + k * PANEL] = b[k * N + j];
       else if (bLayout === 'nk') for (let k = 0, s = j * K; k < K; k++) f32[d + k * PANEL] = b[s + k];
-      else for (let k = 0, s = d - (p.ptr >> 2); k < K; k++) f32[d + k * PANEL] = b[s + k * PANEL]; // (the same place in b)
+      else for (let k = 0, s = d - (p.ptr >>> 2); k < K; k++) f32[d + k * PANEL] = b[s + k * PANEL]; // (the same place in b)
     }
   }
 
