@@ -63,6 +63,7 @@ import { onnxPeer } from './onnxPeer';
 import { bigThroughput, incremental1b, memoryAfterOpen } from './bigModels';
 import { checkpointModels } from './checkpointModels';
 import type { Report } from './report';
+import { storedBytes } from '../src/core/params';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -596,7 +597,7 @@ async function checkpoints(): Promise<void> {
     const file = (extra: string, n = 32): string => `{"version": 1, "checkpoint": ${JSON.stringify(folder)}, "token_ids": [${ids.slice(0, n).join(', ')}]${extra}}`;
     const first = (await model(file(''))).file!;
     const tLoad = performance.now() - t0;
-    const weightsMB = [...new Set(first.model.params.values())].reduce((n, p) => n + p.data.length * 4, 0) / 1e6;
+    const weightsMB = [...new Set(first.model.params.values())].reduce((n, p) => n + storedBytes(p), 0) / 1e6;
     const engine = new Engine(kernel);
     const t1 = performance.now();
     engine.run(first.model);

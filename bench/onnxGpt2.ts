@@ -6,17 +6,17 @@
 import { normParams, PARAM, paramId, STAGE, stageId } from '../src/core/ids';
 import { epsOf } from '../src/core/spec';
 import type { Model } from '../src/core/model';
-import { weightIndex, type Param } from '../src/core/params';
+import { floatData, floatOrNull, type Param, weightIndex } from '../src/core/params';
 import { OnnxGraph } from './onnxProto';
 
 export interface OnnxGpt2 { bytes: Uint8Array; stages: number; logits: string; ids: string; T: number }
 
 /** A matrix of K inputs and N outputs as (K,N) (`nk` false: MatMul's B) or (N,K) (an embedding's rows), whatever its layout (panels too). */
 function plain(p: Param, K: number, N: number, nk = false): Float32Array {
-  if (p.layout === 'in_out' && !nk) return p.data.subarray(0, K * N);
-  if ((p.layout ?? 'out_in') === 'out_in' && nk) return p.data.subarray(0, K * N);
+  if (p.layout === 'in_out' && !nk) return floatData(p).subarray(0, K * N);
+  if ((p.layout ?? 'out_in') === 'out_in' && nk) return floatData(p).subarray(0, K * N);
   const d = new Float32Array(K * N);
-  for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) d[nk ? n * K + k : k * N + n] = p.data[weightIndex(p.layout, k, n, K, N)];
+  for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) d[nk ? n * K + k : k * N + n] = floatData(p)[weightIndex(p.layout, k, n, K, N)];
   return d;
 }
 const kn = (p: Param, K: number, N: number): Float32Array => plain(p, K, N);
@@ -33,7 +33,7 @@ export function onnxGpt2(model: Model): OnnxGpt2 {
     if (!p) throw new Error(`onnx peer: the model has no param ${id}`);
     return p;
   };
-  const vec = (id: string, n: number): string => g.weight(id, params.get(id)?.data.subarray(0, n) ?? new Float32Array(n), [n]);
+  const vec = (id: string, n: number): string => g.weight(id, floatOrNull(params.get(id))?.subarray(0, n) ?? new Float32Array(n), [n]);
   const mat = (id: string, K: number, N: number): string => g.weight(id, kn(get(id), K, N), [K, N]);
   let stages = 0;
   const keep = (name: string, dims: number[]): string => {
@@ -48,7 +48,7 @@ export function onnxGpt2(model: Model): OnnxGpt2 {
   // the embedding: rows of wte by id, plus the first T rows of wpe
   const ids = g.input('ids', [T], 'int64');
   const wte = g.weight(PARAM.embed, plain(get(PARAM.embed), C, V, true), [V, C]);
-  const pos = g.weight(PARAM.pos, get(PARAM.pos).data.subarray(0, T * C), [T, C]);
+  const pos = g.weight(PARAM.pos, floatData(get(PARAM.pos)).subarray(0, T * C), [T, C]);
   let x = g.op('Add', [g.op('Gather', [wte, ids], { axis: 0 }), pos], {}, STAGE.input);
   keep(x, [T, C]);
   const mask = g.weight('mask', Float32Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -Infinity : 0)), [T, T]);

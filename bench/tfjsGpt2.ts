@@ -3,7 +3,7 @@
 // read back into JS as ours are kept. Weights are given once, in the layout tfjs is fastest with
 // ([in][out]: tfjs-wasm is about 10× slower with transposeB), outside the timing.
 import type { Model } from '../src/core/model';
-import type { Param } from '../src/core/params';
+import { floatData, type Param } from '../src/core/params';
 
 type Tf = typeof import('@tensorflow/tfjs-core');
 type Tensor2D = import('@tensorflow/tfjs-core').Tensor2D;
@@ -18,10 +18,11 @@ export function tfjsGpt2Forward(tf: Tf, model: Model): { run: () => number; disp
   const keep: import('@tensorflow/tfjs-core').Tensor[] = [];
   // (K,N) = in_out whatever the param's layout
   const kn = (p: Param, K: number, N: number): Tensor2D => {
-    let d = p.data;
+    let d = floatData(p);
     if (p.layout !== 'in_out') {
+      const src = d;
       d = new Float32Array(K * N);
-      for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) d[k * N + n] = p.data[n * K + k];
+      for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) d[k * N + n] = src[n * K + k];
     }
     const t = tf.tensor2d(d.subarray(0, K * N), [K, N]);
     keep.push(t);
@@ -29,7 +30,7 @@ export function tfjsGpt2Forward(tf: Tf, model: Model): { run: () => number; disp
   };
   const vec = (id: string, n: number) => {
     const p = params.get(id);
-    const t = tf.tensor1d(p ? p.data.subarray(0, n) : new Float32Array(n));
+    const t = tf.tensor1d(p ? floatData(p).subarray(0, n) : new Float32Array(n));
     keep.push(t);
     return t;
   };
@@ -49,8 +50,8 @@ export function tfjsGpt2Forward(tf: Tf, model: Model): { run: () => number; disp
   const gf = vec('ln_f.gamma', C);
   const bf = vec('ln_f.beta', C);
   const WU = kn(params.get('head.W')!, C, V);
-  const embed = params.get('embed')!.data;
-  const pos = params.get('pos')!.data;
+  const embed = floatData(params.get('embed')!);
+  const pos = floatData(params.get('pos')!);
   const x0 = new Float32Array(T * C);
   e.ids.forEach((id, t) => { for (let c = 0; c < C; c++) x0[t * C + c] = embed[id * C + c] + pos[t * C + c]; });
   const mask = tf.tensor2d(Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -Infinity : 0)), [T, T]);

@@ -128,9 +128,9 @@ describe('checkpoint bounds: config.json against the tensors', () => {
         return start.subarray(from, end);
       },
     };
-    const holder = { weightArray: (): never => assert.fail('nothing is allocated'), intoPanels: (): never => assert.fail('nothing is allocated') };
+    const holder = { weightArray: (): never => assert.fail('nothing is allocated'), halfArray: (): never => assert.fail('nothing is allocated'), intoPanels: (): never => assert.fail('nothing is allocated') };
     await assert.rejects(loadCheckpoint(files, '/m', holder), {
-      message: 'the checkpoint\'s weights need 11.5 GB as float32, available 3.8 GB: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB',
+      message: 'the checkpoint\'s weights need 11.5 GB as FFN Lens holds them (float32, BF16 and F16 matrices at 2 bytes a number), available 3.8 GB: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB',
     });
   });
 });

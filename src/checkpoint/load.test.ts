@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { forward } from '../core/forward';
-import { outputsInputs, readOutputRow } from '../core/params';
+import { floatData, outputsInputs, readOutputRow } from '../core/params';
 import { createWasmKernel } from '../core/wasm/wasmKernel';
 import type { Stage } from '../core/stages';
 import { archSpec, CheckpointError, loadCheckpoint, type Checkpoint } from './load';
@@ -123,7 +123,7 @@ describe('checkpoint loader', () => {
     }
     // the numbers are exact in every dtype: the three load the same params
     for (const ck of loaded.slice(1)) {
-      for (const [id, p] of loaded[0].params) assert.deepEqual(Array.from(ck.params.get(id)!.data), Array.from(p.data), id);
+      for (const [id, p] of loaded[0].params) assert.deepEqual(Array.from(floatData(ck.params.get(id)!)), Array.from(floatData(p)), id);
     }
   });
 
@@ -138,7 +138,8 @@ describe('checkpoint loader', () => {
     assert.deepEqual(ck.dtypes, ['BF16']);
     assert.deepEqual(ck.ignored, []);
     assert.notEqual(ck.params.get('head.W'), ck.params.get('embed'), 'untied');
-    assert.deepEqual(Array.from(ck.params.get('head.W')!.data), Array.from(dataOf(raw.tensors['lm_head.weight'])));
+    assert.deepEqual(Array.from(floatData(ck.params.get('head.W')!)), Array.from(dataOf(raw.tensors['lm_head.weight'])));
+    assert.equal(ck.params.get('head.W')!.half?.dtype, 'BF16', 'held as its 16-bit patterns');
     const { C, F, KVH, HS } = TINY_LLAMA;
     assert.deepEqual(ck.params.get('layers.0.attn.Wk')!.shape, [KVH * HS, C]);
     assert.equal(ck.params.get('layers.0.attn.Wk')!.layout, 'out_in');
@@ -176,7 +177,7 @@ describe('checkpoint loader', () => {
       const raw = tinyLlama({ qwen2: true, tied: true, prefix: pre });
       const ck = await loadCheckpoint(checkpointFolder(raw).files, '/m');
       assert.equal(ck.params.get('head.W'), ck.params.get('embed'));
-      assert.deepEqual(Array.from(ck.params.get('layers.1.attn.bv')!.data), Array.from(dataOf(raw.tensors[`${pre}layers.1.self_attn.v_proj.bias`])));
+      assert.deepEqual(Array.from(ck.params.get('layers.1.attn.bv')!.data!), Array.from(dataOf(raw.tensors[`${pre}layers.1.self_attn.v_proj.bias`])));
       assert.equal(ck.params.has('layers.0.attn.bo'), false, 'no o_proj bias in qwen2');
       const T = 3;
       const s = stagesOf(ck, [2, 4, 6]);
@@ -201,8 +202,8 @@ describe('checkpoint loader', () => {
     assert.ok(st.every((r) => r.end !== undefined), 'no whole-file read');
     const total = st.reduce((a, r) => a + (r.end! - r.start), 0);
     assert.ok(total <= bytes.length, `${total} bytes read of ${bytes.length}`);
-    assert.equal(ck.params.get('embed')!.data.buffer, bytes.buffer, 'a view');
-    assert.equal(ck.params.get('layers.0.ffn.W1')!.data.buffer, bytes.buffer, 'a view');
+    assert.equal(ck.params.get('embed')!.data!.buffer, bytes.buffer, 'a view');
+    assert.equal(ck.params.get('layers.0.ffn.W1')!.data!.buffer, bytes.buffer, 'a view');
   });
 
   it('with a kernel to hold them: every matrix the forward multiplies becomes panels where it was read, its numbers the same; positions and an untied embedding stay rows', async () => {
@@ -225,7 +226,7 @@ describe('checkpoint loader', () => {
           assert.deepEqual(p.data, q.data, `${what}: ${id}`);
           continue;
         }
-        assert.ok(p.data.buffer instanceof SharedArrayBuffer, `${what}: ${id} in the kernel's memory`);
+        assert.ok(p.data!.buffer instanceof SharedArrayBuffer, `${what}: ${id} in the kernel's memory`);
         const [N, K] = outputsInputs(q);
         assert.deepEqual(outputsInputs(p), [N, K], `${what}: ${id}`);
         const a = new Float32Array(K);
@@ -238,7 +239,7 @@ describe('checkpoint loader', () => {
       }
       // held once: the kernel's blocks are the params' arrays (each with 16 numbers of slack, in
       // 64-byte blocks), not one more (a matrix as read, left beside its panels)
-      for (const p of new Set(held.params.values())) if (p.data.buffer instanceof SharedArrayBuffer) bytes += Math.ceil(((p.data.length + 16) * 4) / 64) * 64;
+      for (const p of new Set(held.params.values())) if (p.data!.buffer instanceof SharedArrayBuffer) bytes += Math.ceil(((p.data!.length + 16) * 4) / 64) * 64;
       assert.equal(k.usedBytes - used, bytes, what);
       // and the forward gives the bits it gives from the plain load (its matrices packed as panels of the same numbers)
       const want = stagesOf(plain, [1, 2, 3]);

@@ -7,7 +7,8 @@
 import type { MatmulKernel } from '../core/kernel';
 import { normOf, PARAM, paramId, parseParamId, STAGE, stageId } from '../core/ids';
 import { isMatrixKind } from '../core/paramTable';
-import { outputsInputs, PANEL_UNITS, panelsLength, type Param, type Params } from '../core/params';
+import { halfPanelsInto } from '../core/halfWeights';
+import { outputsInputs, PANEL_UNITS, panelsLength, type HalfParam, type Param, type Params } from '../core/params';
 import type { WeightLimits } from '../core/matmulKernel';
 import type { AttentionSpec, LayerSpec, ModelSpec, RopeSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
@@ -15,7 +16,7 @@ import { describeValue } from '../common/quote';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
-import { readSplitColumns, readTensor, type TensorInfo } from './safetensors';
+import { readSplitColumns, readTensor, readTensorBits, type SafetensorsFile, type TensorInfo } from './safetensors';
 import { openTensors, type TensorLocation } from './shards';
 import { eachExpectedTensor, headTensor, modelPrefix, paramsOf, storedName, type ExpectedTensor } from './tensorNames';
 import { checkSizes } from './bounds';
@@ -54,8 +55,10 @@ const STAGING_BYTES = 16 << 20;
 export interface WeightHolder {
   /** A new array for weights; `zeroed` false: every number of it will be written before it is read; `room`: numbers its memory holds. */
   weightArray(length: number, zeroed?: boolean, room?: number): Float32Array;
-  /** A weightArray's matrix as panels (core/params.ts) in a new one, the old one's memory freed; null: it stays as it is. */
-  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
+  /** As weightArray, for a BF16/F16 matrix's 16-bit patterns. */
+  halfArray(length: number, room?: number): Uint16Array;
+  /** A weightArray's (or halfArray's) matrix as panels (core/params.ts), where it lies or in a new one, the old one's memory freed; null: it stays as it is. */
+  intoPanels<W extends Float32Array | Uint16Array>(w: W, K: number, N: number, bLayout: 'kn' | 'nk'): W | null;
   /** Bytes it holds in all and in one array (MatmulKernel's); absent or undefined: one WebAssembly memory's. */
   weightLimits?(): WeightLimits | undefined;
   /** The kernel whose memory this is, for runs at resolve time (a steer's contrast); absent: a holder that is itself the kernel, or none. */
@@ -70,6 +73,8 @@ export interface LoadOptions {
    * refuse (throw), and gives the files the weights are read through (counted, cancellable).
    */
   readonly beforeRead?: (arch: ArchConfig, tensors: readonly TensorInfo[], files: CheckpointFiles) => CheckpointFiles;
+  /** BF16/F16 matrices decoded to float32 as they are read (the reference the 16-bit path is tested against). */
+  readonly widen16?: boolean;
 }
 
 /**
@@ -77,7 +82,10 @@ export interface LoadOptions {
  * layout too, see inside.ts). `holder`: where the weights go; the matrices the forward multiplies are turned into panels as
  * each is read (the freed block takes the next tensors: memory grows by one matrix, not by all).
  * Without it, ordinary arrays in the layout the checkpoint stores. `opts.check`: a refusal of the
- * architecture, before anything but config.json is read.
+ * architecture, before anything but config.json is read. BF16 and F16 matrices that the forward
+ * multiplies, and the embedding, are held as their 16-bit patterns (core/halfWeights.ts: widened
+ * where they are read, to the same float32 numbers); `opts.widen16`: every tensor as float32, as
+ * before (the reference the 16-bit path is checked against, bit for bit).
  */
 export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: LoadOptions = {}): Promise<Checkpoint> {
   // (each array a tensor is read into is written whole, or the load fails)
@@ -95,14 +103,13 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   if (!arch.tied && headStored === null) {
     throw new CheckpointError(`the checkpoint has no tensor ${head.name}, and config.json does not tie the head to the embedding ("tie_word_embeddings" is false), expected ${head.what} = [${head.shape.join(', ')}]`, { tensor: head.name });
   }
-  const { numbers, largest } = weightNumbers([...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])], locate);
+  const heldHalf = (t: ExpectedTensor): boolean => !opts.widen16 && isHeldHalf(t, locate(t).info.dtype);
+  const { bytes, largest } = weightBytes([...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])], locate, heldHalf);
   // (the caller's look before a weight is read: the memory check, progress and Cancel, store.ts)
   if (opts.beforeRead) files = opts.beforeRead(arch, [...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])].map((t) => locate(t).info), files);
-  if (holder) checkWeightBytes(numbers * 4, largest, holder.weightLimits?.());
+  if (holder) checkWeightBytes(bytes, largest, holder.weightLimits?.());
 
-  const used = new Set<string>();
-  const dtypes = new Set<string>();
-  let paramCount = 0;
+  const { used, dtypes, note, count } = tally();
   const staging = alloc ? new Uint8Array(STAGING_BYTES) : undefined;
   // GPT-2's c_attn with an allocator: its Q, K and V read straight into three arrays of it
   const split = (t: ExpectedTensor): boolean => t.role.kind === 'qkv' && alloc !== undefined;
@@ -110,15 +117,11 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
     const { file, info, stored } = locate(t);
     const parts = split(t) ? await readSplitColumns(files, file, info, 3, alloc!, staging!) : null;
     const data = parts ?? await readTensor(files, file, info, into, staging);
-    used.add(stored);
-    dtypes.add(info.dtype);
-    paramCount += Array.isArray(data) ? data.reduce((n, d) => n + d.length, 0) : data.length;
+    note(stored, info.dtype, Array.isArray(data) ? data.reduce((n, d) => n + d.length, 0) : data.length);
     return data;
   };
 
-  // The matrices the forward multiplies, as panels (the embedding only when it is the head too:
-  // otherwise only its rows are read), each read into memory with the room to become panels where
-  // it lies.
+  // Matrices the forward multiplies become panels where they lie (the embedding only as the head too).
   const multiplied = (id: string): boolean => !!holder && (isMultiplied(id) || (id === PARAM.embed && arch.tied));
   const into = (t: ExpectedTensor): ((n: number) => Float32Array) | undefined => {
     // (cut as read, or after: see read; a fused one read whole, then cut into the kernel's arrays)
@@ -128,23 +131,25 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
     const room = panelsLength(K, N);
     return (n) => holder!.weightArray(n, false, room);
   };
-  const asPanels = (id: string, p: Param): Param => {
-    if (!holder || !p.layout || p.layout === 'panels' || !multiplied(id)) return p;
-    const [N, K] = outputsInputs(p);
-    const data = holder.intoPanels(p.data, K, N, p.layout === 'in_out' ? 'kn' : 'nk');
-    return data ? { data, shape: [N, K], layout: 'panels' } : p;
+  const asPanels = (id: string, p: Param): Param => (holder && multiplied(id) ? panelsOf(holder, p) : p);
+  const readHalf = async (t: ExpectedTensor): Promise<Array<[string, Param]>> => {
+    const { file, info, stored } = locate(t);
+    const p = await readHalfMatrix(files, file, info, t, holder, multiplied);
+    note(stored, info.dtype, p.half.bits.length);
+    return [[(t.role as { id: string }).id, p]];
   };
+  const paramsRead = async (t: ExpectedTensor): Promise<Array<[string, Param]>> => (heldHalf(t) ? readHalf(t) : paramsOf(t, await read(t, into(t)), alloc, arch));
   const params = new Map<string, Param>();
   const readAll = async (): Promise<void> => {
     for (const t of eachExpectedTensor(arch)) {
-      for (const [id, p] of paramsOf(t, await read(t, into(t)), alloc, arch)) params.set(id, asPanels(id, p));
+      for (const [id, p] of await paramsRead(t)) params.set(id, asPanels(id, p));
     }
     // the head: the embedding's own Param when tied, else lm_head
     if (arch.tied) {
       params.set(PARAM.headW, params.get(PARAM.embed)!);
       if (headStored !== null) used.add(headStored); // a tied head saved anyway holds the embedding's numbers
     } else {
-      for (const [id, p] of paramsOf(head, await read(head, into(head)), alloc)) params.set(id, asPanels(id, p));
+      for (const [id, p] of await paramsRead(head)) params.set(id, asPanels(id, p));
     }
   };
   try {
@@ -152,10 +157,56 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   } catch (e) {
     // (the machine's memory, not the kernel's limit, ran out: said as what was asked)
     if (!isOutOfMemory(e)) throw e;
-    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(numbers * 4)} as float32, and the memory ran out holding them (${(e as Error).message})`);
+    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)}, and the memory ran out holding them (${(e as Error).message})`);
   }
   const ignored = [...tensors.keys()].filter((n) => !used.has(n));
-  return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount, ignored };
+  return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount: count(), ignored };
+}
+
+/** The tensors read (by stored name), their dtypes and their numbers. */
+function tally(): { used: Set<string>; dtypes: Set<string>; note: (stored: string, dtype: string, n: number) => void; count: () => number } {
+  const used = new Set<string>();
+  const dtypes = new Set<string>();
+  let paramCount = 0;
+  const note = (stored: string, dtype: string, n: number): void => {
+    used.add(stored);
+    dtypes.add(dtype);
+    paramCount += n;
+  };
+  return { used, dtypes, note, count: () => paramCount };
+}
+
+/**
+ * Whether a tensor is read as its 16-bit patterns: a BF16/F16 matrix the forward multiplies, or the
+ * embedding (whose rows alone are read otherwise); a fused one (cut by roles as it is read) and
+ * GPT-2's positions are float32.
+ */
+function isHeldHalf(t: ExpectedTensor, dtype: string): boolean {
+  return (dtype === 'BF16' || dtype === 'F16') && t.role.kind === 'matrix' && (isMultiplied(t.role.id) || t.role.id === PARAM.embed);
+}
+
+/** A 16-bit matrix read as it is, into the holder with the room to become panels where it lies when it is `multiplied`. */
+async function readHalfMatrix(files: CheckpointFiles, file: SafetensorsFile, info: TensorInfo, t: ExpectedTensor, holder: WeightHolder | undefined, multiplied: (id: string) => boolean): Promise<HalfParam> {
+  if (t.role.kind !== 'matrix') throw new TypeError(`readHalfMatrix: ${t.name} is not a matrix`);
+  const [N, K] = t.role.layout === 'in_out' ? [t.shape[1], t.shape[0]] : t.shape;
+  const room = multiplied(t.role.id) ? panelsLength(K, N) : K * N;
+  const half = await readTensorBits(files, file, info, holder ? (n) => holder.halfArray(n, room) : undefined, STAGING_BYTES >> 1);
+  return { half, shape: t.shape, layout: t.role.layout };
+}
+
+/** A matrix the forward multiplies as panels (core/params.ts), rearranged by the holder where it can. */
+function panelsOf(holder: WeightHolder, p: Param): Param {
+  if (!p.layout || p.layout === 'panels') return p;
+  const [N, K] = outputsInputs(p);
+  const bLayout = p.layout === 'in_out' ? 'kn' : 'nk';
+  if (p.half) {
+    // (where the kernel cannot rearrange them, 16-bit panels made here, which it copies in as they are)
+    let bits = holder.intoPanels(p.half.bits, K, N, bLayout);
+    if (!bits) halfPanelsInto(p.half.bits, (bits = new Uint16Array(panelsLength(K, N))), K, N, bLayout);
+    return { half: { dtype: p.half.dtype, bits }, shape: [N, K], layout: 'panels' };
+  }
+  const data = holder.intoPanels(p.data, K, N, bLayout);
+  return data ? { data, shape: [N, K], layout: 'panels' } : p;
 }
 
 /** Where a tensor the model reads is stored, checked for its shape. */
@@ -188,32 +239,33 @@ async function readConfig(files: CheckpointFiles, folder: string, hfCache: boole
   return parseConfig(new TextDecoder().decode(await files.read(configPath)), 'config.json');
 }
 
-/** Numbers of the tensors, and the largest as a weight array may hold it (panels: up to 15 columns of padding, and 16 numbers of slack). */
-function weightNumbers(tensors: readonly ExpectedTensor[], locate: (t: ExpectedTensor) => TensorLocation & { stored: string }): { numbers: number; largest: { numbers: number; name: string } } {
-  let numbers = 0;
-  let largest = { numbers: 0, name: '' };
+/** Bytes of the tensors as held (float32, BF16/F16 matrices at 2), and the largest as a weight array may hold it (panels: up to 15 columns of padding, and 16 numbers of slack). */
+function weightBytes(tensors: readonly ExpectedTensor[], locate: (t: ExpectedTensor) => TensorLocation & { stored: string }, half: (t: ExpectedTensor) => boolean): { bytes: number; largest: { bytes: number; name: string } } {
+  let bytes = 0;
+  let largest = { bytes: 0, name: '' };
   for (const t of tensors) {
     const { info, stored } = locate(t);
-    numbers += sizeOf(info.shape);
-    const padded = sizeOf(info.shape) + PANEL_UNITS * (Math.max(0, ...info.shape) + 1);
-    if (padded > largest.numbers) largest = { numbers: padded, name: stored };
+    const per = half(t) ? 2 : 4;
+    bytes += sizeOf(info.shape) * per;
+    const padded = (sizeOf(info.shape) + PANEL_UNITS * (Math.max(0, ...info.shape) + 1)) * per;
+    if (padded > largest.bytes) largest = { bytes: padded, name: stored };
   }
-  return { numbers, largest };
+  return { bytes, largest };
 }
 
 /**
- * The weights as float32 must fit the holder (what they are stored in does not matter: F16 becomes
- * float32): all of them one WebAssembly memory where it says nothing else, each tensor one memory.
+ * The weights as held (float32, BF16/F16 matrices at 2 bytes a number) must fit the holder: all of
+ * them one WebAssembly memory where it says nothing else, each tensor one memory.
  */
-function checkWeightBytes(bytes: number, largest: { readonly numbers: number; readonly name: string }, limits?: WeightLimits): void {
+function checkWeightBytes(bytes: number, largest: { readonly bytes: number; readonly name: string }, limits?: WeightLimits): void {
   // (the panels' padding and the read's staging take a little more: an eighth kept aside)
   const room = WEIGHT_MEMORY_BYTES * 7 / 8;
   const { total, array } = limits ?? { total: room, array: room };
   if (bytes > total) {
-    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)} as float32, available ${formatBytes(total)}: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB`);
+    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)} as FFN Lens holds them (float32, BF16 and F16 matrices at 2 bytes a number), available ${formatBytes(total)}: FFN Lens holds them in a WebAssembly memory, which cannot grow past 4 GiB`);
   }
-  if (largest.numbers * 4 > array) {
-    throw new CheckpointError(`${largest.name} needs ${formatBytes(largest.numbers * 4)} as float32, available ${formatBytes(array)}: FFN Lens holds each tensor in one WebAssembly memory`, { tensor: largest.name });
+  if (largest.bytes > array) {
+    throw new CheckpointError(`${largest.name} needs ${formatBytes(largest.bytes)} as FFN Lens holds it, available ${formatBytes(array)}: FFN Lens holds each tensor in one WebAssembly memory`, { tensor: largest.name });
   }
 }
 

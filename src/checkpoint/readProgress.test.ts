@@ -30,7 +30,7 @@ function intoFiles(inner: CheckpointFiles): { files: CheckpointFiles; parts: () 
   };
 }
 
-const holder = { weightArray: (n: number): Float32Array => new Float32Array(n), intoPanels: (): null => null };
+const holder = { weightArray: (n: number): Float32Array => new Float32Array(n), halfArray: (n: number): Uint16Array => new Uint16Array(n), intoPanels: (): null => null };
 
 /** tinyLlama with a vocabulary of 140,000: its embedding and head are 8.96 MB each, two 8 MB parts. */
 function wideLlama(): ReturnType<typeof checkpointFolder> {

@@ -67,14 +67,14 @@ describe('checkpoint resolve', () => {
     const base = ck.params.get('layers.1.ffn.W1')!;
     assert.notEqual(W1, base);
     // stored [in=C][out=F]: out_in row 2 is column 2
-    for (let k = 0; k < C; k++) assert.equal(W1.data[k * F + 2], [9, 8, 7, 6][k]);
+    for (let k = 0; k < C; k++) assert.equal(W1.data![k * F + 2], [9, 8, 7, 6][k]);
     let changed = 0;
-    for (let i = 0; i < W1.data.length; i++) if (W1.data[i] !== base.data[i]) changed++;
+    for (let i = 0; i < W1.data!.length; i++) if (W1.data![i] !== base.data![i]) changed++;
     assert.equal(changed, 4, 'only that column');
-    assert.equal(base.data[2], 202, 'the checkpoint is not written');
+    assert.equal(base.data![2], 202, 'the checkpoint is not written');
     // W2 stored [in=F][out=C]: out_in [1][4] is stored [4][1]
-    assert.equal(r.file!.model.params.get('layers.0.ffn.W2')!.data[4 * C + 1], -1);
-    assert.equal(r.file!.model.params.get('layers.0.ffn.b1')!.data[5], 3);
+    assert.equal(r.file!.model.params.get('layers.0.ffn.W2')!.data![4 * C + 1], -1);
+    assert.equal(r.file!.model.params.get('layers.0.ffn.b1')!.data![5], 3);
   });
 
   it('an unchanged override keeps its copy; a changed one makes a new copy; the others stay put', () => {
@@ -93,7 +93,7 @@ describe('checkpoint resolve', () => {
     const ck = fakeCheckpoint();
     const r = new CheckpointResolver().resolve(request('"token_ids": [3], "weights": {"embed[3]": [0, 0, 0, 1]}').req, ck, null);
     const m = r.file!.model;
-    assert.deepEqual(Array.from(m.params.get('embed')!.data.subarray(3 * C, 4 * C)), [0, 0, 0, 1]);
+    assert.deepEqual(Array.from(m.params.get('embed')!.data!.subarray(3 * C, 4 * C)), [0, 0, 0, 1]);
     assert.equal(m.params.get('head.W'), ck.params.get('embed'));
   });
 
@@ -101,8 +101,8 @@ describe('checkpoint resolve', () => {
     const ck = fakeCheckpoint();
     const r = new CheckpointResolver().resolve(request('"token_ids": [1], "ablate": ["layers.1.ffn.neuron.2", "layers.0.attn.head.1"], "scale": {"layers.1.ffn.neuron.2": 3, "layers.1.ffn.neuron.4": 2.5}').req, ck, null);
     const p = r.file!.model.params;
-    assert.deepEqual(Array.from(p.get('layers.1.ffn.units')!.data), [1, 1, 0, 1, 2.5, 1]);
-    assert.deepEqual(Array.from(p.get('layers.0.attn.units')!.data), [1, 0]);
+    assert.deepEqual(Array.from(p.get('layers.1.ffn.units')!.data!), [1, 1, 0, 1, 2.5, 1]);
+    assert.deepEqual(Array.from(p.get('layers.0.attn.units')!.data!), [1, 0]);
     assert.equal(p.get('layers.0.ffn.units'), undefined);
   });
 

@@ -12,7 +12,7 @@
 import { normOf, PARAM, parseParamId, steerParamId, unitScales } from '../core/ids';
 import type { Model } from '../core/model';
 import { layerParam } from '../core/paramTable';
-import { outputsInputs, weightIndex, type Param, type Params } from '../core/params';
+import { floatData, outputsInputs, valuesAt, weightIndex, type FloatParam, type Param, type Params } from '../core/params';
 import { runTooLarge } from '../core/runSize';
 import { quote } from '../common/quote';
 import type { ModelSpec } from '../core/spec';
@@ -232,9 +232,11 @@ export class CheckpointResolver {
       const hit = this.cache.get(id);
       let p = hit && hit.base === base && hit.sig === sig ? hit.param : null;
       if (!p) {
-        p = { ...base, data: base.data.slice() };
-        for (const w of ws) write(p, w);
-        this.cache.set(id, { base, sig, param: p });
+        // (copy on write; an edit of a 16-bit matrix holds that one matrix as float32 from then on)
+        const edited: FloatParam = { shape: base.shape, layout: base.layout, data: base.half ? floatData(base) : base.data.slice() };
+        for (const w of ws) write(edited, w);
+        this.cache.set(id, { base, sig, param: edited });
+        p = edited;
       }
       params.set(id, p); // (a tied head keeps the checkpoint's object: an embed[t] override changes the input only)
       used.add(id);
@@ -303,11 +305,11 @@ function overrideIndices(p: Param, w: WeightOverride): number[] {
 
 /** The numbers of `p` at the place override `w` writes (a checkpoint's own, before the override). */
 export function overriddenValues(p: Param, w: WeightOverride): Float32Array {
-  return Float32Array.from(overrideIndices(p, w), (i) => p.data[i]);
+  return valuesAt(p, overrideIndices(p, w));
 }
 
 /** Writes one override into `p`. */
-function write(p: Param, w: WeightOverride): void {
+function write(p: FloatParam, w: WeightOverride): void {
   overrideIndices(p, w).forEach((i, k) => (p.data[i] = w.values[k]));
 }
 

@@ -9,6 +9,7 @@ import type { CheckpointFiles } from './files';
 import { parseHeader, type TensorInfo } from './safetensorsHeader';
 import { cutRowsInto } from './tensorNames';
 import { formatCount } from '../common/numberFormat';
+import { f16Bits, type HalfBits, type HalfDtype } from '../core/halfWeights';
 
 export { parseHeader, type TensorInfo } from './safetensorsHeader';
 
@@ -80,6 +81,30 @@ export async function readTensor(files: CheckpointFiles, file: SafetensorsFile, 
     throw new CheckpointError(`${named(file.shown)}: tensor ${named(t.name)} gave ${bytes.length} bytes, expected ${byteLength} (was the file changed while being read?)`, { file: file.shown, tensor: t.name });
   }
   return decodeTensor(bytes, dtype, alloc);
+}
+
+/**
+ * One BF16 or F16 tensor as its 16-bit patterns (held as they are: core/halfWeights.ts), into
+ * `alloc(n)` when given (the kernel's own memory), read straight into it where the files can read
+ * into a buffer (no staging, nothing decoded), else one ranged read copied in.
+ */
+export async function readTensorBits(files: CheckpointFiles, file: SafetensorsFile, t: TensorInfo, alloc: (length: number) => Uint16Array = (n) => new Uint16Array(n), partBytes = 8 << 20): Promise<HalfBits> {
+  if (t.dtype !== 'BF16' && t.dtype !== 'F16') throw new TypeError(`readTensorBits: ${t.name} is ${t.dtype}`);
+  const dtype: HalfDtype = t.dtype;
+  const byteLength = t.end - t.begin;
+  const n = byteLength >> 1;
+  if (files.readInto && byteLength % 2 === 0) {
+    const out = alloc(n);
+    await readInParts(files, file.path, t.begin, new Uint8Array(out.buffer, out.byteOffset, byteLength), partBytes);
+    return { dtype, bits: out };
+  }
+  const bytes = await files.read(file.path, t.begin, t.end);
+  if (bytes.length !== byteLength) {
+    throw new CheckpointError(`${named(file.shown)}: tensor ${named(t.name)} gave ${bytes.length} bytes, expected ${byteLength} (was the file changed while being read?)`, { file: file.shown, tensor: t.name });
+  }
+  const out = alloc(n);
+  new Uint8Array(out.buffer, out.byteOffset, 2 * n).set(bytes.subarray(0, 2 * n));
+  return { dtype, bits: out };
 }
 
 /**
@@ -174,8 +199,10 @@ function decodeInto(bytes: Uint8Array, dtype: Dtype, out: Float32Array, at: numb
     for (; i < n; i++) u[i] = (bytes[2 * i] | (bytes[2 * i + 1] << 8)) << 16;
     return;
   }
+  // (as bits: the exact float32 of every half, NaN payloads kept, as the kernel widens them)
   const h = bytes.byteOffset % 2 === 0 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint16Array(bytes.slice(0, 2 * n).buffer, 0, n);
-  for (let i = 0; i < n; i++) out[at + i] = f16(h[i]);
+  const u = new Uint32Array(out.buffer, out.byteOffset + 4 * at, n);
+  for (let i = 0; i < n; i++) u[i] = f16Bits(h[i]);
 }
 
 /** IEEE half precision bits → number, exactly (subnormals, infinities, NaN; every half is a float32). */

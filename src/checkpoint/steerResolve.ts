@@ -17,7 +17,7 @@
 import { saeFeatureId, SAE_PARAM, SAE_PART, saeParamId, saeStageId, steerParamId } from '../core/ids';
 import type { MatmulKernel } from '../core/kernel';
 import { forward } from '../core/forward';
-import type { Param } from '../core/params';
+import { floatData, type Param } from '../core/params';
 import { planModel } from '../core/plan';
 import type { ModelSpec } from '../core/spec';
 import type { SteerSpec } from '../core/steer';
@@ -110,7 +110,7 @@ export class SteerAttacher {
         return null;
       }
       const W = params.get(saeParamId(s.site, SAE_PARAM.Wdec))!;
-      return { v: W.data.subarray(s.feature * sae.dIn, (s.feature + 1) * sae.dIn), sig: `f${s.feature}`, base: W.data, text: `the decoder row of feature ${s.text}` };
+      return { v: floatData(W).subarray(s.feature * sae.dIn, (s.feature + 1) * sae.dIn), sig: `f${s.feature}`, base: floatData(W), text: `the decoder row of feature ${s.text}` };
     }
     const v = this.contrast(ref, spec, params, tok, kernel, error, contrasts);
     return v && { v, sig: Array.from(v).join(','), base: null, text: `${quote(s.prompts[0])} − ${quote(s.prompts[1])} at ${ref.site}, at their last tokens (ActAdd)` };

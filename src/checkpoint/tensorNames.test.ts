@@ -78,14 +78,14 @@ describe('checkpoint tensor names', () => {
   it("c_attn [C][3C] is split into Wq, Wk, Wv [C, C] in_out, and its bias into bq, bk, bv (by hand, C = 2)", () => {
     const w = Float32Array.from({ length: 12 }, (_, i) => i); // rows [0..5], [6..11]
     const qkv: ExpectedTensor = { name: 'h.3.attn.c_attn.weight', shape: [2, 6], what: '', role: { kind: 'qkv', layer: 3 } };
-    const got = paramsOf(qkv, w).map(([id, p]) => [id, Array.from(p.data), p.shape, p.layout]);
+    const got = paramsOf(qkv, w).map(([id, p]) => [id, Array.from(p.data!), p.shape, p.layout]);
     assert.deepEqual(got, [
       ['layers.3.attn.Wq', [0, 1, 6, 7], [2, 2], 'in_out'],
       ['layers.3.attn.Wk', [2, 3, 8, 9], [2, 2], 'in_out'],
       ['layers.3.attn.Wv', [4, 5, 10, 11], [2, 2], 'in_out'],
     ]);
     const b: ExpectedTensor = { name: 'h.3.attn.c_attn.bias', shape: [6], what: '', role: { kind: 'qkvBias', layer: 3 } };
-    assert.deepEqual(paramsOf(b, Float32Array.from([10, 11, 12, 13, 14, 15])).map(([id, p]) => [id, Array.from(p.data), p.shape]), [
+    assert.deepEqual(paramsOf(b, Float32Array.from([10, 11, 12, 13, 14, 15])).map(([id, p]) => [id, Array.from(p.data!), p.shape]), [
       ['layers.3.attn.bq', [10, 11], [2]], ['layers.3.attn.bk', [12, 13], [2]], ['layers.3.attn.bv', [14, 15], [2]],
     ]);
   });

@@ -46,13 +46,13 @@ function inKernel(ps: Map<string, Param>, k: MatmulKernel): Map<string, Param> {
   const moved = new Map<Float32Array, Float32Array>(); // (the tied head stays the embedding's array)
   const out = new Map<string, Param>();
   for (const [id, p] of ps) {
-    let d = moved.get(p.data);
+    let d = moved.get(p.data!);
     if (!d) {
-      d = k.weightArray(p.data.length);
-      d.set(p.data);
-      moved.set(p.data, d);
+      d = k.weightArray(p.data!.length);
+      d.set(p.data!);
+      moved.set(p.data!, d);
     }
-    out.set(id, { ...p, data: d });
+    out.set(id, { shape: p.shape, layout: p.layout, data: d });
   }
   return out;
 }
@@ -80,7 +80,7 @@ function counting(k: MatmulKernel): { kernel: MatmulKernel; rows: number[]; rese
     get rows() { return calls.filter((c) => !once.has(c.p)).map((c) => c.M); },
     reset() { calls = []; once.clear(); },
     kernel: {
-      name: k.name, threads: k.threads, fused: k.fused, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k), weightArray: k.weightArray.bind(k), intoPanels: k.intoPanels.bind(k),
+      name: k.name, threads: k.threads, fused: k.fused, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k), weightArray: k.weightArray.bind(k), halfArray: k.halfArray.bind(k), intoPanels: k.intoPanels.bind(k),
       release: (p) => { once.add(p); k.release(p); },
       matmul: (out, a, M, p, biased) => { calls.push({ M, p }); k.matmul(out, a, M, p, biased); },
     },
@@ -97,7 +97,7 @@ describe('engine: tokens appended to a causal input', () => {
         const r = rng(arch === 'gpt2' ? 7 : 11);
         const [C, F, NH, KVH, V, L] = arch === 'gpt2' ? [8, 16, 2, 2, 11, 2] : [8, 12, 4, 2, 13, 3];
         const ps = resident ? inKernel(params(arch, r, C, F, NH, KVH, V, L), base!) : params(arch, r, C, F, NH, KVH, V, L);
-        if (resident) assert.ok([...ps.values()].every((p) => p.data.buffer instanceof SharedArrayBuffer), 'the weights are in the kernel\'s memory');
+        if (resident) assert.ok([...ps.values()].every((p) => p.data!.buffer instanceof SharedArrayBuffer), 'the weights are in the kernel\'s memory');
         const count = counting(base!);
         const engine = new Engine(count.kernel);
         let ids = [3, 1, 4];

@@ -40,7 +40,7 @@ function counting(k: MatmulKernel): { kernel: MatmulKernel; rows(): number[] } {
   const calls: Array<{ M: number; p: Packed }> = [];
   const once = new Set<Packed>();
   const kernel: MatmulKernel = {
-    name: k.name, threads: k.threads, fused: k.fused, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k), weightArray: k.weightArray.bind(k), intoPanels: k.intoPanels.bind(k),
+    name: k.name, threads: k.threads, fused: k.fused, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k), weightArray: k.weightArray.bind(k), halfArray: k.halfArray.bind(k), intoPanels: k.intoPanels.bind(k),
     release: (p) => { once.add(p); k.release(p); },
     matmul: (out, a, M, p, biased) => { calls.push({ M, p }); k.matmul(out, a, M, p, biased); },
   };

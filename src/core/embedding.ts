@@ -7,7 +7,7 @@
 import { embedScaleForward } from './embedScale';
 import { PARAM } from './ids';
 import type { StageOp } from './graph';
-import { outputsInputs, readOutputRow, type Param } from './params';
+import { floatData, outputsInputs, readOutputRow, type Param } from './params';
 import { positionalForward } from './positional';
 import type { Embedding } from './spec';
 
@@ -16,7 +16,7 @@ import type { Embedding } from './spec';
 export function tokenEmbeddingForward(out: Float32Array, ids: readonly number[], embed: Param, pos: Float32Array | null, C: number): void {
   const [V] = outputsInputs(embed);
   ids.forEach((id, t) => {
-    if (embed.layout === undefined || embed.layout === 'out_in') out.set(embed.data.subarray(id * C, (id + 1) * C), t * C);
+    if (!embed.half && (embed.layout === undefined || embed.layout === 'out_in')) out.set(embed.data.subarray(id * C, (id + 1) * C), t * C);
     else readOutputRow(embed, id, C, V, out, t * C);
     if (pos) for (let c = 0; c < C; c++) out[t * C + c] += pos[t * C + c];
   });
@@ -36,11 +36,11 @@ export const embeddingOp: StageOp<EmbeddingArgs> = {
     const out = new Float32Array(T * a.C);
     const e = a.embedding;
     if (e.kind === 'vectors') {
-      const input = ctx.param(PARAM.input)!.data;
+      const input = floatData(ctx.param(PARAM.input)!);
       if (e.positional === 'sinusoidal') positionalForward(out, input, T, a.C);
       else out.set(input.subarray(0, T * a.C));
     } else {
-      tokenEmbeddingForward(out, e.ids, ctx.param(PARAM.embed)!, e.positional === 'learned' ? ctx.param(PARAM.pos)!.data : null, a.C);
+      tokenEmbeddingForward(out, e.ids, ctx.param(PARAM.embed)!, e.positional === 'learned' ? floatData(ctx.param(PARAM.pos)!) : null, a.C);
     }
     if (a.scale !== undefined) embedScaleForward(out, out, a.scale);
     return { data: out, changed: 'all' };
@@ -51,7 +51,7 @@ export const embeddingOp: StageOp<EmbeddingArgs> = {
     if (e.kind !== 'tokens') throw new Error('rows are appended only to token inputs');
     const out = new Float32Array(ctx.T * a.C);
     out.set(previous.subarray(0, T0 * a.C));
-    const pos = e.positional === 'learned' ? ctx.param(PARAM.pos)!.data.subarray(T0 * a.C) : null;
+    const pos = e.positional === 'learned' ? floatData(ctx.param(PARAM.pos)!).subarray(T0 * a.C) : null;
     tokenEmbeddingForward(out.subarray(T0 * a.C), e.ids.slice(T0), ctx.param(PARAM.embed)!, pos, a.C);
     if (a.scale !== undefined) embedScaleForward(out, out, a.scale, T0 * a.C);
     return out;

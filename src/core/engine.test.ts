@@ -97,9 +97,9 @@ function mutate(r: () => number, model: Model): { model: Model; edits: Map<strin
     for (let e = 0; e < 1 + Math.floor(r() * 2); e++) {
       const row = Math.floor(r() * rows);
       changed.add(row);
-      for (let c = 0; c < cols; c++) if (r() < 0.5) p.data[row * cols + c] = Math.fround(r() * 4 - 2);
+      for (let c = 0; c < cols; c++) if (r() < 0.5) p.data![row * cols + c] = Math.fround(r() * 4 - 2);
     }
-    if (p.shape.length === 1) for (const j of changed) p.data[j] = Math.fround(r() * 4 - 2);
+    if (p.shape.length === 1) for (const j of changed) p.data![j] = Math.fround(r() * 4 - 2);
     edits.set(id, changed);
     // a param shared by two ids (a tied head) is edited under both
     for (const [other, q] of model.params) if (q === p && other !== id) edits.set(other, changed);
@@ -108,9 +108,9 @@ function mutate(r: () => number, model: Model): { model: Model; edits: Map<strin
   if (k < 0.85) {
     // a new object (an override changed, a file read again)
     const params = new Map(model.params);
-    const data = p.data.slice();
+    const data = p.data!.slice();
     data[Math.floor(r() * data.length)] = Math.fround(r() * 4 - 2);
-    const fresh = { ...p, data };
+    const fresh = { shape: p.shape, layout: p.layout, data };
     for (const [other, q] of model.params) if (q === p) params.set(other, fresh);
     return { model: { spec: model.spec, params }, edits, id };
   }

@@ -10,7 +10,7 @@
 import type { StageContext, StageDef } from './graph';
 import type { MatmulKernel, Packed } from './kernel';
 import { bLayoutOf, packParam, type Model } from './model';
-import { rowsAreOutputs, type Cols, type Param, type ParamChanges } from './params';
+import { rowsAreOutputs, weightsOf, type Cols, type Param, type ParamChanges } from './params';
 import { planModel } from './plan';
 import type { ModelSpec } from './spec';
 import type { Stage, StageSink } from './stages';
@@ -278,7 +278,7 @@ export class Engine {
       const p = model.params.get(id);
       const e = p && this.packs.get(p);
       if (!p || !e || c === null) continue;
-      if (c !== 'all' && rowsAreOutputs(p)) this.kernel.repackColumns(e.packed, p.data, bLayoutOf(p), [...c]);
+      if (c !== 'all' && rowsAreOutputs(p)) this.kernel.repackColumns(e.packed, weightsOf(p), bLayoutOf(p), [...c]);
       else {
         this.kernel.release(e.packed);
         this.packs.delete(p);

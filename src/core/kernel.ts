@@ -4,26 +4,28 @@
 import { biasAddInto } from './bias';
 import { matmulPacked, matmulPackedColumns, packB, repackBColumns, type PackedB } from './matmul';
 import type { BLayout } from './matmulNaive';
+import { floatWeights } from './halfWeights';
 import type { MatmulKernel } from './matmulKernel';
 import { createMultiKernel, type SpawnMatmulHelper } from './wasm';
 import { shareVectorOps } from './expf';
 
 // (the interface: ./matmulKernel.ts, below wasm/, which implements it too)
-export type { Biased, MatmulKernel, Packed } from './matmulKernel';
+export type { Biased, MatmulKernel, Packed, Weights } from './matmulKernel';
 
 export const tsKernel: MatmulKernel = {
   name: 'ts',
   threads: 1,
   fused: false,
-  pack: (b, K, N, bLayout) => packB(b, K, N, bLayout),
+  pack: (b, K, N, bLayout) => packB(floatWeights(b), K, N, bLayout),
   matmul: (out, a, M, packed, biased) => {
     matmulPacked(out, a, M, packed as PackedB);
     if (biased) biasAddInto(biased.out, out, biased.b, M, packed.N);
   },
   matmulColumns: (out, a, M, packed, cols) => matmulPackedColumns(out, a, M, packed as PackedB, cols),
-  repackColumns: (packed, b, bLayout, cols) => repackBColumns(packed as PackedB, b, bLayout, cols),
+  repackColumns: (packed, b, bLayout, cols) => repackBColumns(packed as PackedB, floatWeights(b), bLayout, cols),
   release: () => undefined,
   weightArray: (length) => new Float32Array(length),
+  halfArray: (length) => new Uint16Array(length),
   intoPanels: () => null, // (its packs are float64 copies whatever the layout)
 };
 

@@ -2,7 +2,15 @@
 // and the WebAssembly one (wasm/wasmKernel.ts) both implement. Apart from kernel.ts, which picks
 // one and imports wasm/, so that the WebAssembly kernel can name it without an import circle.
 
+import type { HalfBits } from './halfWeights';
 import type { BLayout } from './matmulNaive';
+
+/**
+ * B's numbers: float32, or a BF16/F16 matrix's 16-bit patterns (./halfWeights.ts). A kernel
+ * multiplies 16-bit panels of its own memory as they are, widening each panel inside the product
+ * (bit-identical to the float32 numbers); any other 16-bit B it widens to float32 when packing.
+ */
+export type Weights = Float32Array | HalfBits;
 
 export interface MatmulKernel {
   readonly name: string;
@@ -11,7 +19,7 @@ export interface MatmulKernel {
   /** True when a product's acc + a·b is one fused multiply-add (wasm/matmulModule.ts), else a product then a sum. */
   readonly fused: boolean;
   /** Rearranges B once; the result is what matmul() takes. */
-  pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed;
+  pack(b: Weights, K: number, N: number, bLayout: BLayout): Packed;
   // out (M,N) = a (M,K) · B; with `biased`, also biased.out (M,N) = out + biased.b (N) by row, the
   // bits biasAdd gives (a linear layer keeps its product apart from its bias: linear.ts)
   matmul(out: Float32Array, a: Float32Array, M: number, packed: Packed, biased?: Biased): void;
@@ -21,7 +29,7 @@ export interface MatmulKernel {
    */
   matmulColumns(out: Float32Array, a: Float32Array, M: number, packed: Packed, cols: readonly number[]): void;
   /** Rewrites only these columns of packed B from b (an edit of rows of an out_in weight). */
-  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void;
+  repackColumns(packed: Packed, b: Weights, bLayout: BLayout, cols: readonly number[]): void;
   /** Frees what pack() took, if the kernel holds memory of its own. */
   release(packed: Packed): void;
   /**
@@ -32,14 +40,16 @@ export interface MatmulKernel {
    * least `length`): panelsLength(K, N) lets intoPanels rearrange an (N,K) matrix where it lies.
    */
   weightArray(length: number, zeroed?: boolean, room?: number): Float32Array;
+  /** As weightArray, for the 16-bit patterns of a BF16/F16 matrix (not zeroed: every one is written before it is read). */
+  halfArray(length: number, room?: number): Uint16Array;
   /**
-   * Weights w (a weightArray of this kernel, B (K,N) as 'kn' or (N,K) as 'nk') rearranged as
+   * Weights w (a weightArray or halfArray of this kernel, B (K,N) as 'kn' or (N,K) as 'nk') rearranged as
    * panels ('panels', ./params.ts), which pack() then takes as it is, so that no product copies
    * them: where w lies when it has the room (see weightArray), else in a new weightArray, w's
    * memory given back at once. Either way w must not be used after.
    * Null where w is not in this kernel's memory: it stays as it is.
    */
-  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null;
+  intoPanels<W extends Float32Array | Uint16Array>(w: W, K: number, N: number, bLayout: 'kn' | 'nk'): W | null;
   /**
    * The most bytes of weights weightArray holds, in all and in one array; absent: one WebAssembly
    * memory's for both (wasm/multiKernel.ts spreads them over several: only an array is bounded).

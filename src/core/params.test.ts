@@ -31,7 +31,7 @@ describe('matrix layouts (src/core/params)', () => {
       assert.deepEqual(outputsInputs(p), [N, K], p.layout);
       assert.equal(rowsAreOutputs(p), p.layout !== 'in_out');
       for (let n = 0; n < N; n++) {
-        for (let k = 0; k < K; k++) assert.equal(p.data[weightIndex(p.layout, k, n, K, N)], value(k, n), `${p.layout} (${k}, ${n})`);
+        for (let k = 0; k < K; k++) assert.equal(p.data![weightIndex(p.layout, k, n, K, N)], value(k, n), `${p.layout} (${k}, ${n})`);
         const row = new Array<number>(K + 1).fill(-1);
         readOutputRow(p, n, K, N, row, 1);
         assert.deepEqual(row, [-1, value(0, n), value(1, n)], `${p.layout}: output ${n}'s weights`);

@@ -6,6 +6,7 @@
 // stage reads. A missing matrix is the identity (attention without matrices); a missing vector
 // is zeros for a bias, ones for a gamma or a unit scale.
 
+import { widenInto, widenOne, type HalfBits } from './halfWeights';
 import type { Layout } from './spec';
 
 /**
@@ -20,12 +21,78 @@ export type MatrixLayout = Layout | 'panels';
 /** Output units per panel of a 'panels' matrix. */
 export const PANEL_UNITS = 16;
 
-export interface Param {
-  readonly data: Float32Array;
+/**
+ * A param's numbers: float32 in `data`, or (a checkpoint's BF16/F16 matrices) their 16-bit patterns
+ * in `half`, widened where they are read. Only this file and the kernel read `half`: every other
+ * reader of a weight goes through weightAt / readOutputRow / valuesAt / floatData, so that a
+ * 16-bit matrix reads as the float32 numbers it stands for.
+ */
+export type Param = FloatParam | HalfParam;
+
+interface ParamShape {
   /** [rows, cols] of a matrix as stored ([out, in] for 'panels'), [n] of a vector. */
   readonly shape: readonly number[];
   /** How a matrix is stored (MatrixLayout); absent for a vector. */
   readonly layout?: MatrixLayout;
+}
+
+export interface FloatParam extends ParamShape {
+  readonly data: Float32Array;
+  readonly half?: undefined;
+}
+
+/** A 16-bit matrix (vectors are always float32). */
+export interface HalfParam extends ParamShape {
+  readonly data?: undefined;
+  readonly half: HalfBits;
+  readonly layout: MatrixLayout;
+}
+
+/** The number at index i of p's storage (as weightIndex says), as float32. */
+export function valueAt(p: Param, i: number): number {
+  return p.half ? widenOne(p.half.dtype, p.half.bits[i]) : p.data[i];
+}
+
+/** W'[k][n] of a matrix param of K inputs and N outputs, as float32. */
+export function weightAt(p: Param, k: number, n: number, K: number, N: number): number {
+  return valueAt(p, weightIndex(p.layout, k, n, K, N));
+}
+
+/** The numbers at these storage indices, as float32. */
+export function valuesAt(p: Param, indices: readonly number[]): Float32Array {
+  return Float32Array.from(indices, (i) => valueAt(p, i));
+}
+
+/** What a kernel packs of p: its float32 numbers, or its 16-bit patterns (widened inside the product). */
+export function weightsOf(p: Param): Float32Array | HalfBits {
+  return p.half ?? p.data;
+}
+
+/** Bytes p's storage holds (2 a number for a 16-bit matrix, 4 for float32). */
+export function storedBytes(p: Param): number {
+  return p.half ? p.half.bits.byteLength : p.data.byteLength;
+}
+
+/** How many numbers p's storage holds (a panels matrix's padding included). */
+export function storedLength(p: Param): number {
+  return p.half ? p.half.bits.length : p.data.length;
+}
+
+/**
+ * p's numbers as float32 in its own layout: `data` itself, or a widened copy of a 16-bit matrix
+ * (as many bytes again as float32: for a reader that needs one matrix whole, or an edit of one,
+ * which then holds that one matrix as float32).
+ */
+export function floatData(p: Param): Float32Array {
+  if (!p.half) return p.data;
+  const out = new Float32Array(p.half.bits.length);
+  widenInto(p.half, 0, out.length, out);
+  return out;
+}
+
+/** A param's numbers as float32 (floatData), or null where there is none (a bias or scale left out). */
+export function floatOrNull(p: Param | undefined | null): Float32Array | null {
+  return p ? floatData(p) : null;
 }
 
 // Index in data of W'[k][n]: input k, output n of a matrix of K inputs and N outputs
@@ -55,7 +122,10 @@ export function panelsLength(K: number, N: number): number {
  * a token's row of an embedding table, a neuron's input weights.
  */
 export function readOutputRow(p: Param, n: number, K: number, N: number, out: Float32Array | number[], at = 0): void {
-  if (p.layout === 'in_out') for (let k = 0; k < K; k++) out[at + k] = p.data[k * N + n];
+  if (p.half) {
+    if ((p.layout === 'out_in' || p.layout === undefined) && out instanceof Float32Array) widenInto(p.half, n * K, K, out, at); // (a token's embedding row)
+    else for (let k = 0; k < K; k++) out[at + k] = weightAt(p, k, n, K, N);
+  } else if (p.layout === 'in_out') for (let k = 0; k < K; k++) out[at + k] = p.data[k * N + n];
   else if (p.layout === 'panels') for (let k = 0, i = ((n >> 4) * K) * PANEL_UNITS + (n & 15); k < K; k++, i += PANEL_UNITS) out[at + k] = p.data[i];
   else for (let k = 0, i = n * K; k < K; k++) out[at + k] = p.data[i + k];
 }

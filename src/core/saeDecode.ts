@@ -5,6 +5,7 @@
 
 import type { StageOp } from './graph';
 import { inputScale, type SaeSpec } from './saeSpec';
+import { floatData, floatOrNull } from './params';
 
 export interface SaeDecodeArgs {
   /** The SAE's input stage (the per-token rescale of constant_norm_rescale is undone with its norm). */
@@ -58,7 +59,7 @@ export const saeDecodeOp: StageOp<SaeDecodeArgs> = {
   run(ctx, a) {
     const W = ctx.param(a.Wdec);
     if (!W) throw new Error(`no param ${a.Wdec}`);
-    const data = saeDecode(a.sae, ctx.input(a.acts), ctx.T, W.data, ctx.param(a.bdec)?.data ?? null, ctx.input(a.x));
+    const data = saeDecode(a.sae, ctx.input(a.acts), ctx.T, floatData(W), floatOrNull(ctx.param(a.bdec)), ctx.input(a.x));
     return { data, changed: 'all' };
   },
 };

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { tsKernel } from './kernel';
 import type { StageContext } from './graph';
-import type { Param } from './params';
+import { floatData, type Param } from './params';
 import { rng } from './rng';
 import { saeDecode, saeDecodeNaive } from './saeDecode';
 import { saeEncodeNaive, saeEncodeOp } from './saeEncode';
@@ -21,7 +21,7 @@ function ctxOf(T: number, inputs: Record<string, Float32Array>, params: Record<s
   return {
     T, kernel: tsKernel, full: true, previous: null,
     input: (id) => inputs[id], changed: () => 'all', param: (id) => params[id] ?? null, paramChanged: () => 'all',
-    kept: () => null, keep: () => undefined, packed: (id, K, N) => tsKernel.pack(params[id].data, K, N, 'kn'),
+    kept: () => null, keep: () => undefined, packed: (id, K, N) => tsKernel.pack(floatData(params[id]), K, N, 'kn'),
   };
 }
 

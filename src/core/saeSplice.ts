@@ -10,6 +10,7 @@
 import type { StageOp } from './graph';
 import { saeDecode } from './saeDecode';
 import type { SaeSpec } from './saeSpec';
+import { floatData, floatOrNull } from './params';
 
 export interface SaeSpliceArgs {
   readonly x: string;
@@ -47,13 +48,13 @@ export const saeSpliceOp: StageOp<SaeSpliceArgs> = {
   name: 'saeSplice',
   append: 'rows',
   run(ctx, a) {
-    const scale = ctx.param(a.scale)?.data ?? null;
-    const clamp = ctx.param(a.clamp)?.data ?? null;
+    const scale = floatOrNull(ctx.param(a.scale));
+    const clamp = floatOrNull(ctx.param(a.clamp));
     const x = ctx.input(a.x);
     if (!scale && !clamp) return { data: x, changed: ctx.full ? 'all' : ctx.changed(a.x) };
     const W = ctx.param(a.Wdec);
     if (!W) throw new Error(`no param ${a.Wdec}`);
-    const data = saeSpliceForward(a.sae, x, ctx.input(a.acts), ctx.input(a.error), ctx.T, W.data, ctx.param(a.bdec)?.data ?? null, scale, clamp);
+    const data = saeSpliceForward(a.sae, x, ctx.input(a.acts), ctx.input(a.error), ctx.T, floatData(W), floatOrNull(ctx.param(a.bdec)), scale, clamp);
     return { data, changed: 'all' };
   },
 };

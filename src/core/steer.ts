@@ -6,6 +6,7 @@
 
 import type { StageOp } from './graph';
 import type { SteerSpec } from './steerSpec';
+import { floatData } from './params';
 
 export type { SteerSpec };
 
@@ -40,11 +41,11 @@ export const steerOp: StageOp<SteerArgs> = {
   run(ctx, a) {
     const v = ctx.param(a.vector);
     if (!v) throw new Error(`no param ${a.vector}`);
-    const data = steerForward(ctx.input(a.x), ctx.T, a.C, v.data, a.positions);
+    const data = steerForward(ctx.input(a.x), ctx.T, a.C, floatData(v), a.positions);
     // (column c of the output reads column c of x alone: an edit of x's columns changes those)
     const changed = ctx.full || ctx.paramChanged(a.vector) !== null ? 'all' : ctx.changed(a.x);
     return { data, changed };
   },
   // (positions are of the whole input: the whole stage again, a T × C add)
-  append: (ctx, a) => steerForward(ctx.input(a.x), ctx.T, a.C, ctx.param(a.vector)!.data, a.positions),
+  append: (ctx, a) => steerForward(ctx.input(a.x), ctx.T, a.C, floatData(ctx.param(a.vector)!), a.positions),
 };

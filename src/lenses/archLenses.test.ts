@@ -155,8 +155,8 @@ function spliceParallel(spec: ModelSpec, plan: StageDef[]): StageDef[] {
 // z_a − z_b: the head's linear layer on `output`, before any cap, in float64
 function preCapDiff(model: Model, output: Float32Array, pos: number, a: number, b: number | null): number {
   const { C } = model.spec;
-  const W = model.params.get(PARAM.headW)!.data;
-  const bU = model.params.get(PARAM.headB)!.data;
+  const W = model.params.get(PARAM.headW)!.data!;
+  const bU = model.params.get(PARAM.headB)!.data!;
   const z = (w: number): number => {
     let s = bU[w];
     for (let c = 0; c < C; c++) s += output[pos * C + c] * W[w * C + c];

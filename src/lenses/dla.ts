@@ -22,6 +22,7 @@
 
 import { PARAM, paramId, STAGE, stageId, sublayerId, unitId } from '../core/ids';
 import { planModel } from '../core/plan';
+import { floatData } from '../core/params';
 import type { StageDef } from '../core/graph';
 import { LensError, top2, type Run } from './cache';
 import { frozenNorm, normReading } from './frozenNorm';
@@ -137,7 +138,7 @@ function embedParts(run: Run, pos: number, d: Float64Array): DlaPart[] {
   if (e.kind === 'tokens' && e.positional === 'learned') {
     // the input row is embed[id] + pos[pos]: the two apart (the input as computed, so an
     // override of the embedding row counts where it acts)
-    const P = params.get(PARAM.pos)!.data.subarray(pos * C, (pos + 1) * C);
+    const P = floatData(params.get(PARAM.pos)!).subarray(pos * C, (pos + 1) * C);
     const posPart = dot(P, d, C);
     return [
       { name: PARAM.embed, kind: 'embed', layer: -1, unit: -1, value: dot(input, d, C) - posPart },

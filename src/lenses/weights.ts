@@ -4,12 +4,10 @@
 //   y = x·W' + b,  W' (K,N): K inputs, N outputs; stored (N,K) in out_in, (K,N) in in_out, as
 //   panels of 16 outputs in 'panels' (core/params.ts)
 
-import { weightIndex, type Param } from '../core/params';
+import { weightAt, weightIndex, type Param } from '../core/params';
 
-// W'[k][n] of a (K inputs, N outputs) matrix param
-export function weightAt(p: Param, k: number, n: number, K: number, N: number): number {
-  return p.data[weightIndex(p.layout, k, n, K, N)];
-}
+// W'[k][n] of a (K inputs, N outputs) matrix param (a 16-bit one widened: core/params.ts)
+export { weightAt };
 
 // d (K) = W' · u: what each input contributes to the direction u (N) of the outputs
 export function backProject(p: Param | null, u: ArrayLike<number>, K: number, N: number): Float64Array {
@@ -20,7 +18,8 @@ export function backProject(p: Param | null, u: ArrayLike<number>, K: number, N:
   }
   for (let k = 0; k < K; k++) {
     let s = 0;
-    if (p.layout === 'in_out') for (let n = 0, o = k * N; n < N; n++) s += p.data[o + n] * u[n];
+    if (p.half) for (let n = 0; n < N; n++) s += weightAt(p, k, n, K, N) * u[n];
+    else if (p.layout === 'in_out') for (let n = 0, o = k * N; n < N; n++) s += p.data[o + n] * u[n];
     else if (p.layout === 'panels') for (let n = 0; n < N; n++) s += p.data[weightIndex('panels', k, n, K, N)] * u[n];
     else for (let n = 0; n < N; n++) s += p.data[n * K + k] * u[n];
     out[k] = s;

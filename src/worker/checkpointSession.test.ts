@@ -238,7 +238,7 @@ describe('a checkpoint document in the worker', () => {
     assert.ok(ck.state === 'ready');
     const own = ck.value.params.get('layers.2.ffn.W1')!;
     assert.deepEqual(own.shape, [172, 64]);
-    const was = own.data[5 * 64];
+    const was = own.data![5 * 64];
     assert.ok(r.hover.markdown.includes(`In the checkpoint: ${fmt(was)}; in this entry: ${fmt(1.5)}`), r.hover.markdown);
     assert.notEqual(was, 1.5);
     assert.match(r.hover.markdown, /Neuron 5 of layer 2's FFN, with the entry:/);

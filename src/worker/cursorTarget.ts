@@ -8,7 +8,7 @@ import { pathAt } from '../model/pathAt';
 import { roleOf } from '../model/roles';
 import { child } from '../model/tree';
 import type { DocStages } from './docStages';
-import { weightIndex, type Param } from '../core/params';
+import { weightAt, type Param } from '../core/params';
 
 export function cursorTarget(text: Source, c: DocStages, offset: number): CursorTarget | null {
   const hit = pathAt(text, c.root, offset);
@@ -38,7 +38,7 @@ export function cursorTarget(text: Source, c: DocStages, offset: number): Cursor
 function neuronWrites(act: Float32Array, W2: Param, T: number, C: number, F: number, j: number): Float32Array {
   const out = new Float32Array(T * C);
   for (let i = 0; i < C; i++) {
-    const wij = W2.data[weightIndex(W2.layout, j, i, F, C)];
+    const wij = weightAt(W2, j, i, F, C);
     for (let t = 0; t < T; t++) out[t * C + i] = act[t * F + j] * wij;
   }
   return out;

@@ -68,6 +68,7 @@ class WorkerBody {
   constructor(private readonly platform: WorkerPlatform) {
     this.store = new CheckpointStore(platform.files, undefined, {
       weightArray: (n, zeroed, room) => this.getKernel().weightArray(n, zeroed, room),
+      halfArray: (n, room) => this.getKernel().halfArray(n, room),
       intoPanels: (w, K, N, layout) => this.getKernel().intoPanels(w, K, N, layout),
       weightLimits: () => this.getKernel().weightLimits?.(),
       kernel: () => this.getKernel(),

@@ -112,9 +112,9 @@ describe('PyTorch reference cases of architectures-v2 (test/fixtures/arch-cases)
       const g = model.params.get(qn);
       assert.equal(g !== undefined, name.startsWith('qwen3') || name.startsWith('gemma3'), 'has q_norm');
       if (g) {
-        const data = g.data.slice();
+        const data = g.data!.slice();
         data[1] += 0.5;
-        const edited: Model = { spec, params: new Map(model.params).set(qn, { ...g, data }) };
+        const edited: Model = { spec, params: new Map(model.params).set(qn, { shape: g.shape, layout: g.layout, data }) };
         const fresh = new Engine(kernel);
         fresh.run(model);
         sameBits(copy(fresh.run(edited, new Map([[qn, new Set([1])]]))), forward(edited, kernel), `${name}, ${qn}[1] edited`);

@@ -47,7 +47,7 @@ describe('PyTorch reference cases of checkpoints (test/fixtures/checkpoint-cases
         if (store !== plain) {
           // (a matrix a `weights` entry overrides is a copy of the checkpoint's, packed as any other array)
           const overridden = new Set(Object.keys((c.model.weights ?? {}) as object).map((k) => k.replace(/\[.*$/, '')));
-          for (const [id, p] of read.file.model.params) if (p.layout && !overridden.has(id)) assert.ok(p.data.buffer instanceof SharedArrayBuffer, `${id} in the kernel's memory`);
+          for (const [id, p] of read.file.model.params) if (p.layout && !overridden.has(id)) assert.ok((p.half?.bits ?? p.data!).buffer instanceof SharedArrayBuffer, `${id} in the kernel's memory`);
           // (and multiplied as panels: the PyTorch cases check that form, overrides written into it included)
           for (const [id, p] of read.file.model.params) if (/\.W[qkvo12g]$|^head\.W$/.test(id)) assert.equal(p.layout, 'panels', id);
         }

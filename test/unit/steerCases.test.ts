@@ -14,6 +14,7 @@ import { forward } from '../../src/core/forward';
 import { steerParamId } from '../../src/core/ids';
 import { tsKernel, type MatmulKernel } from '../../src/core/kernel';
 import type { Model } from '../../src/core/model';
+import { floatData } from '../../src/core/params';
 import type { Stage } from '../../src/core/stages';
 import { createWasmKernel } from '../../src/core/wasm';
 import { readModel } from '../../src/model/read';
@@ -65,7 +66,7 @@ describe('steering reference cases (test/fixtures/steer-cases)', () => {
       const model = await modelOf(c.model);
       const [site] = Object.keys(c.model.steer);
       const v = model.params.get(steerParamId(site))!;
-      assert.equal(compareClose(v.data, c.vector, c.tolerance, 'alpha·v'), null);
+      assert.equal(compareClose(floatData(v), c.vector, c.tolerance, 'alpha·v'), null);
       assert.ok(c.vector.some((x) => Math.abs(x) > 0.01), 'a vector that moves something');
       const stages = byId(forward(model, kernel));
       for (const [id, want] of Object.entries(c.expected)) {

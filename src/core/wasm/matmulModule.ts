@@ -35,6 +35,10 @@
 //   mm_kn(a, b, out, M, K, NP, p0, p1, N, tmp)
 //                                  the same from b (K,N) in place (read up to 60 bytes past its
 //                                  end); tmp: K·64 bytes of this thread's
+//   mm_bf16(a, b, out, M, K, NP, p0, p1, _, tmp), mm_f16(…)
+//                                  the same from 16-bit panels (K rows of 32 bytes each), each
+//                                  widened into tmp (K·64 bytes of this thread's), then mm there
+//                                  (matmulHalves.ts)
 //   pack_kn(src, dst, K, N)        full panels from src (K,N); columns ≥ 16·floor(N/16) are left to the caller
 //   pack_nk(src, dst, K, N)        full panels from src (N,K), the transposed layout
 //   add_rows(src, bias, dst, M, rowBytes)
@@ -43,6 +47,7 @@
 //   copy(dst, src, n)              memory.copy of n bytes (a shared memory's typed arrays copy
 //                                  element by element: copyWithin ran at ~2 GB/s)
 
+import { matmulHalfFunction } from './matmulHalves';
 import { matmulFunction, matmulKnFunction, matmulNkFunction } from './matmulProducts';
 import { packKnFunction, packNkFunction } from './matmulPacking';
 import { encodeModule, FuncBuilder, I32 } from './wasmBytes';
@@ -61,6 +66,8 @@ export function matmulModuleBytes(shared = false, fused = false): Uint8Array {
       { name: 'mm', fn: matmulFunction(fused) },
       { name: 'mm_nk', fn: matmulNkFunction() },
       { name: 'mm_kn', fn: matmulKnFunction(fused) },
+      { name: 'mm_bf16', fn: matmulHalfFunction('BF16') },
+      { name: 'mm_f16', fn: matmulHalfFunction('F16') },
       { name: 'pack_kn', fn: packKnFunction() },
       { name: 'pack_nk', fn: packNkFunction() },
       { name: 'copy', fn: copyFunction() },

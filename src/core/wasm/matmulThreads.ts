@@ -61,7 +61,7 @@ export function threadCount(setting: number | undefined, cores: number): number 
 /** mm and mm_nk of matmulModule.ts: out (M, NP·16) = a · B for panels p0 … p1−1; s0, s1 say how B lies. */
 export type ProductFn = (a: number, b: number, out: number, M: number, K: number, NP: number, p0: number, p1: number, s0: number, s1: number) => void;
 /** The module's products, by the index FN holds. */
-export const PRODUCTS = ['mm', 'mm_nk', 'mm_kn'] as const;
+export const PRODUCTS = ['mm', 'mm_nk', 'mm_kn', 'mm_bf16', 'mm_f16'] as const;
 export type ProductName = (typeof PRODUCTS)[number];
 type Products = Record<ProductName, ProductFn>;
 /** The vector ops a job can split (expModule.ts: each row, or each element, computed alone), by FN − PRODUCTS.length. */
@@ -273,5 +273,6 @@ export function runMatmulHelper(api: WasmApi, modules: HelperModules, memory: Wa
 
 /** The product functions of an instance of the matmul module. */
 export function productsOf(exports: Record<string, unknown>): Products {
-  return { mm: exports.mm as ProductFn, mm_nk: exports.mm_nk as ProductFn, mm_kn: exports.mm_kn as ProductFn };
+  const fn = (name: ProductName): ProductFn => exports[name] as ProductFn;
+  return { mm: fn('mm'), mm_nk: fn('mm_nk'), mm_kn: fn('mm_kn'), mm_bf16: fn('mm_bf16'), mm_f16: fn('mm_f16') };
 }

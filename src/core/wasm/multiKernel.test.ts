@@ -8,6 +8,7 @@ import { checkpointFolder, exactNumbers, folderOf, safetensorsBytes, tinyGpt2, t
 import { forward } from '../forward';
 import type { MatmulKernel } from '../matmulKernel';
 import { createMultiKernel, type MultiMatmulKernel } from './multiKernel';
+import { weightsOf } from '../params';
 import { WASM_PAGE_BYTES } from './wasmApi';
 import { createWasmKernel } from './wasmKernel';
 
@@ -62,7 +63,7 @@ describe('the WebAssembly kernel over several memories (multiKernel)', () => {
         const aside = name === 'gpt2' ? 256 * 1024 * 4 : 0;
         for (const k of multi.instances) assert.ok(k.memoryBytes <= multi.cap + WASM_PAGE_BYTES + aside, `${k.memoryBytes} bytes`);
         // every matrix the forward multiplies is held in one of them, as panels
-        for (const [id, p] of held.params) if (p.layout === 'panels') assert.ok(p.data.buffer instanceof SharedArrayBuffer, id);
+        for (const [id, p] of held.params) if (p.layout === 'panels') assert.ok(weightsOf(p) instanceof Float32Array ? (weightsOf(p) as Float32Array).buffer instanceof SharedArrayBuffer : (weightsOf(p) as { bits: Uint16Array }).bits.buffer instanceof SharedArrayBuffer, id);
         sameStages(run(held, multi), want, `${name}, scratch ${scratchBytes}`);
         multi.dispose();
       }
@@ -162,7 +163,7 @@ describe('the WebAssembly kernel over several memories (multiKernel)', () => {
     const big = widened(wide, { 16: 128, 8: 64 }, { hidden_size: 128 });
     const { files } = folderOf({ 'config.json': big.config, 'model.safetensors': safetensorsBytes(big.tensors) });
     await assert.rejects(loadCheckpoint(files, '/m', { ...holderOf(multi), weightLimits: () => ({ total: Infinity, array: 1e6 }) }), {
-      message: 'model.layers.0.mlp.gate_proj.weight needs 1.2 MB as float32, available 1 MB: FFN Lens holds each tensor in one WebAssembly memory',
+      message: 'model.layers.0.mlp.gate_proj.weight needs 1.2 MB as FFN Lens holds it, available 1 MB: FFN Lens holds each tensor in one WebAssembly memory',
     });
     const ck = await loadCheckpoint(files, '/m', multi); // (cap 2 MB: each in a memory, 2.2 MB of weights in all over 2)
     assert.ok(multi.instances.length >= 2);
@@ -171,6 +172,6 @@ describe('the WebAssembly kernel over several memories (multiKernel)', () => {
   });
 });
 
-function holderOf(k: MatmulKernel): { weightArray: MatmulKernel['weightArray']; intoPanels: MatmulKernel['intoPanels'] } {
-  return { weightArray: (n, z, r) => k.weightArray(n, z, r), intoPanels: (w, K, N, l) => k.intoPanels(w, K, N, l) };
+function holderOf(k: MatmulKernel): { weightArray: MatmulKernel['weightArray']; halfArray: MatmulKernel['halfArray']; intoPanels: MatmulKernel['intoPanels'] } {
+  return { weightArray: (n, z, r) => k.weightArray(n, z, r), halfArray: (n, r) => k.halfArray(n, r), intoPanels: (w, K, N, l) => k.intoPanels(w, K, N, l) };
 }

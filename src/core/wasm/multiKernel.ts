@@ -12,7 +12,7 @@
 // the JS API refuses a maximum past 65,536 pages (4 GiB); VS Code's Electron and browsers before
 // Chrome 133 lack it too. So several 32-bit memories, which every host with simd128 has.
 
-import type { Biased, MatmulKernel, Packed, WeightLimits } from '../matmulKernel';
+import type { Biased, MatmulKernel, Packed, WeightLimits, Weights } from '../matmulKernel';
 import type { BLayout } from '../matmulNaive';
 import { panelsLength, PANEL_UNITS } from '../params';
 import type { SpawnMatmulHelper } from './matmulThreads';
@@ -76,7 +76,7 @@ class MultiKernel implements MultiMatmulKernel {
   /** Weight arrays and packed weights handed out, by themselves: the kernel whose memory holds them. */
   private readonly homes = new WeakMap<object, WasmMatmulKernel>();
   /** Weight arrays handed out: the numbers their block holds (see weightArray's `room`). */
-  private readonly rooms = new WeakMap<Float32Array, number>();
+  private readonly rooms = new WeakMap<Float32Array | Uint16Array, number>();
   /** The count setThreads last gave, for the memories made after (null: the make's own). */
   private threadsWanted: number | null = null;
 
@@ -140,17 +140,34 @@ class MultiKernel implements MultiMatmulKernel {
     return w;
   }
 
-  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null {
+  // As weightArray, for a BF16/F16 matrix's 16-bit patterns (2 bytes a number).
+  halfArray(length: number, room?: number): Uint16Array {
+    const last = this.kernels[this.kernels.length - 1];
+    if (!last.sharedMemory || length === 0) return last.halfArray(length, room);
+    const numbers = Math.max(length, room ?? length);
+    const k = this.kernelFor((numbers + SLACK_NUMBERS) * 2, `an array of ${numbers.toLocaleString('en-US')} 16-bit weights`);
+    const w = k.halfArray(length, room);
+    if (!(w.buffer instanceof SharedArrayBuffer)) {
+      throw new RangeError(`could not allocate memory: a WebAssembly memory of ${formatBytes(k.memoryBytes)} could not grow by ${formatBytes(numbers * 2)} for weights`);
+    }
+    this.homes.set(w, k);
+    this.rooms.set(w, numbers);
+    return w;
+  }
+
+  intoPanels<W extends Float32Array | Uint16Array>(w: W, K: number, N: number, bLayout: 'kn' | 'nk'): W | null {
     const home = this.homes.get(w);
     if (home === undefined) return null;
     const length = panelsLength(K, N);
-    let src = w;
+    const bytesPer = w instanceof Uint16Array ? 2 : 4;
+    let src: W = w;
     let k = home;
-    if ((this.rooms.get(w) ?? 0) < length && home.memoryBytes + (length + SLACK_NUMBERS) * 4 > this.cap) {
+    if ((this.rooms.get(w) ?? 0) < length && home.memoryBytes + (length + SLACK_NUMBERS) * bytesPer > this.cap) {
       // the panels would be a new block beside w, past its memory's cap: w's numbers moved first
       // to a block with their room, in the memory the next weights go to (w's is freed with w)
-      src = this.weightArray(w.length, false, length);
-      src.set(w);
+      const moved = (w instanceof Uint16Array ? this.halfArray(w.length, length) : this.weightArray(w.length, false, length)) as W;
+      moved.set(w as ArrayLike<number> as never);
+      src = moved;
       k = this.homes.get(src)!;
     }
     const panels = k.intoPanels(src, K, N, bLayout);
@@ -161,15 +178,15 @@ class MultiKernel implements MultiMatmulKernel {
     return panels;
   }
 
-  pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed {
+  pack(b: Weights, K: number, N: number, bLayout: BLayout): Packed {
     // b's own memory where it is a weight array (read where it lies), else the newest with room for its panels and the copy packing reads
-    const k = this.homes.get(b) ?? this.kernelFor(2 * (panelsLength(K, N) + SLACK_NUMBERS) * 4, `packed weights of ${K} × ${N}`);
+    const k = this.homes.get(b instanceof Float32Array ? b : b.bits) ?? this.kernelFor(2 * (panelsLength(K, N) + SLACK_NUMBERS) * 4, `packed weights of ${K} × ${N}`);
     const packed = k.pack(b, K, N, bLayout);
     this.homes.set(packed, k);
     return packed;
   }
 
-  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void {
+  repackColumns(packed: Packed, b: Weights, bLayout: BLayout, cols: readonly number[]): void {
     this.homeOf(packed).repackColumns(packed, b, bLayout, cols);
   }
 

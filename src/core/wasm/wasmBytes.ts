@@ -178,6 +178,12 @@ export class FuncBuilder {
   i32x4Sub(): this { return this.simd(0xb1); }
   i32x4Shl(): this { return this.simd(0xab); }
   i32x4Splat(): this { return this.simd(0x11); }
+  /** i32x4.gt_s */
+  i32x4GtS(): this { return this.simd(0x3b); }
+  /** i32x4.extend_low_i16x8_u: 16-bit lanes 0-3 zero-extended to 32 bits. */
+  i32x4ExtendLowU16(): this { return this.simd(0xa9); }
+  /** i32x4.extend_high_i16x8_u: 16-bit lanes 4-7 zero-extended to 32 bits. */
+  i32x4ExtendHighU16(): this { return this.simd(0xaa); }
   v128And(): this { return this.simd(0x4e); }
   v128Or(): this { return this.simd(0x50); }
   v128AndNot(): this { return this.simd(0x4f); }

@@ -5,7 +5,7 @@
 // views into wasm memory that callers hold.
 
 import { biasAddInto } from '../bias';
-import type { Biased, MatmulKernel, Packed } from '../matmulKernel';
+import type { Biased, MatmulKernel, Packed, Weights } from '../matmulKernel';
 import type { BLayout } from '../matmulNaive';
 import { alignUp, KernelMemory } from './kernelMemory';
 import { matmulModuleBytes, SHARED_MAX_PAGES } from './matmulModule';
@@ -45,7 +45,7 @@ export interface WasmMatmulKernel extends MatmulKernel {
    * Rewrites only the given columns j of packed B from b (same K, N, layout as at pack()):
    * after an edit of row j of an out_in weight, microseconds instead of a whole re-pack.
    */
-  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void;
+  repackColumns(packed: Packed, b: Weights, bLayout: BLayout, cols: readonly number[]): void;
   /** True when memory is shared: weightArray() then gives arrays in it. */
   readonly sharedMemory: boolean;
 }
@@ -182,15 +182,19 @@ class WasmKernel implements WasmMatmulKernel {
     return this.weights.weightArray(length, zeroed, room);
   }
 
-  intoPanels(w: Float32Array, K: number, N: number, bLayout: 'kn' | 'nk'): Float32Array | null {
+  halfArray(length: number, room?: number): Uint16Array {
+    return this.weights.halfArray(length, room);
+  }
+
+  intoPanels<W extends Float32Array | Uint16Array>(w: W, K: number, N: number, bLayout: 'kn' | 'nk'): W | null {
     return this.weights.intoPanels(w, K, N, bLayout);
   }
 
-  pack(b: Float32Array, K: number, N: number, bLayout: BLayout): Packed {
+  pack(b: Weights, K: number, N: number, bLayout: BLayout): Packed {
     return this.weights.pack(b, K, N, bLayout);
   }
 
-  repackColumns(packed: Packed, b: Float32Array, bLayout: BLayout, cols: readonly number[]): void {
+  repackColumns(packed: Packed, b: Weights, bLayout: BLayout, cols: readonly number[]): void {
     this.weights.repackColumns(packed, b, bLayout, cols);
   }
 
@@ -217,21 +221,22 @@ class WasmKernel implements WasmMatmulKernel {
     const aPtr = this.mem.scratch(aBytes + M * stride * 4 + (biased ? (M + 1) * stride * 4 : 0));
     const outPtr = aPtr + aBytes;
     let f32 = this.mem.view();
-    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
+    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >>> 2);
     const shared = NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.threads > 1;
-    // mm_kn copies each panel to a scratch panel of its thread's: one each, after a and out
+    // mm_kn and the 16-bit products write each panel to a scratch of their thread's: one each
     const [product, s0, s1] = this.productFor(p, K, N);
-    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, p.form === 'kn' ? alignUp(KN_GROUP * K * PANEL * 4) : 0);
+    const ownScratch = p.form === 'kn' || p.dtype !== 'F32';
+    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, ownScratch ? alignUp(KN_GROUP * K * PANEL * 4) : 0);
     else this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1);
     f32 = this.mem.view();
-    if (biased?.out !== out) this.copyOut(f32, out, outPtr >> 2, M, N, stride); // (else the sum is all that is kept)
+    if (biased?.out !== out) this.copyOut(f32, out, outPtr >>> 2, M, N, stride); // (else the sum is all that is kept)
     if (biased) {
       // (in wasm memory while the product is there: a JS loop over every number cost ~2 ns each)
       const biasPtr = outPtr + M * stride * 4;
       const sumPtr = biasPtr + stride * 4;
-      f32.set(biased.b.length === N ? biased.b : biased.b.subarray(0, N), biasPtr >> 2);
+      f32.set(biased.b.length === N ? biased.b : biased.b.subarray(0, N), biasPtr >>> 2);
       this.addRows(outPtr, biasPtr, sumPtr, M, stride * 4);
-      this.copyOut(f32, biased.out, sumPtr >> 2, M, N, stride);
+      this.copyOut(f32, biased.out, sumPtr >>> 2, M, N, stride);
     }
   }
 
@@ -262,20 +267,21 @@ class WasmKernel implements WasmMatmulKernel {
     const outPtr = aPtr + aBytes; // one panel's output: M rows of 16
     const [product, s0, s1] = this.productFor(p, K, N);
     let f32 = this.mem.view();
-    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >> 2);
+    f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >>> 2);
     for (const q of new Set(cols.map((j) => Math.floor(j / PANEL)))) {
       // NP = 1 (rows of 16), out shifted so that panel q lands at outPtr (i32 arithmetic wraps)
       this.products[product](aPtr, p.ptr, (outPtr - q * PANEL * 4) | 0, M, K, 1, q, q + 1, s0, s1);
       f32 = this.mem.view();
       for (const j of cols) {
         if (Math.floor(j / PANEL) !== q) continue;
-        for (let i = 0, s = (outPtr >> 2) + (j % PANEL); i < M; i++) out[i * N + j] = f32[s + i * PANEL];
+        for (let i = 0, s = (outPtr >>> 2) + (j % PANEL); i < M; i++) out[i * N + j] = f32[s + i * PANEL];
       }
     }
   }
 
   // Which product reads B in its form, and its last two arguments (mm_kn's: its scratch panels).
   private productFor(p: WasmPacked, K: number, N: number): [ProductName, number, number] {
+    if (p.dtype !== 'F32') return [p.dtype === 'BF16' ? 'mm_bf16' : 'mm_f16', 0, this.mem.panelScratch(KN_GROUP * K * PANEL * 4, this.helper?.maxThreads ?? 1)];
     if (p.form === 'packed') return ['mm', K * 64, 64];
     if (p.form === 'nk') return ['mm_nk', N, 0];
     return ['mm_kn', N, this.mem.panelScratch(KN_GROUP * K * PANEL * 4, this.helper?.maxThreads ?? 1)];

@@ -71,8 +71,8 @@ describe('generateModelText: presets', () => {
         assert.equal(l.attention?.causal, true);
         for (const k of ['Wq', 'bq', 'Wk', 'bk', 'Wv', 'bv', 'Wo', 'bo'] as const) assert.ok(params.get(`layers.0.attn.${k}`), `attention.${k}`);
         for (const ln of ['ln1', 'ln2']) {
-          assert.equal(params.get(`layers.0.${ln}.gamma`)?.data.length, D.d);
-          assert.equal(params.get(`layers.0.${ln}.beta`)?.data.length, D.d);
+          assert.equal(params.get(`layers.0.${ln}.gamma`)?.data!.length, D.d);
+          assert.equal(params.get(`layers.0.${ln}.beta`)?.data!.length, D.d);
         }
         assert.ok(params.get('layers.0.ffn.b1') && params.get('layers.0.ffn.b2'));
         if (id === 'tiny') {
