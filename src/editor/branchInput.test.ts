@@ -13,6 +13,8 @@ describe('generation in the model file\'s text', () => {
     assert.equal(asksForGeneration('{"checkpoint": "./m", "prompt": "\\"generate\\": {}"}'), false);
     assert.equal(asksForGeneration('{"checkpoint": "./m", "generate": 3}'), false);
     assert.equal(asksForGeneration('{"layers": [], "generate": {}}'), false);
+    assert.equal(asksForGeneration('{"checkpoint": "./m", "prompt": "a\\\\", /* "x": { */ "generate": {}}'), true, 'an escaped backslash ends the string');
+    assert.equal(asksForGeneration('{"checkpoint": "./m", "saes": [{"generate": {}}]}'), false, 'a key inside another value');
   });
 
   it('branches "token_ids": the generated ids, then the alternative, after the last id', () => {

@@ -111,7 +111,7 @@ export class GenerationView {
       const bar = h('span', { class: 'gen-bar' });
       bar.style.width = `${(100 * a.p) / max}%`;
       return h('button', { class: `gen-alt${a.id === t.id ? ' chosen' : ''}`, 'data-step': step, 'data-id': a.id, title: `continue the input with #${a.id} here` },
-        h('span', { class: 'gen-alt-word' }, chipText(a.text)), h('span', { class: 'gen-alt-id' }, `#${a.id}`),
+        h('span', { class: 'gen-alt-word' }, chipText(a.text)), h('span', { class: 'gen-alt-id' }, a.text === `#${a.id}` ? '' : `#${a.id}`),
         h('span', { class: 'gen-bar-box' }, bar), h('span', { class: 'gen-alt-p' }, percent(a.p) + (sampled && a.q !== undefined ? ` · q ${percent(a.q)}` : '')));
     });
     this.alts.replaceChildren(h('div', { class: 'gen-alts-title' }, `Step ${step + 1}: the top ${t.top.length}, "${chipText(t.text)}" chosen`), ...rows);
