@@ -18,6 +18,7 @@ import { exportFromPanel } from './commands/exports';
 import type { Panel } from './panel/panel';
 import { gitAvailable, type BaselineKind } from './editor/baselines';
 import { openCheckpoint } from './commands/openCheckpoint';
+import { stopGenerating } from './commands/stopGenerating';
 import { CursorLink } from './panel/cursorLink';
 import { ModelDiagnostics } from './editor/diagnostics';
 import { activeTabUri, DiskModels, EXTENSION_FILE_LIMIT, fileSize } from './editor/diskModels';
@@ -95,6 +96,7 @@ export class FfnLens extends Disposable {
     this._register(vscode.commands.registerCommand('ffnLens.exportReport', () => exportFromPanel(activePanel(), 'report', null)));
     this._register(vscode.commands.registerCommand('ffnLens.speed', () => this.speed()));
     this._register(vscode.commands.registerCommand('ffnLens.compare', () => this.compare(activePanel())));
+    this._register(vscode.commands.registerCommand('ffnLens.stopGenerating', () => stopGenerating(this.panels)));
     this._register(vscode.commands.registerCommand('ffnLens.patch', async (uri?: unknown, views?: unknown) => {
       // (from the palette with a panel in front: that panel's document)
       const fromPanel = this.panels.all().find((p) => p.panel.active)?.document;

@@ -15,6 +15,7 @@ import { backdropOf, isDiverging, type Backdrop, type ColormapName } from './hea
 import { highlightFor } from './highlight';
 import { PanelLayout } from './layout';
 import { LensSection } from './lenses/lensSection';
+import { GenerationView } from './views/generationView';
 import { PanelNavigator } from './navigator';
 import { Overview } from './overview';
 import { cardContext, lensContext, type PanelLook } from './panelContexts';
@@ -60,6 +61,7 @@ export class App {
   private highlightTarget: HighlightTarget | null = null;
   private readonly redrawAll = perFrame(() => this.drawAll(false));
   private lenses = this.newLenses();
+  private readonly generation = new GenerationView(post);
   /** Compare: the baseline the stages are differences from, or null. */
   private comparing: { label: string; top: { k: number; ids: readonly number[]; p: readonly number[] } | null } | null = null;
 
@@ -94,6 +96,7 @@ export class App {
     export: (m) => void answerExport(m.id, m.kind, m.stageId ? this.layout.cards.get(m.stageId) : undefined, m.stageId, this.root, this.stream.render?.summary ?? null),
     compare: (m) => this.onCompare(m),
     lensProgress: (m) => this.lenses.progress(m.done, m.total),
+    generation: (m) => this.generation.handle(m),
     // now if the render is complete, else once it is (heights settle as the maps draw)
     focusStage: (m) => this.nav.focusStage(m.id, !!this.stream.render && document.body.dataset.renderedVersion === String(this.stream.render.version)),
   };
@@ -150,6 +153,7 @@ export class App {
     this.layout.dispose();
     this.lenses = this.newLenses(); // (the lenses of the document shown before go with it)
     this.comparing = null;
+    this.generation.reset();
     this.header.compare(null, null);
     this.header.offerGitHead(msg.gitHead);
     this.wanted.forget(); // (a new subscriber: told again)
@@ -193,7 +197,8 @@ export class App {
     // the same layout: every card keeps its old numbers until the new ones arrive
     if (begun === 'same') for (const c of this.layout.cards.values()) c.setPending();
     else {
-      this.content.replaceChildren(...this.layout.build(summary, this.overview, this.lenses.el));
+      this.content.replaceChildren(...this.layout.build(summary, this.overview, this.lenses.el, this.generation.el));
+      this.generation.placed();
       this.watchLenses();
       this.wanted.post();
     }

@@ -43,7 +43,7 @@ export class PanelLayout {
   }
 
   /** Every section of the panel for a model. */
-  build(s: ModelSummary, overview: Overview, lenses: HTMLElement): HTMLElement[] {
+  build(s: ModelSummary, overview: Overview, lenses: HTMLElement, generation?: HTMLElement): HTMLElement[] {
     this.dispose();
     const cards = (list: readonly StageView[]): HTMLElement[] => list.flatMap((info) => {
       const c = new StageCard(info, info.shape, this.ctx);
@@ -60,6 +60,7 @@ export class PanelLayout {
 
     const sections: HTMLElement[] = [
       this.section('overview', 'Overview', overview.build(s), true),
+      ...(generation && s.head ? [this.section('generation', 'Generation', generation, true)] : []), // (shown while there is one: views/generationView.ts)
       ...(s.head || s.layers.some((l) => l.attention) ? [this.section('lenses', 'Lenses: logit lens, attribution, heads, patching', lenses, false)] : []),
       this.section('summary', 'Model summary', h('div', { class: 'summary-box' }), false),
       this.section('input', 'Input', box(cards(of('input'))), true),

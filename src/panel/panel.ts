@@ -8,8 +8,6 @@ import type { ComputeClient } from '../compute/computeClient';
 import type { CheckpointRead, CompareSpec, FromWorker } from '../protocol/worker';
 import { baselineFor, gitAvailable, type BaselineKind } from '../editor/baselines';
 import { readSettings, writePanelSetting } from '../host/config';
-import { csvText, npyBytes } from '../common/npy';
-import { formatFloat32 } from '../common/float32';
 import { timed } from '../host/busy';
 import { Disposable } from '../host/dispose';
 import { panelHtml } from './html';
@@ -21,6 +19,9 @@ import { loadingNotice, readIsFor, workerReadNotice, type ReadShown } from './lo
 import type { LensKind, LensResult } from '../protocol/lenses';
 import { parseUnit } from '../model/checkpointRequest';
 import { unitActions } from '../editor/unitActions';
+import { branchInput } from '../editor/branchEdit';
+import { PanelGeneration } from './panelGeneration';
+import { PanelExports } from './panelExports';
 
 export const PANEL_VIEW_TYPE = 'ffnLens.preview';
 
@@ -63,10 +64,14 @@ export class Panel extends Disposable {
   private notice: string | null = null;
   /** The baseline the panel compares with, or null. */
   private compare: CompareSpec | null = null;
-  private readonly exports = new Map<number, (r: Uint8Array | Error | 'pooled') => void>();
+  private readonly exports = new PanelExports((m) => this.post(m), (stageId) => this.client.query(this.src.key, { kind: 'stage', stageId }, 60_000));
   /** The words and plan of a model message dropped as stale, for the next that leaves them out. */
   private readonly dropped = new DroppedParts();
-  private nextExport = 1;
+  /** Generation (its "generate" key): passed on, cancelled, branched (panelGeneration.ts). */
+  readonly generation = new PanelGeneration({
+    send: (m) => this.client.send(m), source: () => this.src, post: (m) => this.post(m), say: (t) => void vscode.window.setStatusBarMessage(t, 5000),
+    branch: (doc, ids, texts) => void branchInput(doc, ids, texts, this.editorColumn()),
+  });
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -86,6 +91,7 @@ export class Panel extends Disposable {
     this._register(panel.webview.onDidReceiveMessage((m: FromWebview) => timed(`webview message ${m.type}`, () => this.fromWebview(m))));
     this._register(panel.onDidDispose(() => {
       this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
+      this.generation.leave();
       this._onDidDispose.fire();
       this.dispose();
     }));
@@ -113,6 +119,7 @@ export class Panel extends Disposable {
     if (src.key === this.src.key) return null;
     const left = this.src;
     this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
+    this.generation.leave();
     this.src = src;
     this.shown = -1;
     this.notice = null;
@@ -132,6 +139,7 @@ export class Panel extends Disposable {
    */
   rebind(src: PanelSource): void {
     if (this.src.key !== src.key) this.client.send({ type: 'subscribe', doc: this.src.key, on: false });
+    this.generation.leave(); // (its versions start again: generation too, once it renders)
     this.src = src;
     // Its versions start again: the webview keeps the last render until the worker's next one.
     this.shown = -1;
@@ -144,6 +152,7 @@ export class Panel extends Disposable {
     if (!this.webviewReady) return; // ('ready' asks, when it comes)
     this.shown = -1;
     this.dropped.clear(); // (the replay's summary comes whole)
+    this.generation.resubscribe();
     this.client.send({ type: 'subscribe', doc: this.src.key, on: true });
     if (this.wanted !== undefined) this.client.send({ type: 'want', doc: this.src.key, ...this.wanted });
     if (this.compare) this.client.send({ type: 'compare', doc: this.src.key, baseline: this.compare });
@@ -191,6 +200,7 @@ export class Panel extends Disposable {
 
   /** A message from the worker about this panel's document. */
   fromWorker(m: FromWorker): void {
+    if (m.type === 'generation') return this.generation.fromWorker(m);
     if (m.type === 'model') {
       if (this.isStale(m.version)) {
         if (m.summary) this.dropped.dropped(m.summary);
@@ -226,6 +236,7 @@ export class Panel extends Disposable {
       // did not get numbers stay marked as older until the newer render comes.
       if (m.version !== this.shown || this.isStale(m.version)) return;
       if (m.type === 'done') this.stats.posted.done++;
+      if (m.type === 'done') this.generation.rendered(m.version);
     } else if (m.type === 'compare') {
       if (this.isStale(m.version)) return;
     } else if (m.type === 'loading') {
@@ -288,10 +299,11 @@ export class Panel extends Disposable {
       case 'compare':
         void this.setCompare(m.kind);
         return;
+      case 'generate':
+      case 'branch':
+        return this.generation.fromWebview(m);
       case 'exported':
-        this.exports.get(m.id)?.(m.bytes ? new Uint8Array(m.bytes) : m.pooled ? 'pooled' : new Error(m.error ?? 'the export failed'));
-        this.exports.delete(m.id);
-        return;
+        return this.exports.answer(m);
     }
   }
 
@@ -307,34 +319,9 @@ export class Panel extends Disposable {
     this.client.send({ type: 'compare', doc: this.src.key, baseline: spec });
   }
 
-  /**
-   * The bytes of an export, made by the webview (it has the numbers and the pixels), or, for the
-   * numbers of a stage it holds pooled (across a vocabulary), from the worker's.
-   */
+  /** The bytes of an export (panelExports.ts). */
   exportBytes(kind: 'png' | 'csv' | 'npy' | 'report', stageId: string | null): Promise<Uint8Array> {
-    const id = this.nextExport++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.exports.delete(id);
-        reject(new Error('the panel did not answer'));
-      }, 30_000);
-      this.exports.set(id, (r) => {
-        clearTimeout(timer);
-        if (r instanceof Error) reject(r);
-        else if (r === 'pooled' && stageId && (kind === 'csv' || kind === 'npy')) this.workerStageBytes(kind, stageId).then(resolve, reject);
-        else if (r === 'pooled') reject(new Error(`${stageId ?? 'the stage'}: the panel holds it pooled`));
-        else resolve(r);
-      });
-      this.post({ type: 'export', id, kind, stageId });
-    });
-  }
-
-  private async workerStageBytes(kind: 'csv' | 'npy', stageId: string): Promise<Uint8Array> {
-    const r = await this.client.query(this.src.key, { kind: 'stage', stageId }, 60_000);
-    if (r?.kind !== 'stage') throw new Error('the compute worker did not answer');
-    if ('error' in r) throw new Error(r.error);
-    const data = new Float32Array(r.data);
-    return kind === 'npy' ? npyBytes(data, r.shape) : new TextEncoder().encode(csvText(data, r.shape, r.tokens, formatFloat32));
+    return this.exports.request(kind, stageId);
   }
 
   /** A lens result for the webview (stale ones are dropped there: it knows the render shown). */

@@ -19,6 +19,7 @@ describe('panel/relay: what the host passes on to the webview', () => {
       { type: 'kept', doc: 'd', version: 3, id: 'input', base: 2 },
       { type: 'top', doc: 'd', version: 3, top: { k: 1, ids: [4], p: [0.5] } },
       { type: 'compare', doc: 'd', version: 3, label: null, error: null, incomparable: [], top: null },
+      { type: 'generation', event: 'end', doc: 'd', version: 3, reason: 'done', message: null, note: null, text: '', ms: 1 },
     ];
     for (const m of msgs) assert.equal(toWebview(m), m, m.type);
   });

@@ -17,6 +17,8 @@ export function toWebview(m: FromWorker): ToWebview | null {
     case 'top':
     case 'compare':
       return m; // (as the worker posted it: the webview reads the same types, src/protocol/stageMessages.ts)
+    case 'generation':
+      return m; // (as the worker posted it, once the panel has checked its version: panelGeneration.ts)
     case 'done':
       return { type: 'done', version: m.version, ms: m.ms.parse + m.ms.forward, ...(m.kernel ? { kernel: m.kernel } : {}) };
     default:

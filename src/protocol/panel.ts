@@ -19,6 +19,7 @@ export type { HighlightTarget, LayerSummary, ModelSummary, ProblemInfo, SummaryM
 import type { HighlightTarget, ProblemInfo, SummaryMessage } from './stages';
 import type { RenderMessage } from './stageMessages';
 import type { LensKind, LensRequest, LensResult } from './lenses';
+import type { GenerationMessage } from './generation';
 
 /** Host → webview */
 export type ToWebview =
@@ -50,7 +51,14 @@ export type ToWebview =
   /** Export: a stage's heatmap as PNG, its numbers as CSV or .npy, or the panel as an HTML report; answered by 'exported'. */
   | { readonly type: 'export'; readonly id: number; readonly kind: 'png' | 'csv' | 'npy' | 'report'; readonly stageId: string | null }
   /** How far the patching has got. */
-  | { readonly type: 'lensProgress'; readonly done: number; readonly total: number };
+  | { readonly type: 'lensProgress'; readonly done: number; readonly total: number }
+  /**
+   * Generation (src/protocol/generation.ts) as the worker posted it, of the document's `version`
+   * (never older than the text shown; -1: it could not begin); `{event: 'off'}`: the file asks for
+   * none (its "generate" key went), the view goes.
+   */
+  | GenerationMessage
+  | { readonly type: 'generation'; readonly event: 'off' };
 
 /** Webview → host */
 export type FromWebview =
@@ -74,5 +82,12 @@ export type FromWebview =
   | { readonly type: 'runPatching'; readonly views: 'resid' | 'heads' }
   /** The header's "Compare with" control. */
   | { readonly type: 'compare'; readonly kind: 'none' | 'plain' | 'head' | 'file' | 'unsteered' }
+  /** The generation's Cancel (on: false), or Generate again (on: true). */
+  | { readonly type: 'generate'; readonly on: boolean }
+  /**
+   * An alternative clicked: continue the input of `version` with these tokens (those generated
+   * before the step, then the alternative), `ids` into "token_ids" or their `texts` into "prompt".
+   */
+  | { readonly type: 'branch'; readonly version: number; readonly ids: readonly number[]; readonly texts: readonly string[] }
   /** The bytes of an export (null: it failed, `error` says why; `pooled`: this panel holds the stage pooled, the worker has its numbers). */
   | { readonly type: 'exported'; readonly id: number; readonly bytes: ArrayBuffer | null; readonly error?: string; readonly pooled?: true };
