@@ -95,6 +95,8 @@ export type LensResult =
     readonly tokenErrorNorms: readonly number[];
     /** 1 − Σ‖x − recon‖² / Σ‖x − mean_t x‖²; null for one token. */
     readonly varianceExplained: number | null;
+    /** The model file's edits of this SAE's features: [feature, what] (`switched off (sae_ablate)` …). */
+    readonly edits: ReadonlyArray<readonly [number, string]>;
   }
   /** The lens does not apply to this model (said plainly), or the model changed meanwhile. */
   | { readonly kind: 'error'; readonly lens: LensKind; readonly message: string };
@@ -119,5 +121,7 @@ export interface SaeFeatureResult {
   readonly dla: { readonly pos: number; readonly target: number; readonly value: number; readonly logitDiff: number; readonly rank: number; readonly active: number } | { readonly error: string };
   /** Its Neuronpedia page when the SAE names its release (cfg.json's neuronpedia_id), else null. */
   readonly neuronpedia: string | null;
+  /** What the model file does to it (`held at 8 (sae_clamp)`), or null. */
+  readonly edit: string | null;
   readonly words: Readonly<Record<number, string>>;
 }

@@ -85,7 +85,7 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
       return { kind: 'heads', tokens, prev: s.prev, dup: s.dup, induction: s.induction, repeat, patterns };
     }
     case 'saeFeature': return saeFeatureResult(file, run, req.site, req.feature, req.pos);
-    case 'saeFit': return saeFitResult(run, req.site);
+    case 'saeFit': return saeFitResult(file, run, req.site);
   }
 }
 

@@ -45,14 +45,19 @@ export function saeFeatureResult(file: ModelFile, run: Run, site: string, featur
   for (const w of ids) vocab[w] = file.vocab[w] ?? `#${w}`;
   return {
     kind: 'saeFeature', site, feature, id: saeFeatureId(site, feature), tokens: file.tokens, acts, max: { value: acts[best] ?? 0, pos: best },
-    promoted: words.promoted, suppressed: words.suppressed, wordsNote: WORDS_NOTE, dla, neuronpedia: neuronpediaUrl(sae, feature), words: vocab,
+    promoted: words.promoted, suppressed: words.suppressed, wordsNote: WORDS_NOTE, dla, neuronpedia: neuronpediaUrl(sae, feature), edit: editsOf(file, site).filter(([f]) => f === feature).map(([, w]) => w).join('; ') || null, words: vocab,
   };
 }
 
-export function saeFitResult(run: Run, site: string): LensResult {
+/** The file's edits of the SAE at site's features, said as the hover says them. */
+function editsOf(file: ModelFile, site: string): Array<[number, string]> {
+  return (file.checkpoint?.request.saeEdits ?? []).filter((e) => e.site === site).map((e) => [e.feature, EDIT_VERB[e.kind](e.value)]);
+}
+
+export function saeFitResult(file: ModelFile, run: Run, site: string): LensResult {
   const sae = saeAt(run, site);
   const fit = saeFit(run.stage(site), run.stage(saeStageId(site, SAE_PART.recon)), run.model.spec.T, sae.dIn);
-  return { kind: 'saeFit', site, errorNorm: fit.errorNorm, tokenErrorNorms: fit.tokenErrorNorms, varianceExplained: fit.varianceExplained };
+  return { kind: 'saeFit', site, errorNorm: fit.errorNorm, tokenErrorNorms: fit.tokenErrorNorms, varianceExplained: fit.varianceExplained, edits: editsOf(file, site) };
 }
 
 const word = (r: SaeFeatureResult, w: number): string => `\`${(r.words[w] ?? `#${w}`).replace(/`/g, "'")}\``;

@@ -17,6 +17,7 @@ import { tsKernel } from '../../src/core/kernel';
 import { runOf } from '../../src/lenses/cache';
 import { featureWords, saeAt } from '../../src/lenses/saeFeature';
 import { readModel } from '../../src/model/read';
+import { acceptFileDialog, npyComplete, writtenFile } from './lib/dialogs';
 import { until as waitUntil } from './lib/until';
 import { Workbench } from './lib/workbench';
 
@@ -70,7 +71,7 @@ describe('SAE features (see features) in a real VS Code', function () {
     const rows = card.locator('.sae-row');
     await until('a row per token', async () => (await rows.count()) === want.tokens.length);
     for (let t = 0; t < want.tokens.length; t++) {
-      const chips = await rows.nth(t).locator('.sae-chip').evaluateAll((els) => els.map((e) => [Number((e as HTMLElement).dataset.feature), Number((e as HTMLElement).dataset.value)]));
+      const chips = await rows.nth(t).locator('.sae-chip').evaluateAll((els) => els.map((e) => [Number((e as any).dataset.feature), Number((e as any).dataset.value)]));
       const top = want.tokens[t].top;
       assert.deepEqual(chips.map(([f]) => f), top.map((x) => x.feature), `token ${t}: the features`);
       chips.forEach(([, v], i) => assert.ok(near(v, top[i].value), `token ${t}, feature ${top[i].feature}: ${v} vs the CLI's ${top[i].value}`));
@@ -101,9 +102,9 @@ describe('SAE features (see features) in a real VS Code', function () {
     const model = r.file!.model;
     const run = runOf(model, forward(model, tsKernel));
     const words = featureWords(run, saeAt(run, 'layers.0.out'), last, 10);
-    const shown = await fv.locator('.sae-promoted li').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.word)));
+    const shown = await fv.locator('.sae-promoted li').evaluateAll((els) => els.map((e) => Number((e as any).dataset.word)));
     assert.deepEqual(shown, words.promoted.map(([w]) => w), 'the promoted words');
-    const down = await fv.locator('.sae-suppressed li').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.word)));
+    const down = await fv.locator('.sae-suppressed li').evaluateAll((els) => els.map((e) => Number((e as any).dataset.word)));
     assert.deepEqual(down, words.suppressed.map(([w]) => w), 'the suppressed words');
     assert.equal(await fv.locator('.colored-token').count(), want.tokens.length);
     assert.match(await fv.locator('.sae-dla').innerText(), /Attribution to .* of its logit/);
@@ -118,6 +119,9 @@ describe('SAE features (see features) in a real VS Code', function () {
       const text = await wb.page.locator('.editor-group-container .view-lines').first().innerText();
       return text.includes('"sae_ablate"') && text.includes(`"layers.0.sae.${last}"`);
     });
+    // the next render marks it: its chips, and the feature's view says what the file does to it
+    await card.locator(`.sae-chip.edited[data-feature="${last}"]`).first().waitFor({ timeout: 60_000 });
+    await until('the feature view says it is switched off', async () => /switched off \(sae_ablate\)/.test(await fv.locator('.sae-edited').innerText().catch(() => '')));
     console.log(`      ${await wb.screenshot('sae-feature-ablated')}`);
   });
 
@@ -139,5 +143,20 @@ describe('SAE features (see features) in a real VS Code', function () {
     assert.match(text, /scaled by 1 \(sae_scale\)/, text);
     console.log(`      ${await wb.screenshot('sae-hover')}`);
     await wb.page.keyboard.press('Escape');
+  });
+
+  it('"Export all activations (.npy)": the whole [6, 48] stage, equal to PyTorch\'s (the SAE case\'s reference)', async () => {
+    const view = await wb.webview(TITLE);
+    const name = 'sae.layers.0.sae.acts.npy';
+    await view.locator('section.card[data-stage-id="layers.0.sae.acts"] vscode-button.sae-export').click();
+    await acceptFileDialog(wb, (v) => v.endsWith(`/${name}`));
+    const npy = await writtenFile(join(wb.folder, name), npyComplete);
+    const hl = npy[8] + 256 * npy[9];
+    assert.match(npy.subarray(10, 10 + hl).toString('latin1'), /'shape': \(6, 48\)/);
+    const got = new Float32Array(npy.buffer.slice(npy.byteOffset + 10 + hl, npy.byteOffset + npy.length));
+    // (sae_ablate acts downstream: the encoder's activations are the observation case's)
+    const want = (JSON.parse(bytes('gpt2_relu_observe.json').toString()) as { expected: Record<string, { data: number[] }> }).expected['layers.0.sae.acts'].data;
+    assert.equal(got.length, want.length);
+    want.forEach((w, i) => assert.ok(Math.abs(got[i] - w) <= 2e-5 + 2e-4 * Math.abs(w), `acts[${i}] ${got[i]}, PyTorch ${w}`));
   });
 });

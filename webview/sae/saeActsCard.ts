@@ -23,6 +23,7 @@ export class SaeActsCard extends StageCard {
   private readonly feature: SaeFeatureView;
   private drawnData: StageData | null = null;
   private selected: number | null = null;
+  private edits = new Map<number, string>();
 
   constructor(info: StageView, shape: readonly number[], private readonly cardCtx: CardContext, readonly site: string) {
     super(info, shape, cardCtx);
@@ -53,6 +54,11 @@ export class SaeActsCard extends StageCard {
         h('span', { class: 'sae-chip-id' }, String(f)), h('span', { class: 'sae-chip-value' }, formatValue(v)));
       el.style.borderLeftColor = cssRGB([r, g, b]);
       if (f === this.selected) el.classList.add('selected');
+      const edit = this.edits.get(f);
+      if (edit) {
+        el.classList.add('edited');
+        el.title += ` · in the model file: ${edit}`;
+      }
       return el;
     };
     this.sparse.replaceChildren(...rows.map((r, t) => h('div', { class: 'sae-row', role: 'row', 'data-token': t },
@@ -64,6 +70,14 @@ export class SaeActsCard extends StageCard {
       const b = (e.target as HTMLElement).closest<HTMLElement>('.sae-chip');
       if (b?.dataset.feature) this.select(Number(b.dataset.feature));
     };
+  }
+
+  /** The model file's edits of these features (marked on their chips: the values shown are the encoder's, before the edit). */
+  setEdits(edits: ReadonlyArray<readonly [number, string]>): void {
+    const next = new Map(edits);
+    if ([...next].join() === [...this.edits].join()) return;
+    this.edits = next;
+    this.draw(true);
   }
 
   /** A feature clicked: its view below, computed by the worker. */

@@ -44,7 +44,10 @@ export function onSaeRendered(): void {
 export function showSaeLens(r: LensResult): boolean {
   switch (r.kind) {
     case 'saeFeature': acts.get(r.site)?.showFeature(r); return true;
-    case 'saeFit': errors.get(r.site)?.showFit(r); return true;
+    case 'saeFit':
+      errors.get(r.site)?.showFit(r);
+      acts.get(r.site)?.setEdits(r.edits);
+      return true;
     case 'error':
       if (r.lens === 'saeFeature') for (const c of acts.values()) c.featureError(r.message);
       else if (r.lens === 'saeFit') for (const c of errors.values()) c.fitError(r.message);

@@ -53,6 +53,7 @@ export class SaeFeatureView {
       this.tokens(r),
       ...words,
       dla,
+      ...(r.edit ? [h('p', { class: 'sae-edited' }, `In the model file: ${r.edit}. Its activations here are the encoder's, before the edit; the run downstream reads the edited reconstruction.`)] : []),
       h('div', { class: 'sae-actions' }, ...links),
     );
   }
