@@ -16,6 +16,7 @@ import { highlightFor } from './highlight';
 import { PanelLayout } from './layout';
 import { LensSection } from './lenses/lensSection';
 import { GenerationView } from './views/generationView';
+import { onSaeRendered, showSaeLens } from './sae/saeCards';
 import { PanelNavigator } from './navigator';
 import { Overview } from './overview';
 import { cardContext, lensContext, type PanelLook } from './panelContexts';
@@ -90,7 +91,7 @@ export class App {
     highlight: (m) => this.highlight(m.target, m.writes),
     lens: (m) => {
       if (this.stream.render && m.version < this.stream.render.version && m.result.kind !== 'patch') return; // (a newer one is asked for)
-      this.lenses.show(m.result);
+      if (!showSaeLens(m.result)) this.lenses.show(m.result);
     },
     focusLens: (m) => this.nav.focusLens(m.kind),
     export: (m) => void answerExport(m.id, m.kind, m.stageId ? this.layout.cards.get(m.stageId) : undefined, m.stageId, this.root, this.stream.render?.summary ?? null),
@@ -240,6 +241,7 @@ export class App {
       this.nav.focusPending();
     });
     this.lenses.onRendered();
+    onSaeRendered();
     if (this.state.scrollY && window.scrollY === 0) window.scrollTo(0, this.state.scrollY);
   }
 

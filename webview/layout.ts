@@ -13,6 +13,7 @@ import { headSize, slidingWindow } from './stagePicks';
 import { ActivationChart } from './views/activationChart';
 import { ProbsChart } from './views/probsChart';
 import { StageCard, type CardContext } from './views/stageCard';
+import { clearSaeCards, saeCard } from './sae/saeCards';
 
 /** A deep model's layers open collapsed (what the worker sends a new panel: src/core/shownFirst.ts). */
 function isDeep(s: ModelSummary): boolean {
@@ -40,13 +41,14 @@ export class PanelLayout {
     this.probsChart?.dispose();
     this.probsChart = null;
     this.cards.clear();
+    clearSaeCards();
   }
 
   /** Every section of the panel for a model. */
   build(s: ModelSummary, overview: Overview, lenses: HTMLElement, generation?: HTMLElement): HTMLElement[] {
     this.dispose();
     const cards = (list: readonly StageView[]): HTMLElement[] => list.flatMap((info) => {
-      const c = new StageCard(info, info.shape, this.ctx);
+      const c = saeCard(info, this.ctx) ?? new StageCard(info, info.shape, this.ctx);
       this.cards.set(info.id, c);
       const curve = info.show.activationChart;
       if (!curve) return [c.el];

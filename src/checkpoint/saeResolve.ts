@@ -41,7 +41,7 @@ export class SaeAttacher {
         error(ref.pathAt, `the SAE's d_in is ${sae.config.dIn}; ${ref.site} has ${width} numbers per token: is it this model's SAE, and this stage's?`);
         return;
       }
-      const { hookName: _h, neuronpedia: _n, ...config } = sae.config;
+      const { hookName: _h, ...config } = sae.config;
       saes.push({ ...config, site: ref.site, ...(ref.scalingFactor !== undefined && config.normalize === 'expected_average_only_in' && config.scalingFactor === undefined ? { scalingFactor: ref.scalingFactor } : {}) });
       for (const [id, p] of this.paramsOf(sae, ref.site)) params.set(id, p);
     });

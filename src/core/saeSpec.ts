@@ -31,6 +31,8 @@ export interface SaeSpec {
   readonly scalingFactor?: number;
   /** Where it came from, for titles (its folder's name). */
   readonly name?: string;
+  /** Neuronpedia's id of the SAE (cfg.json's `neuronpedia_id`: `gpt2-small/0-res-jb`), for a link to a feature's page. */
+  readonly neuronpedia?: string;
 }
 
 /** The factor each token's input is multiplied by before encoding (the recon is divided by it after). */

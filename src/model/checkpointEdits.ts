@@ -2,6 +2,7 @@
 // off" and "copy its weights here to edit": into the existing "ablate" list, "scale" or "weights"
 // object, or a new key after "checkpoint" when there is none. Only an insertion: nothing the user
 // wrote is rewritten; comments and formatting stay.
+import { parseSaeId } from '../core/ids';
 import { parseJsonc, type ObjectNode } from './jsonc';
 
 export interface Insertion { readonly offset: number; readonly text: string }
@@ -16,6 +17,20 @@ export function addMapEntry(text: string, key: 'scale' | 'weights', entry: strin
   return addEntry(text, key, `${JSON.stringify(entry)}: ${value}`, (_, keys) => keys.includes(entry));
 }
 
+/** An SAE feature's id (`layers.12.sae.1234`) taken apart, else null. */
+export function saeFeatureOf(text: string): { site: string; feature: number } | null {
+  const n = parseSaeId(text);
+  return n && 'feature' in n ? { site: n.site, feature: n.feature } : null;
+}
+
+/** `"sae_ablate": […, feature]`, or `"sae_scale"` / `"sae_clamp": {…, feature: value}`; null when it is there already. */
+export function addSaeEdit(text: string, kind: 'ablate' | 'scale' | 'clamp', feature: string, value: number): Insertion | null {
+  if (kind === 'ablate') return addEntry(text, 'sae_ablate', JSON.stringify(feature), (arr) => arr.includes(feature));
+  return addEntry(text, `sae_${kind}`, `${JSON.stringify(feature)}: ${value}`, (_, keys) => keys.includes(feature));
+}
+
+const LIST_KEYS: ReadonlySet<string> = new Set(['ablate', 'sae_ablate']);
+
 function addEntry(text: string, key: string, item: string, present: (items: unknown[], keys: string[]) => boolean): Insertion | null {
   const { root } = parseJsonc(text);
   if (!root || root.kind !== 'object') return null;
@@ -28,8 +43,8 @@ function addEntry(text: string, key: string, item: string, present: (items: unkn
     if (!after?.value) return null;
     const lineStart = text.lastIndexOf('\n', after.keyStart) + 1;
     const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-    const open = key === 'ablate' ? '[' : '{';
-    const close = key === 'ablate' ? ']' : '}';
+    const open = LIST_KEYS.has(key) ? '[' : '{';
+    const close = LIST_KEYS.has(key) ? ']' : '}';
     const comma = text.slice(after.value.end).match(/^\s*,/);
     const at = comma ? after.value.end + comma[0].length : after.value.end;
     const entry = `${eol}${indent}"${key}": ${open}${item}${close}`;
@@ -37,13 +52,13 @@ function addEntry(text: string, key: string, item: string, present: (items: unkn
   }
   const v = prop.value;
   if (!v) return null;
-  if (key === 'ablate' && v.kind === 'array') {
+  if (LIST_KEYS.has(key) && v.kind === 'array') {
     const items = v.items.map((n) => (n.kind === 'string' ? n.value : null));
     if (present(items, [])) return null;
     const last = v.items[v.items.length - 1];
     return last ? { offset: last.end, text: `, ${item}` } : { offset: v.start + 1, text: item };
   }
-  if (key !== 'ablate' && v.kind === 'object') {
+  if (!LIST_KEYS.has(key) && v.kind === 'object') {
     if (present([], v.props.map((p) => p.key))) return null;
     const last = v.props[v.props.length - 1];
     return last?.value ? { offset: last.value.end, text: `, ${item}` } : { offset: v.start + 1, text: item };

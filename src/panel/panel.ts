@@ -18,7 +18,7 @@ import type { ReadProgress } from '../compute/hostFiles';
 import { loadingNotice, readIsFor, workerReadNotice, type ReadShown } from './loadingNotice';
 import type { LensKind, LensResult } from '../protocol/lenses';
 import { parseUnit } from '../model/checkpointRequest';
-import { unitActions } from '../editor/unitActions';
+import { saeFeatureActions, unitActions } from '../editor/unitActions';
 import { branchInput } from '../editor/branchEdit';
 import { PanelGeneration } from './panelGeneration';
 import { PanelExports } from './panelExports';
@@ -290,9 +290,8 @@ export class Panel extends Disposable {
           if (r?.kind === 'lens') this.showLens(r.version, r.result);
         });
         return;
-      case 'unit':
-        void this.unit(m.text);
-        return;
+      case 'unit': return void this.unit(m.text);
+      case 'exportStage': return void vscode.commands.executeCommand(m.kind === 'npy' ? 'ffnLens.exportNpy' : 'ffnLens.exportCsv', { stageId: m.stageId });
       case 'runPatching':
         void vscode.commands.executeCommand('ffnLens.patch', this.src.uri, m.views);
         return;
@@ -340,9 +339,9 @@ export class Panel extends Disposable {
 
   /** A head or neuron clicked in a lens: in a checkpoint model file, offer to ablate or scale it. */
   private async unit(text: string): Promise<void> {
-    const u = parseUnit(text);
     const doc = this.src.document;
-    if (!u) return;
+    const u = parseUnit(text);
+    if (!u) return doc ? saeFeatureActions(doc, text, this.editorColumn()) : undefined; // (an SAE feature's, or nothing)
     if (!doc || !/"checkpoint"\s*:/.test(doc.getText(new vscode.Range(0, 0, 200, 0)))) {
       void vscode.window.showInformationMessage(`FFN Lens: ${text} — switching units off ("ablate", "scale") works in model files that name a checkpoint.`);
       return;

@@ -9,7 +9,11 @@ export type LensRequest =
   /** Head scores on the input; `repeat`: also on a random sequence of that many ids, repeated. */
   | { readonly kind: 'heads'; readonly repeat: number | null }
   /** Activation patching of the input's run into the corrupted input's (a long job: progress, cancel). */
-  | { readonly kind: 'patch'; readonly target: number | null; readonly alt: number | null; readonly views: 'resid' | 'heads' };
+  | { readonly kind: 'patch'; readonly target: number | null; readonly alt: number | null; readonly views: 'resid' | 'heads' }
+  /** One SAE feature: its activation per token, the words it promotes and suppresses, its attribution at pos (null: the last). */
+  | { readonly kind: 'saeFeature'; readonly site: string; readonly feature: number; readonly pos: number | null }
+  /** How well the SAE at site reconstructs this run: the error's norm and the fraction of variance explained. */
+  | { readonly kind: 'saeFit'; readonly site: string };
 
 export type LensKind = LensRequest['kind'];
 
@@ -82,5 +86,42 @@ export type LensResult =
     readonly heads: ReadonlyArray<readonly number[]> | null;
     readonly ms: number;
   }
+  | SaeFeatureResult
+  | {
+    readonly kind: 'saeFit';
+    readonly site: string;
+    /** ‖x − recon‖ over every token and dimension. */
+    readonly errorNorm: number;
+    readonly tokenErrorNorms: readonly number[];
+    /** 1 − Σ‖x − recon‖² / Σ‖x − mean_t x‖²; null for one token. */
+    readonly varianceExplained: number | null;
+    /** The model file's edits of this SAE's features: [feature, what] (`switched off (sae_ablate)` …). */
+    readonly edits: ReadonlyArray<readonly [number, string]>;
+  }
   /** The lens does not apply to this model (said plainly), or the model changed meanwhile. */
   | { readonly kind: 'error'; readonly lens: LensKind; readonly message: string };
+
+/** One SAE feature as the panel and the hover show it (src/lenses/saeFeature.ts). */
+export interface SaeFeatureResult {
+  readonly kind: 'saeFeature';
+  readonly site: string;
+  readonly feature: number;
+  /** `layers.12.sae.1234` */
+  readonly id: string;
+  readonly tokens: readonly string[];
+  /** Its activation at each token. */
+  readonly acts: readonly number[];
+  readonly max: { readonly value: number; readonly pos: number };
+  /** W_dec[f] · W_U: the top and bottom words, [id, logit weight]. */
+  readonly promoted: ReadonlyArray<readonly [number, number]>;
+  readonly suppressed: ReadonlyArray<readonly [number, number]>;
+  /** How the words are read (the final norm's scale taken as 1), said plainly. */
+  readonly wordsNote: string;
+  /** Its direct logit attribution at pos to the top prediction there (null when the model has no head or stream to read it through). */
+  readonly dla: { readonly pos: number; readonly target: number; readonly value: number; readonly logitDiff: number; readonly rank: number; readonly active: number } | { readonly error: string };
+  /** Its Neuronpedia page when the SAE names its release (cfg.json's neuronpedia_id), else null. */
+  readonly neuronpedia: string | null;
+  /** What the model file does to it (`held at 8 (sae_clamp)`), or null. */
+  readonly edit: string | null;
+  readonly words: Readonly<Record<number, string>>;
+}

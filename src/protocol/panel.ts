@@ -78,6 +78,8 @@ export type FromWebview =
   | { readonly type: 'lens'; readonly request: LensRequest }
   /** A head or neuron clicked in a lens (`layers.3.attn.head.5`): offer to ablate or scale it. */
   | { readonly type: 'unit'; readonly text: string }
+  /** A card's export button (the SAE card's "Export all activations"): the export command for that stage. */
+  | { readonly type: 'exportStage'; readonly stageId: string; readonly kind: 'npy' | 'csv' }
   /** The patching tab's button: run "FFN Lens: Activation Patching" for this panel's document. */
   | { readonly type: 'runPatching'; readonly views: 'resid' | 'heads' }
   /** The header's "Compare with" control. */

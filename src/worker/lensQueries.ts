@@ -12,6 +12,7 @@ import { activationPatching, type PatchProgress, type Patching } from '../lenses
 import type { ModelFile } from '../model/read';
 import type { LensRequest, LensResult, WordP } from '../protocol/lenses';
 import { STAGE, stageId, unitId } from '../core/ids';
+import { saeFeatureResult, saeFitResult } from './saeFeatureInfo';
 
 /** Above this many tokens the heads' patterns are not sent for the hover (T² per head). */
 const MAX_PATTERN_T = 64;
@@ -83,6 +84,8 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
         : null;
       return { kind: 'heads', tokens, prev: s.prev, dup: s.dup, induction: s.induction, repeat, patterns };
     }
+    case 'saeFeature': return saeFeatureResult(file, run, req.site, req.feature, req.pos);
+    case 'saeFit': return saeFitResult(file, run, req.site);
   }
 }
 

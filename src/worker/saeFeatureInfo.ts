@@ -1,0 +1,100 @@
+// What the panel's feature view and the editor's hover say of one SAE feature (the lens is
+// src/lenses/saeFeature.ts), and the SAE's fit for the `.error` card: from the document's model
+// and its last computed stages.
+
+import { saeFeatureId, SAE_PART, saeStageId } from '../core/ids';
+import { saeFit } from '../core/saeError';
+import type { SaeSpec } from '../core/saeSpec';
+import type { Run } from '../lenses/cache';
+import { LensError } from '../lenses/cache';
+import { featureActs, featureWords, saeAt, saeDla } from '../lenses/saeFeature';
+import type { ModelFile } from '../model/read';
+import type { LensResult, SaeFeatureResult } from '../protocol/lenses';
+import { formatValue } from '../common/numberFormat';
+import { runOf } from '../lenses/cache';
+import type { SaeEdit } from '../model/checkpointRequest';
+import type { DocStages } from './docStages';
+
+export const WORDS_NOTE = 'W_dec[f] · W_U through the final norm\'s gain, its scale (1/σ) taken as 1, as Neuronpedia shows';
+
+/** A feature's Neuronpedia page, when the SAE names its release (`gpt2-small/0-res-jb`); no other network use. */
+export function neuronpediaUrl(sae: SaeSpec, feature: number): string | null {
+  const np = sae.neuronpedia;
+  if (!np || !/^[\w.-]+\/[\w.-]+$/.test(np)) return null;
+  return `https://www.neuronpedia.org/${np}/${feature}`;
+}
+
+export function saeFeatureResult(file: ModelFile, run: Run, site: string, feature: number, pos: number | null): SaeFeatureResult {
+  const sae = saeAt(run, site);
+  const acts = Array.from(featureActs(run, sae, feature));
+  let best = 0;
+  for (let t = 1; t < acts.length; t++) if (acts[t] > acts[best]) best = t;
+  const words = run.model.spec.head ? featureWords(run, sae, feature) : { promoted: [], suppressed: [] };
+  let dla: SaeFeatureResult['dla'];
+  try {
+    const d = saeDla(run, sae, { pos: pos ?? undefined });
+    const i = d.features.findIndex(([f]) => f === feature);
+    dla = { pos: d.pos, target: d.target, value: i < 0 ? 0 : d.features[i][1], logitDiff: d.logitDiff, rank: i < 0 ? -1 : i + 1, active: d.features.length };
+  } catch (e) {
+    if (!(e instanceof LensError)) throw e;
+    dla = { error: e.message };
+  }
+  const ids = new Set<number>([...words.promoted, ...words.suppressed].map(([w]) => w));
+  if (!('error' in dla)) ids.add(dla.target);
+  const vocab: Record<number, string> = {};
+  for (const w of ids) vocab[w] = file.vocab[w] ?? `#${w}`;
+  return {
+    kind: 'saeFeature', site, feature, id: saeFeatureId(site, feature), tokens: file.tokens, acts, max: { value: acts[best] ?? 0, pos: best },
+    promoted: words.promoted, suppressed: words.suppressed, wordsNote: WORDS_NOTE, dla, neuronpedia: neuronpediaUrl(sae, feature), edit: editsOf(file, site).filter(([f]) => f === feature).map(([, w]) => w).join('; ') || null, words: vocab,
+  };
+}
+
+/** The file's edits of the SAE at site's features, said as the hover says them. */
+function editsOf(file: ModelFile, site: string): Array<[number, string]> {
+  return (file.checkpoint?.request.saeEdits ?? []).filter((e) => e.site === site).map((e) => [e.feature, EDIT_VERB[e.kind](e.value)]);
+}
+
+export function saeFitResult(file: ModelFile, run: Run, site: string): LensResult {
+  const sae = saeAt(run, site);
+  const fit = saeFit(run.stage(site), run.stage(saeStageId(site, SAE_PART.recon)), run.model.spec.T, sae.dIn);
+  return { kind: 'saeFit', site, errorNorm: fit.errorNorm, tokenErrorNorms: fit.tokenErrorNorms, varianceExplained: fit.varianceExplained, edits: editsOf(file, site) };
+}
+
+const word = (r: SaeFeatureResult, w: number): string => `\`${(r.words[w] ?? `#${w}`).replace(/`/g, "'")}\``;
+
+/** The feature's summary as hover Markdown: its activation max and where, top promoted words, DLA. */
+export function saeFeatureMarkdown(r: SaeFeatureResult): string {
+  const tok = (t: number): string => `\`${(r.tokens[t] ?? `t${t}`).replace(/`/g, "'")}\``;
+  const lines = [`**${r.id}** · SAE feature ${r.feature} of ${r.site}`, ''];
+  const fired = r.acts.filter((a) => a !== 0).length;
+  lines.push(fired ? `Fires on ${fired} of ${r.acts.length} tokens; most at ${tok(r.max.pos)} (position ${r.max.pos}): ${formatValue(r.max.value)}` : `Does not fire on this prompt (${r.acts.length} tokens).`);
+  if (r.promoted.length) {
+    lines.push('', `Promotes: ${r.promoted.map(([w, v]) => `${word(r, w)} ${formatValue(v)}`).join(', ')}`);
+    lines.push('', `Suppresses: ${r.suppressed.map(([w, v]) => `${word(r, w)} ${formatValue(v)}`).join(', ')}`, '', `_${WORDS_NOTE}._`);
+  }
+  if ('error' in r.dla) lines.push('', `Attribution: ${r.dla.error}`);
+  else lines.push('', `Attribution to ${word(r, r.dla.target)} after ${tok(r.dla.pos)}: ${formatValue(r.dla.value)} of the logit ${formatValue(r.dla.logitDiff)}${r.dla.rank > 0 ? ` (#${r.dla.rank} of ${r.dla.active} active features by size)` : ' (not active there)'}`);
+  if (r.neuronpedia) lines.push('', `[Open on Neuronpedia](${r.neuronpedia})`);
+  return lines.join('\n');
+}
+
+const EDIT_VERB: Record<SaeEdit['kind'], (v: number) => string> = {
+  ablate: () => 'switched off (sae_ablate)',
+  scale: (v) => `scaled by ${formatValue(v)} (sae_scale)`,
+  clamp: (v) => `held at ${formatValue(v)} (sae_clamp)`,
+};
+
+/** The hover over an `sae_ablate` / `sae_scale` / `sae_clamp` entry: the feature's summary on the run as edited. */
+export function saeEditHover(c: DocStages, e: SaeEdit): { markdown: string; start: number; end: number } {
+  const lines: string[] = [];
+  try {
+    const run = runOf(c.file.model, c.stages.values());
+    lines.push(saeFeatureMarkdown(saeFeatureResult(c.file, run, e.site, e.feature, null)));
+    lines.push('', `In this file: ${EDIT_VERB[e.kind](e.value)}. Its activation and attribution above are the encoder's, before the edit (what the feature writes unedited); the rest of the run is as edited.`);
+  } catch (err) {
+    if (!(err instanceof LensError)) throw err;
+    lines.push(`**${e.text}** · ${err.message}`);
+  }
+  if (c.stale) lines.push('', '_Values from the last computation, before your latest edit._');
+  return { markdown: lines.join('\n'), start: e.at.start, end: e.at.end };
+}
