@@ -25,7 +25,7 @@ describe('every part of FFN Lens on gpt_neox, gemma2, gemma3, qwen3 in a real VS
     if (this.currentTest?.state === 'failed') await wb.screenshot(`arch-families-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
     // (each family's test leaves no editor behind, failed or not: the next one opens its own; saved
     // first, so no "save changes?" dialog stops the close)
-    await wb.runCommand('File: Save All');
+    await wb.runCommand('File: Save All Files');
     await wb.closeAllEditors();
   });
 
