@@ -16,6 +16,10 @@ describe('gpt_neox, gemma2, gemma3, qwen3 in the web worker extension host', fun
   after(async () => wb?.close());
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') await wb.screenshot(`web-arch-families-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+    // (each family's test leaves no editor behind, failed or not: the next one opens its own; saved
+    // first, so no "save changes?" dialog stops the close)
+    await wb.runCommand('File: Save All Files');
+    await wb.closeAllEditors();
   });
 
   for (const f of FAMILIES) {
@@ -26,7 +30,6 @@ describe('gpt_neox, gemma2, gemma3, qwen3 in the web worker extension host', fun
       await hoverNeuron(wb, f);
       await wb.screenshot(`web-arch-${f.type}-hover`);
       await compareWithPlain(wb, f);
-      await wb.closeAllEditors();
     });
   }
 });

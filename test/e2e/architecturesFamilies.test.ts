@@ -23,6 +23,10 @@ describe('every part of FFN Lens on gpt_neox, gemma2, gemma3, qwen3 in a real VS
   after(async () => wb?.close());
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') await wb.screenshot(`arch-families-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+    // (each family's test leaves no editor behind, failed or not: the next one opens its own; saved
+    // first, so no "save changes?" dialog stops the close)
+    await wb.runCommand('File: Save All Files');
+    await wb.closeAllEditors();
   });
 
   /** The stage's .npy exported from the panel against the CLI's numbers from the saved file, bit for bit. */
@@ -55,7 +59,6 @@ describe('every part of FFN Lens on gpt_neox, gemma2, gemma3, qwen3 in a real VS
       console.log(`      ${f.type} hover: ${said.split('\n').slice(0, 4).join(' ⏎ ')}  ${await wb.screenshot(`arch-${f.type}-hover`)}`);
       await compareWithPlain(wb, f);
       await exportMatchesCli(f, 'layers.1.ffn.act');
-      await wb.closeAllEditors();
     });
   }
 });

@@ -107,12 +107,21 @@ export async function compareWithPlain(wb: Workbench, f: Family): Promise<void> 
     return px.width > 0;
   };
   const choose = (k: string): Promise<void> => view.locator('.compare-select').evaluate((el: any, v: string) => { el.value = v; el.dispatchEvent(new Event('change')); }, k);
+  // (a model of 3 layers starts with its layers closed, and the panel may have been restored
+  // closed again while the model file had the focus: their cards are drawn once open)
+  await view.locator('vscode-button.expand-all').click();
+  // (choosing reruns the document in full, to a 'done' of its own: the panel stamps data-done-at)
+  const doneAt = (): Promise<string | null> => view.locator('body').getAttribute('data-done-at');
+  const before = await doneAt();
   await choose('plain');
-  await until('the compare note', async () => /without ablate/.test(await view.locator('.compare-note').innerText().catch(() => '')), { timeoutMs: 60_000 });
+  await until('the compare note and its run done', async () => /without ablate/.test(await view.locator('.compare-note').innerText().catch(() => '')) && (await doneAt()) !== before, { timeoutMs: 120_000 });
+  // the cards redraw as differences one by one: the logits, then every card before the neuron at zero
   await until('the logits differ from the baseline', async () => !(await uniform('head.logits')), { timeoutMs: 60_000 });
-  assert.ok(await uniform('input'), `${f.type}: the input is the baseline's`);
-  assert.ok(await uniform('layers.0.out'), `${f.type}: layer 0 is the baseline's`);
+  await until(`${f.type}: the input and layer 0 the baseline's (uniform differences)`, async () => (await uniform('input')) && (await uniform('layers.0.out')), { timeoutMs: 60_000 });
   await wb.screenshot(`arch-${f.type}-compare`);
+  const compared = await doneAt();
   await choose('none');
-  await until('the compare note gone', async () => !/without ablate/.test(await view.locator('.compare-note').innerText().catch(() => '')), { timeoutMs: 60_000 });
+  // (the note is hidden, its text kept) and the rerun done: every stage holds its own numbers again
+  await until('the compare note hidden and the rerun done', async () => (await view.locator('.compare-note').evaluate((el: any) => el.hidden as boolean)) && (await doneAt()) !== compared, { timeoutMs: 120_000 });
+  await until('the input its own numbers again', async () => !(await uniform('input')), { timeoutMs: 60_000 });
 }
