@@ -120,6 +120,9 @@ export class StagePublisher {
    * and its `plan`), its summary as the subscriber is sent it. The plan's stages are those posted next.
    */
   postModel(version: number, problems: readonly WorkerProblem[], model: { file: ModelFile; plan: readonly StageDef[] } | null, trace?: readonly number[]): void {
+    // (a run's stages follow its model message: a stage is named as the numbers of another sent
+    // in this run only; a run again of the same version, compare turned on or off, is another run)
+    this.sentNow = { version: -1, byData: new Map() };
     const summary = model ? this.wire(this.summary(model.file, model.plan), version) : null;
     if (model) this.axes = new Map(model.plan.map((d) => [d.id, d.cols]));
     this.post({ type: 'model', doc: this.doc, version, problems, summary, ...(trace ? { trace } : {}) });
