@@ -180,6 +180,7 @@ export class App {
     // should the panel lack them, everything again)
     const summary = wholeSummary(msg.summary, this.stream.render?.summary);
     if (!summary) {
+      document.body.dataset.resyncs = String(Number(document.body.dataset.resyncs ?? 0) + 1);
       post({ type: 'resync' });
       return;
     }

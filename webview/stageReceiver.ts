@@ -88,6 +88,8 @@ export class StageReceiver {
   private resync(version: number): void {
     if (this.resyncedAt === version) return;
     this.resyncedAt = version;
+    // (counted where tests read it: a render after a resync comes whole, by design)
+    document.body.dataset.resyncs = String(Number(document.body.dataset.resyncs ?? 0) + 1);
     post({ type: 'resync' });
   }
 }
