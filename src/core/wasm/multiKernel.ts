@@ -131,7 +131,9 @@ class MultiKernel implements MultiMatmulKernel {
     const numbers = Math.max(length, room ?? length);
     const k = this.kernelFor((numbers + SLACK_NUMBERS) * 4, `an array of ${numbers.toLocaleString('en-US')} weights`);
     const w = k.weightArray(length, zeroed, room);
-    if (!(w.buffer instanceof SharedArrayBuffer)) {
+    // (an ordinary array, not the memory's: asked as this, since a page that is not cross-origin
+    // isolated has a shared memory but no global SharedArrayBuffer to ask instanceof of)
+    if (w.buffer instanceof ArrayBuffer) {
       // (the kernel falls back to an ordinary array when its memory cannot grow: below the cap, that is the machine's memory)
       throw new RangeError(`could not allocate memory: a WebAssembly memory of ${formatBytes(k.memoryBytes)} could not grow by ${formatBytes(numbers * 4)} for weights`);
     }
@@ -147,7 +149,9 @@ class MultiKernel implements MultiMatmulKernel {
     const numbers = Math.max(length, room ?? length);
     const k = this.kernelFor((numbers + SLACK_NUMBERS) * 2, `an array of ${numbers.toLocaleString('en-US')} 16-bit weights`);
     const w = k.halfArray(length, room);
-    if (!(w.buffer instanceof SharedArrayBuffer)) {
+    // (an ordinary array, not the memory's: asked as this, since a page that is not cross-origin
+    // isolated has a shared memory but no global SharedArrayBuffer to ask instanceof of)
+    if (w.buffer instanceof ArrayBuffer) {
       throw new RangeError(`could not allocate memory: a WebAssembly memory of ${formatBytes(k.memoryBytes)} could not grow by ${formatBytes(numbers * 2)} for weights`);
     }
     this.homes.set(w, k);
