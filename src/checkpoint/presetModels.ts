@@ -6,8 +6,6 @@
 import type { CheckpointPreset, TensorPlan } from './presetTypes';
 import { layerTensorPrefix, modelPrefix } from './tensorNames';
 
-/** What a preset needs as float32 where that is past the 4 GiB WebAssembly memory FFN Lens holds weights in (load.ts). */
-const PAST_MEMORY = (gb: string): string => `; ${gb} as float32, past the 3.5 GiB of weights FFN Lens holds today, so it is refused when opened`;
 
 /** Pythia-160M (EleutherAI/pythia-160m): gpt_neox, float16 as the Hub's. */
 export function pythia160m(): CheckpointPreset {
@@ -73,7 +71,7 @@ export function gemma2_2b(): CheckpointPreset {
   const C = 2304, L = 26, V = 256000, F = 9216;
   return {
     id: 'gemma-2-2b-checkpoint', label: 'Gemma-2-2B checkpoint (random weights)', folder: 'gemma-2-2b-random', dtype: 'BF16',
-    detail: `2.6B parameters in the Hugging Face layout (config.json + model.safetensors, 5.2 GB, bfloat16${PAST_MEMORY('10.5 GB')}): Gemma 2 architecture, 26 layers, d_model 2304, 8 heads of 256 with 4 key/value heads, soft-caps, sliding window on even layers, vocab 256,000`,
+    detail: `2.6B parameters in the Hugging Face layout (config.json + model.safetensors, 5.2 GB, bfloat16, held as such: 16-bit weights over several WebAssembly memories): Gemma 2 architecture, 26 layers, d_model 2304, 8 heads of 256 with 4 key/value heads, soft-caps, sliding window on even layers, vocab 256,000`,
     config: {
       architectures: ['Gemma2ForCausalLM'], attention_bias: false, attention_dropout: 0.0, attn_logit_softcapping: 50.0, bos_token_id: 2,
       cache_implementation: 'hybrid', eos_token_id: [1, 107], final_logit_softcapping: 30.0, head_dim: 256, hidden_act: 'gelu_pytorch_tanh',
@@ -93,7 +91,7 @@ export function gemma3_1b(): CheckpointPreset {
   const C = 1152, L = 26, V = 262144, F = 6912;
   return {
     id: 'gemma-3-1b-checkpoint', label: 'Gemma-3-1B checkpoint (random weights)', folder: 'gemma-3-1b-random', dtype: 'BF16',
-    detail: `1.0B parameters in the Hugging Face layout (config.json + model.safetensors, 2.0 GB, bfloat16${PAST_MEMORY('4.0 GB')}): Gemma 3 architecture, 26 layers, d_model 1152, 4 heads of 256 with 1 key/value head, q/k norms, 5 sliding layers to 1 full, vocab 262,144`,
+    detail: `1.0B parameters in the Hugging Face layout (config.json + model.safetensors, 2.0 GB, bfloat16, held as such): Gemma 3 architecture, 26 layers, d_model 1152, 4 heads of 256 with 1 key/value head, q/k norms, 5 sliding layers to 1 full, vocab 262,144`,
     config: {
       architectures: ['Gemma3ForCausalLM'], attention_bias: false, attention_dropout: 0.0, attn_logit_softcapping: null, bos_token_id: 2,
       cache_implementation: 'hybrid', eos_token_id: 1, final_logit_softcapping: null, head_dim: 256, hidden_activation: 'gelu_pytorch_tanh',

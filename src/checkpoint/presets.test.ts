@@ -9,7 +9,6 @@ import { readModel } from '../model/read';
 import { loadTokenizer } from '../tokenizer/tokenizer';
 import { CHECKPOINT_PRESETS, checkpointBytes, checkpointChunks, checkpointModelText, configText, safetensorsHeader, toBf16, toF16 } from './presets';
 import { parseConfig } from './config';
-import { WEIGHT_MEMORY_BYTES } from './load';
 import { eachExpectedTensor, headTensor, modelPrefix, storedName } from './tensorNames';
 import { toF16Bits } from './testing';
 import { rng } from '../core/rng';
@@ -54,7 +53,9 @@ describe('checkpoint presets', () => {
       const shown = bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.round(bytes / 1e6)} MB`;
       assert.ok(p.detail.includes(`model.safetensors, ${shown}, `), `${p.id}: ${shown} in ${p.detail}`);
       const f32 = p.tensors.reduce((s, t) => s + t.shape.reduce((a, b) => a * b, 1), 0) * 4;
-      assert.equal(p.detail.includes('refused when opened'), f32 > WEIGHT_MEMORY_BYTES * 7 / 8, p.id);
+      // (16-bit weights held as such, over as many memories as they take: no preset is refused for its size)
+      assert.ok(!p.detail.includes('refused'), p.id);
+      assert.ok(f32 < 16e9, `${p.id}: ${f32} bytes as float32`);
     }
   });
 
