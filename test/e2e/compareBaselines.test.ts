@@ -4,14 +4,13 @@
 // the open dialog; and a click on a head in the attribution writes its "ablate" entry.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acceptFileDialog } from './lib/dialogs';
+import { barsSideBySide, chooseCompare, folderWithStories, stageCanvas, uniformCanvas } from './lib/compare';
 import { edit } from './lib/editor';
 import { until as waitUntil } from './lib/until';
-import { e2eEnv, Workbench } from './lib/workbench';
+import { Workbench } from './lib/workbench';
 
-const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
 const FILE = 'cmp.ffn.json';
 const TITLE = 'FFN Lens: compare';
 const TEXT = `{
@@ -28,14 +27,11 @@ describe('compare with HEAD and with another file; an attribution click writes "
   let wb: Workbench;
 
   before(async () => {
-    const env = e2eEnv();
-    mkdirSync(env.tmpDir, { recursive: true });
-    const folder = mkdtempSync(join(env.tmpDir, 'compare-'));
-    cpSync(env.fixture, folder, { recursive: true });
-    cpSync(join(SAMPLES, 'stories260K'), join(folder, 'stories260K'), { recursive: true });
-    writeFileSync(join(folder, FILE), TEXT);
-    writeFileSync(join(folder, 'other.ffn.json'), TEXT.replace('"compare"', '"other"').replace('261, 378]', '261, 300]'));
-    writeFileSync(join(folder, 'longer.ffn.json'), TEXT.replace('"compare"', '"longer"').replace('261, 378]', '261, 378, 432]'));
+    const folder = folderWithStories('compare', {
+      [FILE]: TEXT,
+      'other.ffn.json': TEXT.replace('"compare"', '"other"').replace('261, 378]', '261, 300]'),
+      'longer.ffn.json': TEXT.replace('"compare"', '"longer"').replace('261, 378]', '261, 378, 432]'),
+    });
     const git = (...a: string[]): void => void execFileSync('git', a, { cwd: folder, stdio: 'ignore' });
     git('init', '-q');
     git('-c', 'user.email=e2e@example.com', '-c', 'user.name=e2e', 'add', '.');
@@ -49,17 +45,8 @@ describe('compare with HEAD and with another file; an attribution click writes "
 
   const until = <T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> => waitUntil(what, f, { timeoutMs: ms, everyMs: 150 });
 
-  async function uniform(sel: string): Promise<boolean> {
-    const px = await wb.readCanvas(await wb.webviewFrame(TITLE), sel);
-    const first = px.data.slice(0, 4).join();
-    for (let i = 0; i < px.data.length; i += 4) if (px.data.slice(i, i + 4).join() !== first) return false;
-    return px.width > 0;
-  }
-
-  async function compareWith(kind: string): Promise<void> {
-    const view = await wb.webview(TITLE);
-    await view.locator('.compare-select').evaluate((el: any, k: string) => { el.value = k; el.dispatchEvent(new Event('change')); }, kind);
-  }
+  const uniform = async (sel: string): Promise<boolean> => uniformCanvas(wb, await wb.webviewFrame(TITLE), sel);
+  const compareWith = async (kind: string): Promise<void> => chooseCompare(await wb.webview(TITLE), kind);
 
   it('with the file as committed (HEAD): an ablate typed since shows as differences after it, none in the input', async () => {
     const panel = await wb.visualize(FILE, TITLE);
@@ -68,12 +55,11 @@ describe('compare with HEAD and with another file; an attribution click writes "
     await compareWith('head');
     const view = await wb.webview(TITLE);
     await until('the HEAD note', async () => /as committed \(HEAD\)/.test(await view.locator('.compare-note').innerText()));
-    await until('the logits differ from HEAD', async () => !(await uniform('section.card[data-stage-id="head.logits"] .hm-canvas')));
-    assert.ok(await uniform('section.card[data-stage-id="input"] .hm-canvas'), 'the input is as committed');
+    await until('the logits differ from HEAD', async () => !(await uniform(stageCanvas('head.logits'))));
+    assert.ok(await uniform(stageCanvas('input')), 'the input is as committed');
     await wb.screenshot('compare-head');
     // the prediction's bars, edited and baseline side by side, each word named
-    await view.locator('.probs-chart').scrollIntoViewIfNeeded();
-    await until('the bars taller for two per word', async () => (await view.locator('.probs-chart .chart-box').evaluate((el: any) => el.getBoundingClientRect().height)) > 300);
+    await barsSideBySide(view);
     await wb.screenshot('compare-head-prediction');
   });
 
@@ -89,7 +75,7 @@ describe('compare with HEAD and with another file; an attribution click writes "
     const view = await wb.webview(TITLE);
     await until('the note names the file', async () => /other\.ffn\.json/.test(await view.locator('.compare-note').innerText()));
     // the last token differs: the input's last row, only
-    await until('the input differs', async () => !(await uniform('section.card[data-stage-id="input"] .hm-canvas')));
+    await until('the input differs', async () => !(await uniform(stageCanvas('input'))));
     await compareWith('none');
   });
 

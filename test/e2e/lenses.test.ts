@@ -17,6 +17,7 @@ import { runOf } from '../../src/lenses/cache';
 import { directLogitAttribution } from '../../src/lenses/dla';
 import { logitLensGrid } from '../../src/lenses/logitLens';
 import { acceptFileDialog, chooseMenuItem, npyComplete, pngComplete, writtenFile } from './lib/dialogs';
+import { chooseCompare, uniformCanvas } from './lib/compare';
 import { edit, renderedVersion, savedText } from './lib/editor';
 import { until as waitUntil } from './lib/until';
 import { Workbench } from './lib/workbench';
@@ -242,15 +243,10 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
   it('compare: with the file without its overrides, every stage is zero until an "ablate" entry is typed; then the layers before it stay zero, the logits move, and the prediction shows both', async () => {
     const view = await wb.webview(TITLE);
     const frame = await wb.webviewFrame(TITLE);
-    await view.locator('.compare-select').evaluate((el: any) => { el.value = 'plain'; el.dispatchEvent(new Event('change')); });
+    await chooseCompare(view, 'plain');
     const note = view.locator('.compare-note');
     await until('the compare note', async () => /without ablate/.test(await note.innerText()));
-    const uniform = async (sel: string): Promise<boolean> => {
-      const px = await wb.readCanvas(frame, sel);
-      const first = px.data.slice(0, 4).join();
-      for (let i = 0; i < px.data.length; i += 4) if (px.data.slice(i, i + 4).join() !== first) return false;
-      return px.width > 0;
-    };
+    const uniform = (sel: string): Promise<boolean> => uniformCanvas(wb, frame, sel);
     await until('zero differences', async () => (await uniform('section.card[data-stage-id="head.logits"] .hm-canvas')) && (await uniform('section.card[data-stage-id="input"] .hm-canvas')));
     // (typed at the end of the "checkpoint" line: one line changes, which the edit checks)
     const lines = doc.text.split('\n');
@@ -265,7 +261,7 @@ describe('the research lenses (stories260K) in a real VS Code', function () {
     assert.match(caption, /The baseline \(without ablate, scale and weights\) predicts/);
     await view.locator('.probs-chart').scrollIntoViewIfNeeded();
     await wb.screenshot('lenses-compare');
-    await view.locator('.compare-select').evaluate((el: any) => { el.value = 'none'; el.dispatchEvent(new Event('change')); });
+    await chooseCompare(view, 'none');
     await until('compare off', async () => await note.isHidden());
   });
 

@@ -3,11 +3,11 @@
 // shows the stages after the steered one as differences (none before it) and the prediction's bars
 // steered and unsteered side by side; an edit of alpha to 0 makes every difference zero.
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { barsSideBySide, chooseCompare, folderWithStories, stageCanvas, uniformCanvas } from './lib/compare';
 import { edit } from './lib/editor';
 import { until as waitUntil } from './lib/until';
-import { e2eEnv, Workbench } from './lib/workbench';
+import { Workbench } from './lib/workbench';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const FILE = 'steer.ffn.json';
@@ -29,14 +29,8 @@ describe('steer: compare the steered prediction with the unsteered one', functio
   let wb: Workbench;
 
   before(async () => {
-    const env = e2eEnv();
-    mkdirSync(env.tmpDir, { recursive: true });
-    const folder = mkdtempSync(join(env.tmpDir, 'steer-'));
-    cpSync(env.fixture, folder, { recursive: true });
-    cpSync(join(ROOT, 'samples', 'stories260K'), join(folder, 'stories260K'), { recursive: true });
     // (a WordPiece of whole words with a BOS, ids inside stories260K's 512: test/fixtures/steer-cases)
-    cpSync(join(ROOT, 'test', 'fixtures', 'steer-cases', 'tokenizer-llama.json'), join(folder, 'tokenizer.json'));
-    writeFileSync(join(folder, FILE), TEXT);
+    const folder = folderWithStories('steer', { [FILE]: TEXT, 'tokenizer.json': { copy: join(ROOT, 'test', 'fixtures', 'steer-cases', 'tokenizer-llama.json') } });
     wb = await Workbench.open({ name: 'steer', folder, waitForFile: FILE, viewport: { width: 1600, height: 1000 } });
   });
   after(async () => wb?.close());
@@ -46,12 +40,7 @@ describe('steer: compare the steered prediction with the unsteered one', functio
 
   const until = <T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> => waitUntil(what, f, { timeoutMs: ms, everyMs: 150 });
 
-  async function uniform(sel: string): Promise<boolean> {
-    const px = await wb.readCanvas(await wb.webviewFrame(TITLE), sel);
-    const first = px.data.slice(0, 4).join();
-    for (let i = 0; i < px.data.length; i += 4) if (px.data.slice(i, i + 4).join() !== first) return false;
-    return px.width > 0;
-  }
+  const uniform = async (sel: string): Promise<boolean> => uniformCanvas(wb, await wb.webviewFrame(TITLE), sel);
 
   it('offers "without its steer"; the logits differ, layer 1 does not; the bars show both', async () => {
     const panel = await wb.visualize(FILE, TITLE);
@@ -62,19 +51,18 @@ describe('steer: compare the steered prediction with the unsteered one', functio
       return o.includes('unsteered') && o;
     });
     assert.deepEqual(options.filter((o) => o !== 'head'), ['none', 'plain', 'unsteered', 'file']);
-    await view.locator('.compare-select').evaluate((el: any) => { el.value = 'unsteered'; el.dispatchEvent(new Event('change')); });
+    await chooseCompare(view, 'unsteered');
     await until('the note says without its steer', async () => /without its steer/.test(await view.locator('.compare-note').innerText()));
-    await until('the logits differ from the unsteered ones', async () => !(await uniform('section.card[data-stage-id="head.logits"] .hm-canvas')));
-    assert.ok(await uniform('section.card[data-stage-id="layers.1.out"] .hm-canvas'), 'layer 1 (before the steer) as unsteered');
+    await until('the logits differ from the unsteered ones', async () => !(await uniform(stageCanvas('head.logits'))));
+    assert.ok(await uniform(stageCanvas('layers.1.out')), 'layer 1 (before the steer) as unsteered');
     await wb.screenshot('steer-compare');
-    await view.locator('.probs-chart').scrollIntoViewIfNeeded();
-    await until('the bars taller for two per word', async () => (await view.locator('.probs-chart .chart-box').evaluate((el: any) => el.getBoundingClientRect().height)) > 300);
+    await barsSideBySide(view);
     await wb.screenshot('steer-compare-prediction');
     // alpha 0: x + 0·v is x, every difference zero
     const line = TEXT.split('\n').findIndex((l) => l.includes('"alpha"')) + 1;
     const col = TEXT.split('\n')[line - 1].indexOf('40 }') + 1;
     await edit(wb, { file: FILE, line, col, select: 2, text: '0', panel });
-    await until('the logits as unsteered', async () => uniform('section.card[data-stage-id="head.logits"] .hm-canvas'));
+    await until('the logits as unsteered', async () => uniform(stageCanvas('head.logits')));
     await wb.screenshot('steer-alpha-0');
   });
 });

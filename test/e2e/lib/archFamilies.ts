@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { chooseCompare, stageCanvas, uniformCanvas } from './compare';
 import { edit, renderedVersion } from './editor';
 import { until } from './until';
 import type { Workbench } from './workbench';
@@ -106,13 +107,8 @@ export async function hoverNeuron(wb: Workbench, f: Family): Promise<string> {
 export async function compareWithPlain(wb: Workbench, f: Family): Promise<void> {
   const view = await wb.webview(f.title);
   const frame = await wb.webviewFrame(f.title);
-  const uniform = async (id: string): Promise<boolean> => {
-    const px = await wb.readCanvas(frame, `section.card[data-stage-id="${id}"] .hm-canvas`);
-    const first = px.data.slice(0, 4).join();
-    for (let i = 0; i < px.data.length; i += 4) if (px.data.slice(i, i + 4).join() !== first) return false;
-    return px.width > 0;
-  };
-  const choose = (k: string): Promise<void> => view.locator('.compare-select').evaluate((el: any, v: string) => { el.value = v; el.dispatchEvent(new Event('change')); }, k);
+  const uniform = (id: string): Promise<boolean> => uniformCanvas(wb, frame, stageCanvas(id));
+  const choose = (k: string): Promise<void> => chooseCompare(view, k);
   // (a model of 3 layers starts with its layers closed, and the panel may have been restored
   // closed again while the model file had the focus: their cards are drawn once open)
   await view.locator('vscode-button.expand-all').click();
