@@ -33,7 +33,7 @@ export async function openCopy(text: string, base = 'model'): Promise<vscode.Tex
   return vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
 }
 
-export async function waitFor<T>(what: string, f: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 15000): Promise<T> {
+export async function waitFor<T>(what: string, f: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
   const t0 = Date.now();
   for (;;) {
     const v = await f();
