@@ -125,7 +125,7 @@ export class CheckpointStore {
   sae(folder: string): Loading<LoadedSae> {
     return this.get(this.saes, folder, async () => {
       await this.inWorkspace(folder, "the SAE's folder");
-      return loadSae(this.files, folder, this.workspace === null);
+      return loadSae(this.files, folder, this.workspace === null, this.holder);
     });
   }
 
