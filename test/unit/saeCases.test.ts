@@ -12,7 +12,8 @@ import { lensCommand } from '../../src/cli/lensCommands';
 import { npzEntries, readNpy } from '../../src/checkpoint/npz';
 import { CheckpointResolver } from '../../src/checkpoint/resolve';
 import { CheckpointStore, resolveReadNow } from '../../src/checkpoint/store';
-import { safetensorsBytes } from '../../src/checkpoint/testing';
+import { safetensorsBytes, toBf16Bits } from '../../src/checkpoint/testing';
+import { bf16, readHeader, readTensor } from '../../src/checkpoint/safetensors';
 import { Engine } from '../../src/core/engine';
 import { forward } from '../../src/core/forward';
 import { parseSaeId } from '../../src/core/ids';
@@ -175,6 +176,40 @@ describe('SAE files: clear errors at saes[i].path', () => {
     assert.match(past.message, /the SAE at layers\.0\.out has features 0 to 3/);
     const none = await problemOf(d, 'layers.0.out', { sae_clamp: { 'layers.1.sae.0': 1 } });
     assert.match(none.message, /no SAE of this file reads layers\.1\.out/);
+  });
+});
+
+describe('SAE weights held once: W_enc in the kernel\'s memory as panels, in its own dtype', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'ffn-sae16-'));
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('a BF16 W_enc is held as its 16-bit panels and encodes as the float32 of the same numbers, bit for bit', async () => {
+    const src = join(DIR, 'sae-gpt2-relu');
+    const file = await readHeader(nodeFiles, join(src, 'sae_weights.safetensors'));
+    const tensors: Record<string, { shape: number[]; data: Float32Array; dtype?: 'BF16' }> = {};
+    for (const [name, t] of file.tensors) tensors[name] = { shape: [...t.shape], data: await readTensor(nodeFiles, file, t) };
+    // (W_enc rounded to BF16: the F32 SAE holds the very numbers the BF16 one stands for)
+    const enc = tensors.W_enc.data.map((v) => bf16(toBf16Bits(v)));
+    const write = (name: string, dtype?: 'BF16'): string => {
+      const d = join(tmp, name);
+      mkdirSync(d, { recursive: true });
+      writeFileSync(join(d, 'cfg.json'), readFileSync(join(src, 'cfg.json')));
+      writeFileSync(join(d, 'sae_weights.safetensors'), safetensorsBytes({ ...tensors, W_enc: { shape: tensors.W_enc.shape, data: enc, ...(dtype ? { dtype } : {}) } }));
+      return d;
+    };
+    const c = read('gpt2_relu_observe.json');
+    const run = async (path: string): Promise<{ model: Model; stages: Map<string, Float32Array> }> => {
+      const model = await modelOf({ ...c.model, saes: [{ path, at: 'layers.0.out' }] });
+      return { model, stages: byId(forward(model, kernel)) };
+    };
+    const half = await run(write('bf16', 'BF16'));
+    const full = await run(write('f32'));
+    const W = half.model.params.get('layers.0.sae.W_enc')!;
+    assert.equal(W.half?.dtype, 'BF16');
+    if (wasm) assert.equal(W.layout, 'panels', 'multiplied where it lies');
+    if (wasm) assert.equal(full.model.params.get('layers.0.sae.W_enc')!.layout, 'panels');
+    for (const id of ['layers.0.sae.acts', 'layers.0.sae.recon', 'head.logits']) assert.ok(bits(half.stages.get(id)!, full.stages.get(id)!), id);
+    assert.ok(half.stages.get('layers.0.sae.acts')!.some((v) => v > 0));
   });
 });
 
