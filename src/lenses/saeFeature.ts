@@ -12,13 +12,13 @@
 //     stream gets elsewhere (the layers after the site, the biases, an SAE edit's change), they sum
 //     to the logit difference:  Σ features + b_dec part + error + rest = logitDiff − remainder.
 
-import { PARAM, SAE_PARAM, SAE_PART, saeParamId, saeStageId, STAGE, stageId } from '../core/ids';
+import { PARAM, SAE_PARAM, SAE_PART, saeParamId, saeStageId, STAGE } from '../core/ids';
 import type { StageDef } from '../core/graph';
 import { floatData, floatOrNull, type Params } from '../core/params';
 import { planModel } from '../core/plan';
 import { inputScale, type SaeSpec } from '../core/saeSpec';
 import { LensError, top2, type Run } from './cache';
-import { frozenNorm, normReading } from './frozenNorm';
+import { finalStream, frozenNorm, normReading } from './frozenNorm';
 import { dot, weightAt } from './weights';
 
 /** The SAE of a run that reads `site`, or a LensError that says which SAEs there are. */
@@ -136,8 +136,7 @@ function logitDirection(run: Run, plan: readonly StageDef[], pos: number, target
   }
   const bU = floatOrNull(params.get(PARAM.headB)) ?? undefined;
   let constant = bU ? bU[target] - (alt === null ? 0 : bU[alt]) : 0;
-  const L = spec.layers.length;
-  const xFinal = run.stage(L ? stageId(L - 1, STAGE.out) : STAGE.input).subarray(pos * C, (pos + 1) * C);
+  const xFinal = run.stage(finalStream(plan)).subarray(pos * C, (pos + 1) * C);
   const lnF = plan.find((s) => s.id === STAGE.lnF);
   if (!lnF) return { d: u, constant, xFinal };
   const f = frozenNorm(lnF, params, xFinal, u, C);
