@@ -126,7 +126,7 @@ export class CheckpointResolver {
       name: req.name, tokens, vocab, model, layout: 'out_in',
       dims: { seq: spec.T, dModel: spec.C, dFf: first?.F ?? 0, heads: attn?.NH ?? 0, layers: spec.layers.length, vocab: V },
       paramCounts: countParams(ckpt.params),
-      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids, corruptedIds, ...(spec === attached ? {} : { unsteered: unsteeredModel(attached, spec, params) }) },
+      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids, corruptedIds, ...(spec === attached ? {} : { unsteered: unsteeredModel(attached, spec, params) }), ...(saes.length ? { saes } : {}) },
     };
     return { file, problems, ids };
   }
