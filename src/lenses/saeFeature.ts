@@ -157,6 +157,9 @@ export function saeDla(run: Run, sae: SaeSpec, opts: { pos?: number; target?: nu
   const logits = run.stage(STAGE.logits).subarray(pos * V, (pos + 1) * V);
   const target = opts.target ?? top2(logits)[0];
   const alt = opts.alt ?? null;
+  for (const w of alt === null ? [target] : [target, alt]) {
+    if (!Number.isInteger(w) || w < 0 || w >= V) throw new LensError(`word ${w} is outside the vocabulary 0…${V - 1}`);
+  }
   const logitDiff = logits[target] - (alt === null ? 0 : logits[alt]);
   const { d, constant, xFinal } = logitDirection(run, plan, pos, target, alt);
   // the site's stage read where it enters the stream: through a post-norm after it, frozen (gemma's ln2_post on ffn.down)
@@ -181,4 +184,11 @@ export function saeDla(run: Run, sae: SaeSpec, opts: { pos?: number; target?: nu
   const rest = dot(xFinal, d, C) + constant - dot(site, dS, C) - (fn ? fn.constant : 0);
   const sum = features.reduce((acc, [, v]) => acc + v, bdec + error + rest);
   return { pos, target, alt, logitDiff, features, bdec, error, rest, remainder: logitDiff - sum };
+}
+
+/** The k words the model predicts most at pos (its logits), most first. */
+export function predictionsAt(run: Run, pos: number, k: number): number[] {
+  const V = run.model.spec.head?.V ?? 0;
+  if (!V) return [];
+  return topOf(run.stage(STAGE.logits).subarray(pos * V, (pos + 1) * V), k).map(([w]) => w);
 }

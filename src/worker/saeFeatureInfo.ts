@@ -7,7 +7,7 @@ import { saeFit } from '../core/saeError';
 import type { SaeSpec } from '../core/saeSpec';
 import type { Run } from '../lenses/cache';
 import { LensError } from '../lenses/cache';
-import { featureActs, featureWords, saeAt, saeDla } from '../lenses/saeFeature';
+import { featureActs, featureWords, predictionsAt, saeAt, saeDla } from '../lenses/saeFeature';
 import type { ModelFile } from '../model/read';
 import type { LensResult, SaeFeatureResult } from '../protocol/lenses';
 import { formatValue } from '../common/numberFormat';
@@ -24,7 +24,10 @@ export function neuronpediaUrl(sae: SaeSpec, feature: number): string | null {
   return `https://www.neuronpedia.org/${np}/${feature}`;
 }
 
-export function saeFeatureResult(file: ModelFile, run: Run, site: string, feature: number, pos: number | null): SaeFeatureResult {
+/** The top predictions at a position offered as attribution targets. */
+const PREDICTIONS = 10;
+
+export function saeFeatureResult(file: ModelFile, run: Run, site: string, feature: number, pos: number | null, target: number | null = null): SaeFeatureResult {
   const sae = saeAt(run, site);
   const acts = Array.from(featureActs(run, sae, feature));
   let best = 0;
@@ -32,15 +35,15 @@ export function saeFeatureResult(file: ModelFile, run: Run, site: string, featur
   const words = run.model.spec.head ? featureWords(run, sae, feature) : { promoted: [], suppressed: [] };
   let dla: SaeFeatureResult['dla'];
   try {
-    const d = saeDla(run, sae, { pos: pos ?? undefined });
+    const d = saeDla(run, sae, { pos: pos ?? undefined, target: target ?? undefined });
     const i = d.features.findIndex(([f]) => f === feature);
-    dla = { pos: d.pos, target: d.target, value: i < 0 ? 0 : d.features[i][1], logitDiff: d.logitDiff, rank: i < 0 ? -1 : i + 1, active: d.features.length };
+    dla = { pos: d.pos, target: d.target, value: i < 0 ? 0 : d.features[i][1], logitDiff: d.logitDiff, rank: i < 0 ? -1 : i + 1, active: d.features.length, predictions: predictionsAt(run, d.pos, PREDICTIONS) };
   } catch (e) {
     if (!(e instanceof LensError)) throw e;
     dla = { error: e.message };
   }
   const ids = new Set<number>([...words.promoted, ...words.suppressed].map(([w]) => w));
-  if (!('error' in dla)) ids.add(dla.target);
+  if (!('error' in dla)) for (const w of [dla.target, ...dla.predictions]) ids.add(w);
   const vocab: Record<number, string> = {};
   for (const w of ids) vocab[w] = file.vocab[w] ?? `#${w}`;
   return {
