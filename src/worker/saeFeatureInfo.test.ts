@@ -7,6 +7,9 @@ import { floatData, weightAt } from '../core/params';
 import { planModel } from '../core/plan';
 import { runOf } from '../lenses/cache';
 import { byId, caseFolder, caseKernel, type ReferenceCase } from '../../test/helpers/referenceCases';
+import { parseJsonc } from '../model/jsonc';
+import { planModel as plan } from '../core/plan';
+import { checkpointHover } from './checkpointText';
 import { saeFeatureResult } from './saeFeatureInfo';
 
 const sae = caseFolder<ReferenceCase>('sae-cases', (f) => f === 'arrays.json');
@@ -58,5 +61,38 @@ describe('an SAE feature\'s attribution at a chosen token, to a chosen word', ()
     assert.equal(last.target, lastLogits.indexOf(Math.max(...lastLogits)));
     const bad = saeFeatureResult(file, run, 'layers.0.out', f, pos, V + 3).dla;
     assert.deepEqual(bad, { error: `word ${V + 3} is outside the vocabulary 0…${V - 1}` });
+  });
+});
+
+describe('a hover over an SAE feature\'s id anywhere in the model file', () => {
+  it('shows the feature\'s card in a steer\'s feature and a sae_scale key, with what the file does with it', async () => {
+    const steerCases = caseFolder<ReferenceCase>('steer-cases', (f) => f.startsWith('tokenizer'));
+    const c = steerCases.read('gpt2_feature_attn_out_sae_edit.json');
+    const text = JSON.stringify({ ...c.model, sae_scale: { 'layers.0.sae.9': 1 } }, null, 2);
+    const file = (await steerCases.readIn(JSON.parse(text) as Record<string, unknown>)).file!;
+    assert.ok(file, 'the file reads');
+    const stages = new Map(forward(file.model, caseKernel).map((s) => [s.id, s]));
+    const doc = { file, root: parseJsonc(text).root, plan: plan(file.model.spec), stages, stale: false };
+    const steer = file.checkpoint!.request.steers![0];
+    assert.equal(steer.source.kind, 'feature');
+    const id = (steer.source as { text: string }).text;
+    const hoverAt = (needle: string, from = 0): { markdown: string; start: number; end: number } => {
+      const at = text.indexOf(needle, from);
+      assert.ok(at >= 0, needle);
+      const h = checkpointHover(doc, at + 3, caseKernel);
+      assert.ok(h, `a hover at ${needle}`);
+      return h;
+    };
+    const inSteer = hoverAt(`"${id}"`, text.indexOf('"steer"'));
+    const n = /sae\.(\d+)$/.exec(id)![1];
+    assert.match(inSteer.markdown, new RegExp(`SAE feature ${n} of `));
+    assert.match(inSteer.markdown, /Promotes: /);
+    assert.match(inSteer.markdown, new RegExp(`In this file: its decoder row steers ${steer.site.replace(/\./g, '\\.')}`));
+    assert.equal(text.slice(inSteer.start, inSteer.end), `"${id}"`);
+    const inScale = hoverAt('"layers.0.sae.9"');
+    assert.match(inScale.markdown, /SAE feature 9 of layers\.0\.out/);
+    assert.match(inScale.markdown, /scaled by 1 \(sae_scale\)/);
+    // (a string that names no feature: no SAE hover)
+    assert.equal(checkpointHover(doc, text.indexOf('"version"') + 2, caseKernel), null);
   });
 });

@@ -2,7 +2,8 @@
 // src/lenses/saeFeature.ts), and the SAE's fit for the `.error` card: from the document's model
 // and its last computed stages.
 
-import { saeFeatureId, SAE_PART, saeStageId } from '../core/ids';
+import { parseSaeId, saeFeatureId, SAE_PART, saeStageId } from '../core/ids';
+import type { JsonNode } from '../model/jsonc';
 import { saeFit } from '../core/saeError';
 import type { SaeSpec } from '../core/saeSpec';
 import type { Run } from '../lenses/cache';
@@ -100,4 +101,47 @@ export function saeEditHover(c: DocStages, e: SaeEdit): { markdown: string; star
   }
   if (c.stale) lines.push('', '_Values from the last computation, before your latest edit._');
   return { markdown: lines.join('\n'), start: e.at.start, end: e.at.end };
+}
+
+/** The string (a value, or a property's name) at offset in the file's JSON, with its range; null elsewhere. */
+export function stringAt(root: JsonNode | null, offset: number): { text: string; start: number; end: number } | null {
+  const inside = (n: { start: number; end: number }): boolean => offset >= n.start && offset <= n.end;
+  let node = root;
+  while (node && inside(node)) {
+    if (node.kind === 'string') return { text: node.value, start: node.start, end: node.end };
+    if (node.kind === 'object') {
+      const prop = node.props.find((p) => inside(p) || (offset >= p.keyStart && offset <= p.keyEnd));
+      if (!prop) return null;
+      if (offset >= prop.keyStart && offset <= prop.keyEnd) return { text: prop.key, start: prop.keyStart, end: prop.keyEnd };
+      node = prop.value;
+    } else if (node.kind === 'array') node = node.items.find(inside) ?? null;
+    else return null;
+  }
+  return null;
+}
+
+/**
+ * The hover over an SAE feature's id anywhere in the file (a `steer`'s feature, a key of
+ * `sae_scale`, any string naming one): its summary, and what the file does with it.
+ */
+export function saeIdHover(c: DocStages, offset: number): { markdown: string; start: number; end: number } | null {
+  const s = stringAt(c.root, offset);
+  const n = s ? parseSaeId(s.text) : null;
+  if (!s || !n || !('feature' in n)) return null;
+  const lines: string[] = [];
+  try {
+    const run = runOf(c.file.model, c.stages.values());
+    lines.push(saeFeatureMarkdown(saeFeatureResult(c.file, run, n.site, n.feature, null)));
+  } catch (err) {
+    if (!(err instanceof LensError)) throw err;
+    lines.push(`**${s.text}** · ${err.message}`);
+  }
+  const req = c.file.checkpoint?.request;
+  const uses = [
+    ...(req?.saeEdits ?? []).filter((e) => e.site === n.site && e.feature === n.feature).map((e) => EDIT_VERB[e.kind](e.value)),
+    ...(req?.steers ?? []).filter((x) => x.source.kind === 'feature' && x.source.site === n.site && x.source.feature === n.feature).map((x) => `its decoder row steers ${x.site} (alpha ${formatValue(x.alpha)})`),
+  ];
+  if (uses.length) lines.push('', `In this file: ${uses.join('; ')}.`);
+  if (c.stale) lines.push('', '_Values from the last computation, before your latest edit._');
+  return { markdown: lines.join('\n'), start: s.start, end: s.end };
 }
