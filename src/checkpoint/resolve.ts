@@ -131,6 +131,21 @@ export class CheckpointResolver {
     return { file, problems, ids };
   }
 
+  /**
+   * A written-out model's SAEs (its `saes`, `sae_ablate` …: file.saeKeys) attached to its model, as
+   * a checkpoint file's are; problems said at their keys. `saes`: loaded, in the order of `saes`.
+   */
+  attachSaes(file: ModelFile, saes: readonly LoadedSae[]): { file: ModelFile | null; problems: Problem[] } {
+    const keys = file.saeKeys;
+    if (!keys) return { file, problems: [] };
+    const problems: Problem[] = [];
+    const params = new Map(file.model.params);
+    const spec = this.saes.attach(file.model.spec, keys.saes, saes, keys.edits, params, (at, message) => {
+      problems.push({ severity: 'error', code: 'value', message, path: at.path, start: at.start, end: at.end });
+    });
+    return problems.length ? { file: null, problems } : { file: { ...file, model: { spec, params } }, problems };
+  }
+
   /** The corrupted input's ids: as many as the input's, inside the vocabulary; null when not given or wrong (said). */
   private corrupted(req: CheckpointRequest, tok: PromptTokenizer | null, T: number, V: number, error: (c: ProblemCode, at: { start: number; end: number; path: readonly (string | number)[] }, m: string) => void): readonly number[] | null {
     let ids: readonly number[] | null = req.corruptedIds;

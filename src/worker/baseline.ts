@@ -71,7 +71,7 @@ export class Baseline {
     if (s.text === this.key && this.run && !this.loading) return this.run;
     this.key = s.text;
     const base = readModel(s.text, s.fileName);
-    const r = base.checkpoint && this.store ? resolveRead(base, s.fileName, this.store, this.resolver) : { read: base };
+    const r = (base.checkpoint || base.file?.saeKeys) && this.store ? resolveRead(base, s.fileName, this.store, this.resolver) : { read: base };
     if ('loading' in r) {
       this.loading = true;
       void r.loading.then(() => {

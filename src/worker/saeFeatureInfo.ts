@@ -55,7 +55,12 @@ export function saeFeatureResult(file: ModelFile, run: Run, site: string, featur
 
 /** The file's edits of the SAE at site's features, said as the hover says them. */
 function editsOf(file: ModelFile, site: string): Array<[number, string]> {
-  return (file.checkpoint?.request.saeEdits ?? []).filter((e) => e.site === site).map((e) => [e.feature, EDIT_VERB[e.kind](e.value)]);
+  return saeEditsOf(file).filter((e) => e.site === site).map((e) => [e.feature, EDIT_VERB[e.kind](e.value)]);
+}
+
+/** The file's SAE feature edits: a checkpoint file's, or a written-out model's (its saeKeys). */
+function saeEditsOf(file: ModelFile): readonly SaeEdit[] {
+  return file.checkpoint?.request.saeEdits ?? file.saeKeys?.edits ?? [];
 }
 
 export function saeFitResult(file: ModelFile, run: Run, site: string): LensResult {
@@ -138,7 +143,7 @@ export function saeIdHover(c: DocStages, offset: number): { markdown: string; st
   }
   const req = c.file.checkpoint?.request;
   const uses = [
-    ...(req?.saeEdits ?? []).filter((e) => e.site === n.site && e.feature === n.feature).map((e) => EDIT_VERB[e.kind](e.value)),
+    ...saeEditsOf(c.file).filter((e) => e.site === n.site && e.feature === n.feature).map((e) => EDIT_VERB[e.kind](e.value)),
     ...(req?.steers ?? []).filter((x) => x.source.kind === 'feature' && x.source.site === n.site && x.source.feature === n.feature).map((x) => `its decoder row steers ${x.site} (alpha ${formatValue(x.alpha)})`),
   ];
   if (uses.length) lines.push('', `In this file: ${uses.join('; ')}.`);
