@@ -6,7 +6,7 @@
 // target's comment says what its bar was calibrated on and which regression it fails.
 // Prints a table and writes bench/results.json. Benchmarks are not tests: nothing here fails a build.
 //
-//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,archs,onnx,big,memory,big1b,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
+//   node dist/bench.js [--quick] [--only matmul,parse,recompute,edit,draw,checkpoint,archs,sae,onnx,big,memory,big1b,wire,host,open,keystroke,typing,hosts] [--out FILE] [--profile]
 //
 // Sections:
 //   matmul     GFLOPS of naive / TS / WebAssembly SIMD / tfjs-cpu / tfjs-wasm on FFN and attention shapes
@@ -17,6 +17,7 @@
 //   draw       one 32 × 3072 heatmap drawn in Chromium (Playwright), as the panel draws it
 //   checkpoint random-weight GPT-2-small and SmolLM2-135M: an ablate and an appended token vs a full forward
 //   generate   32 tokens generated on GPT-2-small with the KV cache vs recomputing every step
+//   sae        a random SAE of 16k features at a GPT-2-small stage (T = 32): its stages vs the forward's (bench/saeBench.ts)
 //   archs      the forward's GFLOP/s on each architecture's block (Pythia, Qwen3, Gemma 3, Gemma 2 widths) vs GPT-2-small's
 //   onnx       GPT-2-small's forward vs the same ONNX graph on onnxruntime-web (and -node, information): bench/onnxPeer.ts
 //   big        GFLOP/s of a Llama-3.2-1B-wide block vs GPT-2-small's (Gemma-2-2B, Llama-3.1-8B: information): bench/bigModels.ts
@@ -58,6 +59,7 @@ import { tfjsGpt2Forward } from './tfjsGpt2';
 import { wireBytesOfEdits, type EditBytes } from './wireBytes';
 import { archThroughput } from './archThroughput';
 import { generationBench } from './generation';
+import { saeBench } from './saeBench';
 import { threadsForward } from './threadsForward';
 import { onnxPeer } from './onnxPeer';
 import { bigThroughput, incremental1b, memoryAfterOpen } from './bigModels';
@@ -1023,13 +1025,14 @@ async function main(): Promise<void> {
   await section('hosts', hosts);
   await section('parse', parse);
   await section('matmul', matmul);
-  if (['recompute', 'edit', 'checkpoint', 'archs', 'onnx', 'generate'].some(want)) await startWorkerKernel();
+  if (['recompute', 'edit', 'checkpoint', 'archs', 'onnx', 'generate', 'sae'].some(want)) await startWorkerKernel();
   await section('recompute', recompute);
   await section('edit', edits);
   await section('draw', draw);
   await section('checkpoint', checkpoints);
   await section('archs', archs);
   await section('generate', async () => { results.generate = await generationBench(workerKernel!, (id) => writePreset(join(tmpdir(), 'ffn-bench-checkpoints'), id)); });
+  await section('sae', () => saeBench(workerKernel!, writePreset(join(tmpdir(), 'ffn-bench-checkpoints'), 'gpt2-small-checkpoint'), { target, information, stat, results, quick }));
   await section('threads', () => threadsForward({ target, information, stat, results, quick }));
   await section('onnx', onnx);
   await section('big', () => bigThroughput(report));

@@ -126,9 +126,24 @@ export class CheckpointResolver {
       name: req.name, tokens, vocab, model, layout: 'out_in',
       dims: { seq: spec.T, dModel: spec.C, dFf: first?.F ?? 0, heads: attn?.NH ?? 0, layers: spec.layers.length, vocab: V },
       paramCounts: countParams(ckpt.params),
-      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids, corruptedIds, ...(spec === attached ? {} : { unsteered: unsteeredModel(attached, spec, params) }) },
+      checkpoint: { request: req, source: ckpt, tokenizer: tok, ids, corruptedIds, ...(spec === attached ? {} : { unsteered: unsteeredModel(attached, spec, params) }), ...(saes.length ? { saes } : {}) },
     };
     return { file, problems, ids };
+  }
+
+  /**
+   * A written-out model's SAEs (its `saes`, `sae_ablate` …: file.saeKeys) attached to its model, as
+   * a checkpoint file's are; problems said at their keys. `saes`: loaded, in the order of `saes`.
+   */
+  attachSaes(file: ModelFile, saes: readonly LoadedSae[]): { file: ModelFile | null; problems: Problem[] } {
+    const keys = file.saeKeys;
+    if (!keys) return { file, problems: [] };
+    const problems: Problem[] = [];
+    const params = new Map(file.model.params);
+    const spec = this.saes.attach(file.model.spec, keys.saes, saes, keys.edits, params, (at, message) => {
+      problems.push({ severity: 'error', code: 'value', message, path: at.path, start: at.start, end: at.end });
+    });
+    return problems.length ? { file: null, problems } : { file: { ...file, model: { spec, params } }, problems };
   }
 
   /** The corrupted input's ids: as many as the input's, inside the vocabulary; null when not given or wrong (said). */

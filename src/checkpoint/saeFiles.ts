@@ -10,8 +10,10 @@ import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, type Root } from './inside';
 import { npzEntries, readNpy } from './npz';
-import { readHeader, readTensor } from './safetensors';
+import type { WeightHolder } from './load';
+import { readHeader, readTensor, readTensorBits, type SafetensorsFile, type TensorInfo } from './safetensors';
 import { describeValue } from '../common/quote';
+import { panelsLength, type Param } from '../core/params';
 import { SAE_ACTIVATIONS, SAE_NORMALIZE, type SaeActivation, type SaeNormalize, type SaeSpec } from '../core/saeSpec';
 
 /** What an SAE computes, but where it is attached (the model file says that). */
@@ -22,7 +24,12 @@ export type SaeConfig = Omit<SaeSpec, 'site'> & {
 };
 
 export interface SaeWeights {
-  readonly Wenc: Float32Array;
+  /**
+   * W_enc [d_in, d_sae] as the matrix param the encoder multiplies: with a holder (the kernel), its
+   * panels in the kernel's memory, held once (the product reads them where they lie), 16-bit when
+   * the file's are (BF16/F16 widened inside the product); else in_out as read.
+   */
+  readonly Wenc: Param;
   readonly benc: Float32Array | null;
   readonly Wdec: Float32Array;
   readonly bdec: Float32Array | null;
@@ -38,19 +45,21 @@ export interface LoadedSae {
 const CFG = 'cfg.json';
 const WEIGHTS = 'sae_weights.safetensors';
 const NPZ = 'params.npz';
+/** The staging buffer a tensor is read through into the holder (load.ts's is larger: a checkpoint's tensors are). */
+const STAGING_BYTES = 8 << 20;
 
 /** The SAE in `folder` (SAELens' layout, else Gemma Scope's); nothing is read from outside it. */
-export async function loadSae(files: CheckpointFiles, folder: string, hfCache = true): Promise<LoadedSae> {
+export async function loadSae(files: CheckpointFiles, folder: string, hfCache = true, holder?: WeightHolder): Promise<LoadedSae> {
   const root: Root = { path: folder, hfCache, shown: "the SAE's folder" };
   const inside = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} in ${folder} ${why}: FFN Lens reads only files inside the SAE's folder`, { file: name });
   const cfg = await inside(CFG);
-  if (cfg !== null && (await files.size(cfg)) !== null) return loadSaeLens(files, cfg, await inside(WEIGHTS), folder);
+  if (cfg !== null && (await files.size(cfg)) !== null) return loadSaeLens(files, cfg, await inside(WEIGHTS), folder, holder);
   const npz = await inside(NPZ);
-  if (npz !== null && (await files.size(npz)) !== null) return loadGemmaScope(files, npz, folder);
+  if (npz !== null && (await files.size(npz)) !== null) return loadGemmaScope(files, npz, folder, holder);
   throw new CheckpointError(`no SAE in ${named(folder)}: expected SAELens' ${CFG} + ${WEIGHTS}, or Gemma Scope's ${NPZ}`);
 }
 
-async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath: string | null, folder: string): Promise<LoadedSae> {
+async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath: string | null, folder: string, holder?: WeightHolder): Promise<LoadedSae> {
   let raw: unknown;
   try {
     raw = JSON.parse(new TextDecoder().decode(await files.read(cfgPath)));
@@ -79,8 +88,27 @@ async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath:
     const t = file.tensors.get(name);
     return t && want[name] ? readTensor(files, file, t) : null;
   };
-  const weights: SaeWeights = { Wenc: (await read('W_enc'))!, benc: await read('b_enc'), Wdec: (await read('W_dec'))!, bdec: await read('b_dec'), threshold: await read('threshold') };
+  const Wenc = await readEncoder(files, file, file.tensors.get('W_enc')!, dIn, dSae, holder);
+  const weights: SaeWeights = { Wenc, benc: await read('b_enc'), Wdec: (await read('W_dec'))!, bdec: await read('b_dec'), threshold: await read('threshold') };
   return { format: 'saelens', config, weights };
+}
+
+/** W_enc read into the holder with the room to become panels where it lies (in its own dtype when 16-bit). */
+async function readEncoder(files: CheckpointFiles, file: SafetensorsFile, t: TensorInfo, dIn: number, dSae: number, holder: WeightHolder | undefined): Promise<Param> {
+  const room = panelsLength(dIn, dSae);
+  if (t.dtype === 'BF16' || t.dtype === 'F16') {
+    const half = await readTensorBits(files, file, t, holder ? (n) => holder.halfArray(n, room) : undefined);
+    const bits = holder?.intoPanels(half.bits, dIn, dSae, 'kn') ?? null;
+    return bits ? { half: { dtype: half.dtype, bits }, shape: [dSae, dIn], layout: 'panels' } : { half, shape: [dIn, dSae], layout: 'in_out' };
+  }
+  const data = await readTensor(files, file, t, holder ? (n) => holder.weightArray(n, false, room) : undefined, holder ? new Uint8Array(STAGING_BYTES) : undefined);
+  return encoderParam(data, dIn, dSae, holder);
+}
+
+/** A float32 W_enc [d_in, d_sae] as the encoder's param: panels where the holder can make them, else in_out. */
+function encoderParam(data: Float32Array, dIn: number, dSae: number, holder: WeightHolder | undefined): Param {
+  const panels = holder?.intoPanels(data, dIn, dSae, 'kn') ?? null;
+  return panels ? { data: panels, shape: [dSae, dIn], layout: 'panels' } : { data, shape: [dIn, dSae], layout: 'in_out' };
 }
 
 /** cfg.json → the SAE's config, each field checked (SAELens' defaults where it has one). */
@@ -135,7 +163,7 @@ function activationOf(c: Record<string, unknown>, bad: (field: string, why: stri
   throw bad('activation_fn', `is ${describeValue(fn)}; FFN Lens reads relu, topk and jumprelu`);
 }
 
-async function loadGemmaScope(files: CheckpointFiles, path: string, folder: string): Promise<LoadedSae> {
+async function loadGemmaScope(files: CheckpointFiles, path: string, folder: string, holder?: WeightHolder): Promise<LoadedSae> {
   const entries = await npzEntries(files, path, NPZ);
   const entry = (name: string, required: boolean): ReturnType<typeof entries.get> => {
     const e = entries.get(name);
@@ -150,7 +178,10 @@ async function loadGemmaScope(files: CheckpointFiles, path: string, folder: stri
     return e ? (await readNpy(files, path, e, NPZ, shape)).data : null;
   };
   const Wdec = (await opt('W_dec', [dSae, dIn], true))!;
-  const weights: SaeWeights = { Wenc: enc.data, Wdec, benc: await opt('b_enc', [dSae]), bdec: await opt('b_dec', [dIn]), threshold: await opt('threshold', [dSae], true) };
+  // (W_enc copied into the holder, the array read let go: held once)
+  const held = holder ? holder.weightArray(enc.data.length, false, panelsLength(dIn, dSae)) : enc.data;
+  if (held !== enc.data) held.set(enc.data);
+  const weights: SaeWeights = { Wenc: encoderParam(held, dIn, dSae, holder), Wdec, benc: await opt('b_enc', [dSae]), bdec: await opt('b_dec', [dIn]), threshold: await opt('threshold', [dSae], true) };
   return { format: 'gemma-scope', config: { dIn, dSae, activation: 'jumprelu', applyBDecToInput: false, normalize: 'none', name: folderName(folder) }, weights };
 }
 

@@ -64,7 +64,7 @@ export class SaeAttacher {
       }
       if (p) out.set(id, p);
     };
-    put(key(SAE_PARAM.Wenc), () => ({ data: w.Wenc, shape: [dIn, dSae], layout: 'in_out' }));
+    put(key(SAE_PARAM.Wenc), () => w.Wenc);
     put(key(SAE_PARAM.Wdec), () => ({ data: w.Wdec, shape: [dSae, dIn], layout: 'in_out' }));
     put(key(SAE_PARAM.benc), () => (w.benc ? { data: w.benc, shape: [dSae] } : null));
     put(key(SAE_PARAM.bdec), () => (w.bdec ? { data: w.bdec, shape: [dIn] } : null));

@@ -125,7 +125,7 @@ export class CheckpointStore {
   sae(folder: string): Loading<LoadedSae> {
     return this.get(this.saes, folder, async () => {
       await this.inWorkspace(folder, "the SAE's folder");
-      return loadSae(this.files, folder, this.workspace === null);
+      return loadSae(this.files, folder, this.workspace === null, this.holder);
     });
   }
 
@@ -284,7 +284,7 @@ function messageOf(e: unknown): string {
  */
 export function resolveRead(read: ReadResult, modelFile: string, store: CheckpointStore | null, resolver: CheckpointResolver): { read: ReadResult } | { loading: Promise<void>; tokenizing?: boolean; folder?: string } {
   const req = read.checkpoint;
-  if (!req) return { read };
+  if (!req) return read.file?.saeKeys?.saes.length ? writtenOutSaes(read, modelFile, store, resolver) : { read };
   const problem = (at: { start: number; end: number; path: readonly (string | number)[] }, message: string, severity: Problem['severity'] = 'error'): { read: ReadResult } => ({
     read: { ...read, problems: [...read.problems, { severity, code: 'value', message, path: at.path, start: at.start, end: at.end } satisfies Problem] },
   });
@@ -311,6 +311,22 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
   const pending = texts.map((text) => (text === null ? null : t.value!.encodeAhead(text))).filter((p) => p !== null);
   if (pending.length > 0) return { loading: Promise.all(pending).then(() => undefined), tokenizing: true };
   const r = resolver.resolve(req, c.value, t.value, s.map((x) => (x as { value: LoadedSae }).value), store.kernel);
+  return { read: { ...read, file: r.file, problems: [...read.problems, ...r.problems] } };
+}
+
+/** A written-out model with SAEs: its model once they are loaded, with them attached (resolve.ts). */
+function writtenOutSaes(read: ReadResult, modelFile: string, store: CheckpointStore | null, resolver: CheckpointResolver): { read: ReadResult } | { loading: Promise<void> } {
+  const file = read.file!;
+  const refs = file.saeKeys!.saes;
+  const fail = (at: { start: number; end: number; path: readonly (string | number)[] }, message: string): { read: ReadResult } => ({
+    read: { ...read, file: null, problems: [...read.problems, { severity: 'error', code: 'value', message, path: at.path, start: at.start, end: at.end } satisfies Problem] },
+  });
+  if (!store) return fail(refs[0].pathAt, 'SAEs cannot be read here');
+  const s = refs.map((ref) => store.sae(store.resolvePath(modelFile, ref.path)));
+  if (s.some((x) => x.state === 'loading')) return { loading: Promise.all(s.map((x) => (x.state === 'loading' ? x.done : undefined))).then(() => undefined) };
+  const bad = s.findIndex((x) => x.state === 'failed');
+  if (bad >= 0) return fail(refs[bad].pathAt, `the SAE ${quote(refs[bad].path)}: ${(s[bad] as { message: string }).message}`);
+  const r = resolver.attachSaes(file, s.map((x) => (x as { value: LoadedSae }).value));
   return { read: { ...read, file: r.file, problems: [...read.problems, ...r.problems] } };
 }
 

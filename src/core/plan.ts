@@ -86,6 +86,22 @@ class Planner {
     return id;
   }
 
+  /**
+   * The residual-stream map's mark (show.overview 'stream') on what layer i hands on: moved from
+   * `layers.i.out` to the SAE's splice or the steered stage after it, when there is one.
+   */
+  streamAt(i: number, handed: string): void {
+    const out = stageId(i, STAGE.out);
+    if (handed === out) return;
+    const at = (id: string): number => this.stages.findIndex((d) => d.id === id);
+    const o = at(out);
+    const h = at(handed);
+    if (o < 0 || h < 0) return;
+    const { overview: _, ...rest } = this.stages[o].show;
+    this.stages[o] = { ...this.stages[o], show: rest };
+    this.stages[h] = { ...this.stages[h], show: { ...this.stages[h].show, overview: 'stream' } };
+  }
+
   /** A norm stage of `x` with the params under its own id (`layers.0.ln1.gamma`, `ln_f.beta`). */
   norm(layer: number, kind: string, x: string, text: Text): string {
     const { spec } = this;
@@ -116,10 +132,14 @@ export function planModel(spec: ModelSpec): StageDef[] {
       ? (e.positional === 'sinusoidal' ? 'the token vectors plus sinusoidal positions' : 'the token vectors entering layer 0')
       : (e.positional === 'learned' ? 'each token\'s embedding row plus its position\'s' : 'each token\'s embedding row')) + scaled,
   });
+  // what each layer hands on: its output, or after an SAE splice or a steer there, the stage read in its place
+  const handed: string[] = [];
   spec.layers.forEach((_, i) => {
     x = planLayer(P, i, x);
+    handed.push(x);
+    P.streamAt(i, x);
   });
-  planOutput(P, x);
+  planOutput(P, x, handed);
   return P.stages;
 }
 
@@ -268,7 +288,7 @@ function planFfn(P: Planner, i: number, h: string, parallel = false): string {
 }
 
 /** The final norm, the output, and the head with its logit lens of every layer. */
-function planOutput(P: Planner, x: string): void {
+function planOutput(P: Planner, x: string, handed: readonly string[]): void {
   const { spec } = P;
   const { T, C } = spec;
   const NN = normName(spec);
@@ -293,8 +313,10 @@ function planOutput(P: Planner, x: string): void {
   const norm = spec.finalNorm ? { kind: spec.normKind, gamma: f.gamma, beta: rms ? null : f.beta, eps: epsOf(spec, STAGE.lnF), ...(rms && spec.normOnePlus ? { onePlus: true } : {}) } : null;
   const normIds = norm ? (rms ? [f.gamma] : [f.gamma, f.beta]) : [];
   spec.layers.forEach((_, i) => {
-    const li = stageId(i, STAGE.out);
+    // (the stream as the next layer reads it: after an SAE's splice or a steer at layers.i.out)
+    const li = handed[i];
+    const as = li === stageId(i, STAGE.out) ? '' : ` as ${li} hands it on`;
     P.add(i, STAGE.lens, [T, V], lensOp, { x: li, norm, W, b, C, V, ...(cap === null ? {} : { softcap: cap }) }, { inputs: [li], params: [...normIds, W, b] },
-      { group: 'lens', cols: 'vocab', title: `Logit Lens, layer ${i}`, meaning: `the head read off layer ${i}'s output${norm ? ' through the final norm' : ''}${capped}: what the model would predict if it stopped here`, source: { params: [W], perHead: false } });
+      { group: 'lens', cols: 'vocab', title: `Logit Lens, layer ${i}`, meaning: `the head read off layer ${i}'s output${as}${norm ? ' through the final norm' : ''}${capped}: what the model would predict if it stopped here`, source: { params: [W], perHead: false } });
   });
 }

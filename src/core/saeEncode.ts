@@ -33,23 +33,76 @@ export function saeActivate(sae: SaeSpec, pre: Float32Array, T: number, threshol
   const N = sae.dSae;
   if (sae.activation === 'topk') {
     const k = Math.min(sae.k ?? N, N);
-    const order = new Int32Array(N);
-    for (let t = 0; t < T; t++) {
-      const row = pre.subarray(t * N, (t + 1) * N);
-      for (let i = 0; i < N; i++) order[i] = i;
-      // (the k largest, ties to the lower index as torch.topk on the CPU keeps them in practice)
-      const kept = Array.from(order).sort((a, b) => row[b] - row[a] || a - b).slice(0, k);
-      const keep = new Uint8Array(N);
-      for (const i of kept) keep[i] = 1;
-      for (let i = 0; i < N; i++) row[i] = keep[i] && row[i] > 0 ? row[i] : 0;
+    const heap = new Int32Array(k);
+    for (let t = 0; t < T; t++) topkRelu(pre.subarray(t * N, (t + 1) * N), k, heap);
+    return;
+  }
+  if (sae.activation === 'jumprelu' && threshold) {
+    for (let t = 0, i = 0; t < T; t++) {
+      for (let f = 0; f < N; f++, i++) {
+        const v = pre[i];
+        if (!(v > threshold[f] && v > 0)) pre[i] = 0;
+      }
     }
     return;
   }
-  for (let i = 0; i < T * N; i++) {
-    const v = pre[i];
-    const on = sae.activation === 'jumprelu' ? v > (threshold ? threshold[i % N] : 0) : true;
-    pre[i] = on && v > 0 ? v : 0;
+  for (let i = 0; i < T * N; i++) if (!(pre[i] > 0)) pre[i] = 0;
+}
+
+/**
+ * relu(topk(row, k)) in place: the k largest kept (ties to the lower index, as torch.topk on the
+ * CPU keeps them in practice), then whatever is not above 0 set to 0. A value ≤ 0 ends 0 whether
+ * kept or not, so only the positive ones are selected among: one pass with a heap of the k best
+ * so far (its root the worst of them), not a sort of every feature.
+ */
+export function topkRelu(row: Float32Array, k: number, heap: Int32Array = new Int32Array(k)): void {
+  if (k <= 0) {
+    row.fill(0);
+    return;
   }
+  let n = 0;
+  let floor = Infinity; // the root's value once the heap holds k
+  // worse(a, b): a is ranked after b (smaller, or equal with the higher index)
+  const worse = (a: number, b: number): boolean => row[a] < row[b] || (row[a] === row[b] && a > b);
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) return;
+      const c = l + 1 < n && worse(heap[l + 1], heap[l]) ? l + 1 : l;
+      if (!worse(heap[c], heap[i])) return;
+      const x = heap[i];
+      heap[i] = heap[c];
+      heap[c] = x;
+      i = c;
+    }
+  };
+  for (let i = 0; i < row.length; i++) {
+    const v = row[i];
+    if (!(v > 0)) continue;
+    if (n < k) {
+      // (sift up)
+      let j = n++;
+      heap[j] = i;
+      while (j > 0) {
+        const p = (j - 1) >> 1;
+        if (!worse(heap[j], heap[p])) break;
+        const x = heap[j];
+        heap[j] = heap[p];
+        heap[p] = x;
+        j = p;
+      }
+      if (n === k) floor = row[heap[0]];
+    } else if (v > floor) {
+      // (a later index equal to the root's value ranks after it: not taken)
+      heap[0] = i;
+      down(0);
+      floor = row[heap[0]];
+    }
+  }
+  const kept = new Float32Array(n);
+  for (let j = 0; j < n; j++) kept[j] = row[heap[j]];
+  row.fill(0);
+  for (let j = 0; j < n; j++) row[heap[j]] = kept[j];
 }
 
 /** The plain forward (the reference the op is tested against): acts [T, d_sae]; W_enc [d_in, d_sae] row-major. */

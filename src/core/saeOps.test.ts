@@ -6,7 +6,7 @@ import type { StageContext } from './graph';
 import { floatData, type Param } from './params';
 import { rng } from './rng';
 import { saeDecode, saeDecodeNaive } from './saeDecode';
-import { saeEncodeNaive, saeEncodeOp } from './saeEncode';
+import { saeActivate, saeEncodeNaive, saeEncodeOp, topkRelu } from './saeEncode';
 import { saeErrorForward, saeFit } from './saeError';
 import type { SaeSpec } from './saeSpec';
 import { editActs, saeSpliceForward, saeSpliceOp } from './saeSplice';
@@ -54,6 +54,38 @@ describe('SAE ops', () => {
     const got = saeEncodeOp.run(ctxOf(T, { x }, params), { x: 'x', sae, Wenc: 'W', benc: 'be', bdec: 'bd', threshold: 'th' }).data;
     close(got, Array.from(want), 1e-5);
     assert.ok(want.some((v) => v > 0) && want.some((v) => v === 0));
+  });
+
+  it('topk by a heap = the k first of a full sort (value, then index), through relu; ties and k past the positives', () => {
+    // the reference: every feature sorted, as the selection was before
+    const bySort = (row: Float32Array, k: number): Float32Array => {
+      const kept = Array.from(row.keys()).sort((a, b) => row[b] - row[a] || a - b).slice(0, k);
+      const out = new Float32Array(row.length);
+      for (const i of kept) out[i] = row[i] > 0 ? row[i] : 0;
+      return out;
+    };
+    const r = rng(11);
+    for (const [n, k] of [[40, 5], [200, 16], [300, 1], [64, 64], [50, 80]] as const) {
+      for (let trial = 0; trial < 20; trial++) {
+        // (values on a coarse grid: many ties, some negative, some zero)
+        const row = Float32Array.from({ length: n }, () => Math.round((r() * 2 - 0.7) * 4) / 4);
+        const want = bySort(row, k);
+        const got = row.slice();
+        topkRelu(got, k);
+        assert.deepEqual(Array.from(got), Array.from(want), `n ${n}, k ${k}, trial ${trial}`);
+      }
+    }
+    // by hand: [1, 3, 3, 2, 3], k = 2 keeps the first two 3s
+    const row = f32([1, 3, 3, 2, 3]);
+    topkRelu(row, 2);
+    assert.deepEqual(Array.from(row), [0, 3, 3, 0, 0]);
+    // jumprelu and relu in place, by hand
+    const pre = f32([-1, 0.5, 2, 3, 0.2, -4]);
+    saeActivate({ ...base, activation: 'jumprelu' }, pre, 2, f32([0, 1, 2.5]));
+    assert.deepEqual(Array.from(pre), [0, 0, 0, 3, 0, 0]);
+    const p2 = f32([-1, 0.5, NaN]);
+    saeActivate(base, p2, 1, null);
+    assert.deepEqual(Array.from(p2), [0, 0.5, 0]);
   });
 
   it('decodes sparse as the dense product, and recon + error = x', () => {

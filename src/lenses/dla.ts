@@ -25,7 +25,7 @@ import { planModel } from '../core/plan';
 import { floatData } from '../core/params';
 import type { StageDef } from '../core/graph';
 import { LensError, top2, type Run } from './cache';
-import { frozenNorm, normReading } from './frozenNorm';
+import { finalStream, frozenNorm, normReading } from './frozenNorm';
 import { backProject, dot, weightAt } from './weights';
 
 export interface DlaOptions {
@@ -106,8 +106,7 @@ export function directLogitAttribution(run: Run, opts: DlaOptions = {}): Dla {
   // the frozen final norm: d' such that part · d' is the part's share of the logit
   const plan = opts.plan ?? planModel(spec);
   const byId = new Map(plan.map((s) => [s.id, s]));
-  const L = spec.layers.length;
-  const x = run.stage(L ? stageId(L - 1, STAGE.out) : STAGE.input).subarray(pos * C, (pos + 1) * C);
+  const x = run.stage(finalStream(plan)).subarray(pos * C, (pos + 1) * C); // (after an SAE splice or steer at the last layer, as ln_f reads it)
   const lnF = byId.get(STAGE.lnF);
   let d: Float64Array = u;
   if (lnF) {

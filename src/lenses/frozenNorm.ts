@@ -7,6 +7,7 @@
 //   (g: the gain, or 1 + w for gemma's (1 + w) RMSNorm; 1 without a gain)
 
 import type { StageDef } from '../core/graph';
+import { STAGE } from '../core/ids';
 import type { Params } from '../core/params';
 import { dot } from './weights';
 
@@ -65,4 +66,14 @@ export function frozenNorm(def: StageDef, params: Params, x: ArrayLike<number>, 
 /** The norm stage of the plan that reads `id` (a sublayer's post-norm: `ln1_post` reads `attn.out`), or null. */
 export function normReading(plan: readonly StageDef[], id: string): StageDef | null {
   return plan.find((s) => isNormStage(s) && normInput(s) === id) ?? null;
+}
+
+/**
+ * The stream the final norm reads (the output, without one): the last layer's `out`, or what is
+ * read in its place after an SAE's splice or a steer there (the plan's own input of that stage).
+ */
+export function finalStream(plan: readonly StageDef[]): string {
+  const def = plan.find((d) => d.id === STAGE.lnF) ?? plan.find((d) => d.id === STAGE.output);
+  if (!def) throw new Error('a plan with no output');
+  return def.inputs[0];
 }

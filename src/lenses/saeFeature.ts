@@ -12,13 +12,13 @@
 //     stream gets elsewhere (the layers after the site, the biases, an SAE edit's change), they sum
 //     to the logit difference:  Σ features + b_dec part + error + rest = logitDiff − remainder.
 
-import { PARAM, SAE_PARAM, SAE_PART, saeParamId, saeStageId, STAGE, stageId } from '../core/ids';
+import { PARAM, SAE_PARAM, SAE_PART, saeParamId, saeStageId, STAGE } from '../core/ids';
 import type { StageDef } from '../core/graph';
 import { floatData, floatOrNull, type Params } from '../core/params';
 import { planModel } from '../core/plan';
 import { inputScale, type SaeSpec } from '../core/saeSpec';
 import { LensError, top2, type Run } from './cache';
-import { frozenNorm, normReading } from './frozenNorm';
+import { finalStream, frozenNorm, normReading } from './frozenNorm';
 import { dot, weightAt } from './weights';
 
 /** The SAE of a run that reads `site`, or a LensError that says which SAEs there are. */
@@ -136,8 +136,7 @@ function logitDirection(run: Run, plan: readonly StageDef[], pos: number, target
   }
   const bU = floatOrNull(params.get(PARAM.headB)) ?? undefined;
   let constant = bU ? bU[target] - (alt === null ? 0 : bU[alt]) : 0;
-  const L = spec.layers.length;
-  const xFinal = run.stage(L ? stageId(L - 1, STAGE.out) : STAGE.input).subarray(pos * C, (pos + 1) * C);
+  const xFinal = run.stage(finalStream(plan)).subarray(pos * C, (pos + 1) * C);
   const lnF = plan.find((s) => s.id === STAGE.lnF);
   if (!lnF) return { d: u, constant, xFinal };
   const f = frozenNorm(lnF, params, xFinal, u, C);
@@ -158,6 +157,9 @@ export function saeDla(run: Run, sae: SaeSpec, opts: { pos?: number; target?: nu
   const logits = run.stage(STAGE.logits).subarray(pos * V, (pos + 1) * V);
   const target = opts.target ?? top2(logits)[0];
   const alt = opts.alt ?? null;
+  for (const w of alt === null ? [target] : [target, alt]) {
+    if (!Number.isInteger(w) || w < 0 || w >= V) throw new LensError(`word ${w} is outside the vocabulary 0…${V - 1}`);
+  }
   const logitDiff = logits[target] - (alt === null ? 0 : logits[alt]);
   const { d, constant, xFinal } = logitDirection(run, plan, pos, target, alt);
   // the site's stage read where it enters the stream: through a post-norm after it, frozen (gemma's ln2_post on ffn.down)
@@ -182,4 +184,11 @@ export function saeDla(run: Run, sae: SaeSpec, opts: { pos?: number; target?: nu
   const rest = dot(xFinal, d, C) + constant - dot(site, dS, C) - (fn ? fn.constant : 0);
   const sum = features.reduce((acc, [, v]) => acc + v, bdec + error + rest);
   return { pos, target, alt, logitDiff, features, bdec, error, rest, remainder: logitDiff - sum };
+}
+
+/** The k words the model predicts most at pos (its logits), most first. */
+export function predictionsAt(run: Run, pos: number, k: number): number[] {
+  const V = run.model.spec.head?.V ?? 0;
+  if (!V) return [];
+  return topOf(run.stage(STAGE.logits).subarray(pos * V, (pos + 1) * V), k).map(([w]) => w);
 }

@@ -44,4 +44,9 @@ export interface CheckpointFacts {
   readonly corruptedIds: readonly number[] | null;
   /** The same file without its `steer` (compare's "without its steer" baseline); absent when it has none. */
   readonly unsteered?: Model;
+  /**
+   * The SAEs `saes` names, loaded, in its order (src/checkpoint's LoadedSae, opaque here): what a
+   * resolve of the same file again attaches (compare's "without ablate, scale and weights").
+   */
+  readonly saes?: readonly unknown[];
 }

@@ -4,7 +4,7 @@
 import type { Model } from '../core/model';
 import type { Layout } from '../core/spec';
 import type { CheckpointFacts } from './checkpointFacts';
-import type { CheckpointRequest } from './checkpointRequest';
+import type { CheckpointRequest, SaeEdit, SaeRef } from './checkpointRequest';
 import type { JsonNode, NumbersNode, ParsedJson } from './jsonc';
 import type { ParamCounts } from '../core/paramCounts';
 import type { PathSegment, Problem } from './problems';
@@ -33,6 +33,11 @@ export interface ModelFile {
   readonly paramCounts: ParamCounts;
   /** A file that names a checkpoint: what it asked for and what answered (src/checkpoint/resolve.ts). */
   readonly checkpoint?: CheckpointFacts;
+  /**
+   * A written-out model's SAEs and feature edits (`saes`, `sae_ablate` …), as the reader found them:
+   * attached when the file is resolved (src/checkpoint/store.ts's resolveRead).
+   */
+  readonly saeKeys?: { readonly saes: readonly SaeRef[]; readonly edits: readonly SaeEdit[] };
 }
 
 /** Where a param the file gives stands (its matrix or vector): its node and JSON path. */

@@ -5,7 +5,8 @@
 import { runTooLarge } from '../core/runSize';
 import type { Layout, Norm } from '../core/spec';
 import { paramId, PARAM } from '../core/ids';
-import { LAYER_FIELDS, MODEL_FIELDS } from './format';
+import { CHECKPOINT_FIELDS, LAYER_FIELDS, MODEL_FIELDS, type Fields } from './format';
+import { readSaeEdits, readSaes } from './readSaeKeys';
 import type { ObjectNode, PropertyNode } from './jsonc';
 import type { ModelFile } from './modelFile';
 import type { ParamCounts } from '../core/paramCounts';
@@ -15,11 +16,14 @@ import { readHead, readLayer, readLayerNorm, type Counts, type Dims } from './re
 import type { Mat, NumberReader } from './readNumbers';
 import { DEFAULT_LAYERNORM, FINAL_NORM_IDS, toModel, type HeadWeights, type LayerNormWeights, type LayerWeights, type Positional } from './toModel';
 
+/** The SAE keys a written-out model may have too (attached when the file is resolved: src/checkpoint/store.ts's resolveRead). */
+const SAE_KEYS: Fields = Object.fromEntries(['saes', 'sae_ablate', 'sae_scale', 'sae_clamp'].map((k) => [k, CHECKPOINT_FIELDS[k]]));
+
 /** The model a model file writes out, or null when any error was found (the problems are the reader's). */
 export function readModelFile(r: NumberReader, root: ObjectNode, fileName: string): ModelFile | null {
   // (a written-out model reads vectors: a chosen token has no row of "input" to be fed back as)
   const gen = root.props.find((p) => p.key === 'generate');
-  const top = r.fields(gen ? { ...root, props: root.props.filter((p) => p !== gen) } : root, [], MODEL_FIELDS);
+  const top = r.fields(gen ? { ...root, props: root.props.filter((p) => p !== gen) } : root, [], { ...MODEL_FIELDS, ...SAE_KEYS });
   if (gen) r.warn('value', ['generate'], { start: gen.keyStart, end: gen.keyEnd }, 'generate needs a model that reads token ids: only a model file that names a "checkpoint" generates (this one reads the vectors of "input"); it is ignored');
   r.checkVersion(top, root);
   const name = r.string(top.get('name'), ['name']) ?? defaultModelName(fileName);
@@ -50,6 +54,9 @@ export function readModelFile(r: NumberReader, root: ObjectNode, fileName: strin
     if (h) ({ head, vocab } = h);
   }
 
+  const saes = readSaes(r, top.get('saes'));
+  const saeEdits = readSaeEdits(r, top);
+
   r.finishLayoutHints();
   if (r.hasErrors() || !input || !dims) return null;
 
@@ -66,6 +73,7 @@ export function readModelFile(r: NumberReader, root: ObjectNode, fileName: strin
   return {
     name, tokens, vocab, model, layout: r.layout, paramCounts,
     dims: { seq: T, dModel: C, dFf: firstFfn?.F ?? 0, heads: firstAttn?.heads ?? 0, layers: layers.length, vocab: head?.V ?? 0 },
+    ...(saes.length || saeEdits.length ? { saeKeys: { saes, edits: saeEdits } } : {}),
   };
 }
 

@@ -10,8 +10,8 @@ export type LensRequest =
   | { readonly kind: 'heads'; readonly repeat: number | null }
   /** Activation patching of the input's run into the corrupted input's (a long job: progress, cancel). */
   | { readonly kind: 'patch'; readonly target: number | null; readonly alt: number | null; readonly views: 'resid' | 'heads' }
-  /** One SAE feature: its activation per token, the words it promotes and suppresses, its attribution at pos (null: the last). */
-  | { readonly kind: 'saeFeature'; readonly site: string; readonly feature: number; readonly pos: number | null }
+  /** One SAE feature: its activation per token, the words it promotes and suppresses, its attribution at pos (null: the last) to target (null: the top prediction there). */
+  | { readonly kind: 'saeFeature'; readonly site: string; readonly feature: number; readonly pos: number | null; readonly target?: number | null }
   /** How well the SAE at site reconstructs this run: the error's norm and the fraction of variance explained. */
   | { readonly kind: 'saeFit'; readonly site: string };
 
@@ -117,8 +117,11 @@ export interface SaeFeatureResult {
   readonly suppressed: ReadonlyArray<readonly [number, number]>;
   /** How the words are read (the final norm's scale taken as 1), said plainly. */
   readonly wordsNote: string;
-  /** Its direct logit attribution at pos to the top prediction there (null when the model has no head or stream to read it through). */
-  readonly dla: { readonly pos: number; readonly target: number; readonly value: number; readonly logitDiff: number; readonly rank: number; readonly active: number } | { readonly error: string };
+  /**
+   * Its direct logit attribution at pos to target (the top prediction there unless one was asked
+   * for), with the top predictions there to pick another from; or why there is none.
+   */
+  readonly dla: { readonly pos: number; readonly target: number; readonly value: number; readonly logitDiff: number; readonly rank: number; readonly active: number; readonly predictions: readonly number[] } | { readonly error: string };
   /** Its Neuronpedia page when the SAE names its release (cfg.json's neuronpedia_id), else null. */
   readonly neuronpedia: string | null;
   /** What the model file does to it (`held at 8 (sae_clamp)`), or null. */

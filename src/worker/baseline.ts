@@ -8,6 +8,7 @@ import { STAGE } from '../core/ids';
 import type { Engine } from '../core/engine';
 import type { Model } from '../core/model';
 import { CheckpointResolver } from '../checkpoint/resolve';
+import type { LoadedSae } from '../checkpoint/saeFiles';
 import { resolveRead, type CheckpointStore } from '../checkpoint/store';
 import { readModel, type ModelFile } from '../model/read';
 import type { CompareSpec } from '../protocol/worker';
@@ -26,7 +27,7 @@ export interface BaselineRun {
   readonly top: TopWords | null;
 }
 
-const LABELS = { plain: 'without ablate, scale and weights', unsteered: 'without its steer' } as const;
+const LABELS = { plain: 'without ablate, scale and weights', plainSae: 'without ablate, scale, weights and SAE edits', unsteered: 'without its steer' } as const;
 
 export class Baseline {
   private key: string | null = null;
@@ -35,11 +36,13 @@ export class Baseline {
   private readonly resolver = new CheckpointResolver();
   /** The unsteered model the run was of (kind 'unsteered'). */
   private unsteeredModel: Model | null = null;
+  /** The plain baseline's label: it says the SAE edits are left out when the file attaches SAEs. */
+  private plainLabel: string = LABELS.plain;
 
   constructor(readonly spec: CompareSpec, private readonly store: CheckpointStore | null) {}
 
   get label(): string {
-    return this.spec.kind === 'plain' || this.spec.kind === 'unsteered' ? LABELS[this.spec.kind] : this.spec.label;
+    return this.spec.kind === 'plain' ? this.plainLabel : this.spec.kind === 'unsteered' ? LABELS.unsteered : this.spec.label;
   }
 
   /**
@@ -52,10 +55,15 @@ export class Baseline {
       const c = file.checkpoint;
       if (!c) return this.fail('this model file names no checkpoint, so it has no "ablate", "scale" or "weights" to leave out: compare with the file as committed (HEAD) or with another model file');
       const r = c.request;
-      const key = JSON.stringify([r.folder, r.tokenizer, r.prompt, r.tokenIds, r.tokens, r.temperature, r.lens, c.source.paramCount]);
+      // (the SAEs kept, observing: with no edit each hands its stage on as it is; the steer kept too)
+      const saes = (r.saes ?? []).map((s) => [s.path, s.site, s.scalingFactor]);
+      const steers = (r.steers ?? []).map((s) => [s.site, s.alpha, s.positions, s.source]);
+      const key = JSON.stringify([r.folder, r.tokenizer, r.prompt, r.tokenIds, r.tokens, r.temperature, r.lens, c.source.paramCount, saes, steers]);
       if (key === this.key && this.run) return this.run;
       this.key = key;
-      const res = this.resolver.resolve({ ...r, ablate: [], scale: [], weights: [] }, c.source, c.tokenizer);
+      this.plainLabel = saes.length ? LABELS.plainSae : LABELS.plain;
+      const loaded = (c.saes ?? []) as readonly LoadedSae[];
+      const res = this.resolver.resolve({ ...r, ablate: [], scale: [], weights: [], saeEdits: [] }, c.source, c.tokenizer, loaded, this.store?.kernel);
       if (!res.file) return this.fail(`the file without its overrides does not resolve: ${res.problems[0]?.message ?? 'unknown problem'}`);
       return (this.run = this.compute(res.file, engine));
     }
@@ -63,7 +71,7 @@ export class Baseline {
     if (s.text === this.key && this.run && !this.loading) return this.run;
     this.key = s.text;
     const base = readModel(s.text, s.fileName);
-    const r = base.checkpoint && this.store ? resolveRead(base, s.fileName, this.store, this.resolver) : { read: base };
+    const r = (base.checkpoint || base.file?.saeKeys) && this.store ? resolveRead(base, s.fileName, this.store, this.resolver) : { read: base };
     if ('loading' in r) {
       this.loading = true;
       void r.loading.then(() => {

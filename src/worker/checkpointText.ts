@@ -16,7 +16,7 @@ import { outputsInputs, readOutputRow } from '../core/params';
 import type { StageView } from '../protocol/stages';
 import { formatCount, formatValue, plural } from '../common/numberFormat';
 import { fmt, table, tokenRows, type DocStages } from './docStages';
-import { saeEditHover } from './saeFeatureInfo';
+import { saeEditHover, saeIdHover } from './saeFeatureInfo';
 
 export function checkpointCodeLenses(c: DocStages): CodeLens[] {
   const facts = c.file.checkpoint;
@@ -76,6 +76,8 @@ export function checkpointHover(c: DocStages, offset: number, kernel: MatmulKern
   const inside = (at: At): boolean => offset >= at.start && offset <= at.end;
   const saeEdit = req.saeEdits.find((e) => inside(e.at));
   if (saeEdit) return saeEditHover(c, saeEdit);
+  const feature = saeIdHover(c, offset);
+  if (feature) return feature;
   const unit = [...req.ablate.map((u) => ({ ...u, what: 'ablate' as const })), ...req.scale.map((u) => ({ ...u, what: 'scale' as const }))].find((u) => inside(u.at));
   const weight = unit ? null : req.weights.find((w) => inside(w.at));
   if (!unit && !weight) return null;

@@ -15,6 +15,7 @@ import type { PatchProgress, Patching } from '../lenses/patching';
 import type { LensRequest, LensResult } from '../protocol/lenses';
 import type { FromWorker, LineCol, Query, QueryResult } from '../protocol/worker';
 import { checkpointHover, checkpointCodeLenses, cellUnit } from './checkpointText';
+import { saeIdHover } from './saeFeatureInfo';
 import { codeLenses } from './codeLenses';
 import type { DocStages } from './docStages';
 import { cursorTarget } from './cursorTarget';
@@ -87,7 +88,8 @@ export function answerQuery(d: QueryDoc, q: Query): QueryResult | null {
       }
       const c = d.computed();
       if (c?.file.checkpoint) return { kind: 'hover', version, hover: checkpointHover(c, q.offset, d.kernel()) };
-      return { kind: 'hover', version, hover: c ? hoverMarkdown(d.text, c, q.offset) : null };
+      // (a written-out model's SAE feature ids: their card, as in a checkpoint file)
+      return { kind: 'hover', version, hover: c ? (c.file.saeKeys ? saeIdHover(c, q.offset) : null) ?? hoverMarkdown(d.text, c, q.offset) : null };
     }
     case 'codeLenses': {
       const c = d.computed();

@@ -84,7 +84,7 @@ function answer(req: Exclude<LensRequest, { kind: 'patch' }>, file: ModelFile, s
         : null;
       return { kind: 'heads', tokens, prev: s.prev, dup: s.dup, induction: s.induction, repeat, patterns };
     }
-    case 'saeFeature': return saeFeatureResult(file, run, req.site, req.feature, req.pos);
+    case 'saeFeature': return saeFeatureResult(file, run, req.site, req.feature, req.pos, req.target ?? null);
     case 'saeFit': return saeFitResult(file, run, req.site);
   }
 }

@@ -2,12 +2,13 @@
 // src/lenses/saeFeature.ts), and the SAE's fit for the `.error` card: from the document's model
 // and its last computed stages.
 
-import { saeFeatureId, SAE_PART, saeStageId } from '../core/ids';
+import { parseSaeId, saeFeatureId, SAE_PART, saeStageId } from '../core/ids';
+import type { JsonNode } from '../model/jsonc';
 import { saeFit } from '../core/saeError';
 import type { SaeSpec } from '../core/saeSpec';
 import type { Run } from '../lenses/cache';
 import { LensError } from '../lenses/cache';
-import { featureActs, featureWords, saeAt, saeDla } from '../lenses/saeFeature';
+import { featureActs, featureWords, predictionsAt, saeAt, saeDla } from '../lenses/saeFeature';
 import type { ModelFile } from '../model/read';
 import type { LensResult, SaeFeatureResult } from '../protocol/lenses';
 import { formatValue } from '../common/numberFormat';
@@ -24,7 +25,10 @@ export function neuronpediaUrl(sae: SaeSpec, feature: number): string | null {
   return `https://www.neuronpedia.org/${np}/${feature}`;
 }
 
-export function saeFeatureResult(file: ModelFile, run: Run, site: string, feature: number, pos: number | null): SaeFeatureResult {
+/** The top predictions at a position offered as attribution targets. */
+const PREDICTIONS = 10;
+
+export function saeFeatureResult(file: ModelFile, run: Run, site: string, feature: number, pos: number | null, target: number | null = null): SaeFeatureResult {
   const sae = saeAt(run, site);
   const acts = Array.from(featureActs(run, sae, feature));
   let best = 0;
@@ -32,15 +36,15 @@ export function saeFeatureResult(file: ModelFile, run: Run, site: string, featur
   const words = run.model.spec.head ? featureWords(run, sae, feature) : { promoted: [], suppressed: [] };
   let dla: SaeFeatureResult['dla'];
   try {
-    const d = saeDla(run, sae, { pos: pos ?? undefined });
+    const d = saeDla(run, sae, { pos: pos ?? undefined, target: target ?? undefined });
     const i = d.features.findIndex(([f]) => f === feature);
-    dla = { pos: d.pos, target: d.target, value: i < 0 ? 0 : d.features[i][1], logitDiff: d.logitDiff, rank: i < 0 ? -1 : i + 1, active: d.features.length };
+    dla = { pos: d.pos, target: d.target, value: i < 0 ? 0 : d.features[i][1], logitDiff: d.logitDiff, rank: i < 0 ? -1 : i + 1, active: d.features.length, predictions: predictionsAt(run, d.pos, PREDICTIONS) };
   } catch (e) {
     if (!(e instanceof LensError)) throw e;
     dla = { error: e.message };
   }
   const ids = new Set<number>([...words.promoted, ...words.suppressed].map(([w]) => w));
-  if (!('error' in dla)) ids.add(dla.target);
+  if (!('error' in dla)) for (const w of [dla.target, ...dla.predictions]) ids.add(w);
   const vocab: Record<number, string> = {};
   for (const w of ids) vocab[w] = file.vocab[w] ?? `#${w}`;
   return {
@@ -51,7 +55,12 @@ export function saeFeatureResult(file: ModelFile, run: Run, site: string, featur
 
 /** The file's edits of the SAE at site's features, said as the hover says them. */
 function editsOf(file: ModelFile, site: string): Array<[number, string]> {
-  return (file.checkpoint?.request.saeEdits ?? []).filter((e) => e.site === site).map((e) => [e.feature, EDIT_VERB[e.kind](e.value)]);
+  return saeEditsOf(file).filter((e) => e.site === site).map((e) => [e.feature, EDIT_VERB[e.kind](e.value)]);
+}
+
+/** The file's SAE feature edits: a checkpoint file's, or a written-out model's (its saeKeys). */
+function saeEditsOf(file: ModelFile): readonly SaeEdit[] {
+  return file.checkpoint?.request.saeEdits ?? file.saeKeys?.edits ?? [];
 }
 
 export function saeFitResult(file: ModelFile, run: Run, site: string): LensResult {
@@ -97,4 +106,47 @@ export function saeEditHover(c: DocStages, e: SaeEdit): { markdown: string; star
   }
   if (c.stale) lines.push('', '_Values from the last computation, before your latest edit._');
   return { markdown: lines.join('\n'), start: e.at.start, end: e.at.end };
+}
+
+/** The string (a value, or a property's name) at offset in the file's JSON, with its range; null elsewhere. */
+export function stringAt(root: JsonNode | null, offset: number): { text: string; start: number; end: number } | null {
+  const inside = (n: { start: number; end: number }): boolean => offset >= n.start && offset <= n.end;
+  let node = root;
+  while (node && inside(node)) {
+    if (node.kind === 'string') return { text: node.value, start: node.start, end: node.end };
+    if (node.kind === 'object') {
+      const prop = node.props.find((p) => inside(p) || (offset >= p.keyStart && offset <= p.keyEnd));
+      if (!prop) return null;
+      if (offset >= prop.keyStart && offset <= prop.keyEnd) return { text: prop.key, start: prop.keyStart, end: prop.keyEnd };
+      node = prop.value;
+    } else if (node.kind === 'array') node = node.items.find(inside) ?? null;
+    else return null;
+  }
+  return null;
+}
+
+/**
+ * The hover over an SAE feature's id anywhere in the file (a `steer`'s feature, a key of
+ * `sae_scale`, any string naming one): its summary, and what the file does with it.
+ */
+export function saeIdHover(c: DocStages, offset: number): { markdown: string; start: number; end: number } | null {
+  const s = stringAt(c.root, offset);
+  const n = s ? parseSaeId(s.text) : null;
+  if (!s || !n || !('feature' in n)) return null;
+  const lines: string[] = [];
+  try {
+    const run = runOf(c.file.model, c.stages.values());
+    lines.push(saeFeatureMarkdown(saeFeatureResult(c.file, run, n.site, n.feature, null)));
+  } catch (err) {
+    if (!(err instanceof LensError)) throw err;
+    lines.push(`**${s.text}** · ${err.message}`);
+  }
+  const req = c.file.checkpoint?.request;
+  const uses = [
+    ...saeEditsOf(c.file).filter((e) => e.site === n.site && e.feature === n.feature).map((e) => EDIT_VERB[e.kind](e.value)),
+    ...(req?.steers ?? []).filter((x) => x.source.kind === 'feature' && x.source.site === n.site && x.source.feature === n.feature).map((x) => `its decoder row steers ${x.site} (alpha ${formatValue(x.alpha)})`),
+  ];
+  if (uses.length) lines.push('', `In this file: ${uses.join('; ')}.`);
+  if (c.stale) lines.push('', '_Values from the last computation, before your latest edit._');
+  return { markdown: lines.join('\n'), start: s.start, end: s.end };
 }

@@ -15,7 +15,7 @@ import { CheckpointStore, resolveReadNow } from '../../src/checkpoint/store';
 import { forward } from '../../src/core/forward';
 import { tsKernel } from '../../src/core/kernel';
 import { runOf } from '../../src/lenses/cache';
-import { featureWords, saeAt } from '../../src/lenses/saeFeature';
+import { featureWords, predictionsAt, saeAt, saeDla } from '../../src/lenses/saeFeature';
 import { readModel } from '../../src/model/read';
 import { acceptFileDialog, npyComplete, writtenFile } from './lib/dialogs';
 import { until as waitUntil } from './lib/until';
@@ -108,6 +108,19 @@ describe('SAE features (see features) in a real VS Code', function () {
     assert.deepEqual(down, words.suppressed.map(([w]) => w), 'the suppressed words');
     assert.equal(await fv.locator('.colored-token').count(), want.tokens.length);
     assert.match(await fv.locator('.sae-dla').innerText(), /Attribution to .* of its logit/);
+    // another token, then another word there: the attribution read as the lens computes it here
+    const sae = saeAt(run, 'layers.0.out');
+    const pickIn = async (cls: string, value: number): Promise<void> => {
+      await fv.locator(`vscode-single-select.${cls}`).evaluate((el: any, v: string) => { el.value = v; el.dispatchEvent(new Event('change')); }, String(value));
+    };
+    await pickIn('sae-dla-pos', 2);
+    await until('the attribution at token 2', async () => (await fv.locator('.sae-dla[data-pos="2"]').count()) === 1);
+    const second = predictionsAt(run, 2, 3)[2]; // (the third word predicted there: not the default)
+    await pickIn('sae-dla-target', second);
+    const p = fv.locator(`.sae-dla[data-pos="2"][data-target="${second}"]`);
+    await until('the attribution to the word picked', async () => (await p.count()) === 1);
+    const want2 = saeDla(run, sae, { pos: 2, target: second }).features.find(([f]) => f === last)?.[1] ?? 0;
+    assert.ok(near(Number(await p.getAttribute('data-value')), want2), `attribution ${await p.getAttribute('data-value')} vs ${want2}`);
     assert.equal(await fv.locator('a.sae-neuronpedia').getAttribute('href'), `https://www.neuronpedia.org/gpt2-small/0-res-jb/${last}`);
     await fv.scrollIntoViewIfNeeded();
     console.log(`      ${await wb.screenshot('sae-feature-view')}`);

@@ -4,58 +4,35 @@
 // identities (recon + error = the stage; no edit = the run without the SAE, bit for bit); an
 // edit recomputed incrementally equal to a fresh run; bad SAE files said at `saes[i].path`.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeFiles } from '../../src/checkpoint/nodeFiles';
 import { lensCommand } from '../../src/cli/lensCommands';
 import { npzEntries, readNpy } from '../../src/checkpoint/npz';
 import { CheckpointResolver } from '../../src/checkpoint/resolve';
-import { CheckpointStore, resolveReadNow } from '../../src/checkpoint/store';
-import { safetensorsBytes } from '../../src/checkpoint/testing';
+import { safetensorsBytes, toBf16Bits } from '../../src/checkpoint/testing';
+import { bf16, readHeader, readTensor } from '../../src/checkpoint/safetensors';
 import { Engine } from '../../src/core/engine';
 import { forward } from '../../src/core/forward';
 import { parseSaeId } from '../../src/core/ids';
-import { tsKernel, type MatmulKernel } from '../../src/core/kernel';
 import type { Model } from '../../src/core/model';
 import { saeFit } from '../../src/core/saeError';
-import type { Stage } from '../../src/core/stages';
-import { createWasmKernel } from '../../src/core/wasm';
-import { readModel } from '../../src/model/read';
 import type { Problem } from '../../src/model/problems';
 import { compareClose } from '../helpers/compare';
-import { FIXTURES } from '../helpers/fixtures';
+import { byId, caseFolder, caseKernel, caseWasm, sameBits, without, type ReferenceCase } from '../helpers/referenceCases';
 
-const DIR = join(FIXTURES, 'sae-cases');
-
-interface Case {
-  model: Record<string, unknown>;
-  expected: Record<string, { shape: number[]; data: number[] }>;
+interface Case extends ReferenceCase {
   fit: { error_norm: number; variance_explained: number };
-  tolerance: { abs: number; rel: number };
 }
 
-const wasm = createWasmKernel();
-const kernel: MatmulKernel = wasm ?? tsKernel;
-const store = new CheckpointStore(nodeFiles, undefined, wasm ?? undefined);
-
-async function readIn(model: Record<string, unknown>, resolver = new CheckpointResolver(), dir = DIR): Promise<{ model: Model | null; problems: Problem[] }> {
-  const path = join(dir, 'x.ffn.json');
-  const read = await resolveReadNow(readModel(JSON.stringify(model), path), path, store, resolver);
-  return { model: read.file?.model ?? null, problems: read.problems };
-}
-
-async function modelOf(model: Record<string, unknown>, resolver?: CheckpointResolver): Promise<Model> {
-  const r = await readIn(model, resolver);
-  assert.deepEqual(r.problems.map((p) => p.message), []);
-  return r.model!;
-}
-
-const byId = (stages: readonly Stage[]): Map<string, Float32Array> => new Map(stages.map((s) => [s.id, s.data]));
-const bits = (a: Float32Array, b: Float32Array): boolean => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-const withoutSae = (m: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('sae')));
-const cases = readdirSync(DIR).filter((f) => f.endsWith('.json') && f !== 'arrays.json').sort();
-const read = (f: string): Case => JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Case;
+const folder = caseFolder<Case>('sae-cases', (f) => f === 'arrays.json');
+const { dir: DIR, cases, read, modelOf } = folder;
+const kernel = caseKernel;
+const wasm = caseWasm;
+const readIn = async (model: Record<string, unknown>, resolver = new CheckpointResolver(), at = DIR): Promise<{ model: Model | null; problems: Problem[] }> => folder.readIn(model, resolver, at);
+const bits = sameBits;
+const withoutSae = (m: Record<string, unknown>): Record<string, unknown> => without(m, (k) => k.startsWith('sae'));
 
 describe('SAE reference cases (test/fixtures/sae-cases)', () => {
   it('has a case of each activation, both b_dec rules, a normalization, an npz and an edit', () => {
@@ -178,6 +155,40 @@ describe('SAE files: clear errors at saes[i].path', () => {
   });
 });
 
+describe('SAE weights held once: W_enc in the kernel\'s memory as panels, in its own dtype', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'ffn-sae16-'));
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('a BF16 W_enc is held as its 16-bit panels and encodes as the float32 of the same numbers, bit for bit', async () => {
+    const src = join(DIR, 'sae-gpt2-relu');
+    const file = await readHeader(nodeFiles, join(src, 'sae_weights.safetensors'));
+    const tensors: Record<string, { shape: number[]; data: Float32Array; dtype?: 'BF16' }> = {};
+    for (const [name, t] of file.tensors) tensors[name] = { shape: [...t.shape], data: await readTensor(nodeFiles, file, t) };
+    // (W_enc rounded to BF16: the F32 SAE holds the very numbers the BF16 one stands for)
+    const enc = tensors.W_enc.data.map((v) => bf16(toBf16Bits(v)));
+    const write = (name: string, dtype?: 'BF16'): string => {
+      const d = join(tmp, name);
+      mkdirSync(d, { recursive: true });
+      writeFileSync(join(d, 'cfg.json'), readFileSync(join(src, 'cfg.json')));
+      writeFileSync(join(d, 'sae_weights.safetensors'), safetensorsBytes({ ...tensors, W_enc: { shape: tensors.W_enc.shape, data: enc, ...(dtype ? { dtype } : {}) } }));
+      return d;
+    };
+    const c = read('gpt2_relu_observe.json');
+    const run = async (path: string): Promise<{ model: Model; stages: Map<string, Float32Array> }> => {
+      const model = await modelOf({ ...c.model, saes: [{ path, at: 'layers.0.out' }] });
+      return { model, stages: byId(forward(model, kernel)) };
+    };
+    const half = await run(write('bf16', 'BF16'));
+    const full = await run(write('f32'));
+    const W = half.model.params.get('layers.0.sae.W_enc')!;
+    assert.equal(W.half?.dtype, 'BF16');
+    if (wasm) assert.equal(W.layout, 'panels', 'multiplied where it lies');
+    if (wasm) assert.equal(full.model.params.get('layers.0.sae.W_enc')!.layout, 'panels');
+    for (const id of ['layers.0.sae.acts', 'layers.0.sae.recon', 'head.logits']) assert.ok(bits(half.stages.get(id)!, full.stages.get(id)!), id);
+    assert.ok(half.stages.get('layers.0.sae.acts')!.some((v) => v > 0));
+  });
+});
+
 describe('npz: arrays numpy wrote (np.savez, np.savez_compressed)', () => {
   it('reads stored float32 and deflated float64 / float16 arrays as numpy saved them', async () => {
     const want = JSON.parse(readFileSync(join(DIR, 'arrays.json'), 'utf8')) as { a: { shape: number[]; data: number[] } };
@@ -200,8 +211,7 @@ describe('npz: arrays numpy wrote (np.savez, np.savez_compressed)', () => {
 describe('ffn-lens sae', () => {
   it('prints each token\'s active features, the top k by value, with the fit', async () => {
     const c = read('gpt2_relu_observe.json');
-    const path = join(DIR, 'x.ffn.json');
-    const file = (await resolveReadNow(readModel(JSON.stringify(c.model), path), path, store, new CheckpointResolver())).file!;
+    const file = (await folder.readIn(c.model)).file!;
     const out = lensCommand('sae', file, { '--k': '3' }) as { sae: Array<{ at: string; d_sae: number; error_norm: number; tokens: Array<{ active: number; top: Array<{ id: string; feature: number; value: number }> }> }> };
     const s = out.sae[0];
     assert.equal(s.at, 'layers.0.out');

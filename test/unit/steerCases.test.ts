@@ -4,56 +4,30 @@
 // as before, bit for bit; an edit of alpha recomputes only what reads the steered stage; bad
 // values said at their keys.
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeFiles } from '../../src/checkpoint/nodeFiles';
 import { CheckpointResolver } from '../../src/checkpoint/resolve';
-import { CheckpointStore, resolveReadNow } from '../../src/checkpoint/store';
 import { Engine } from '../../src/core/engine';
 import { forward } from '../../src/core/forward';
 import { steerParamId } from '../../src/core/ids';
-import { tsKernel, type MatmulKernel } from '../../src/core/kernel';
 import type { Model } from '../../src/core/model';
 import { floatData } from '../../src/core/params';
-import type { Stage } from '../../src/core/stages';
-import { createWasmKernel } from '../../src/core/wasm';
-import { readModel } from '../../src/model/read';
 import { run as cliRun } from '../../src/cli/main';
 import type { Problem } from '../../src/model/problems';
 import { compareClose } from '../helpers/compare';
-import { FIXTURES } from '../helpers/fixtures';
+import { byId, caseFolder, caseKernel, sameBits, without, type ReferenceCase } from '../helpers/referenceCases';
 
-const DIR = join(FIXTURES, 'steer-cases');
-
-interface Case {
+interface Case extends ReferenceCase {
   model: Record<string, unknown> & { steer: Record<string, Record<string, unknown>> };
   token_ids: number[];
   vector: number[];
-  expected: Record<string, { shape: number[]; data: number[] }>;
-  tolerance: { abs: number; rel: number };
 }
 
-const wasm = createWasmKernel();
-const kernel: MatmulKernel = wasm ?? tsKernel;
-const store = new CheckpointStore(nodeFiles, undefined, wasm ?? undefined);
-
-async function readIn(model: Record<string, unknown>, resolver = new CheckpointResolver()): Promise<{ model: Model | null; problems: Problem[] }> {
-  const path = join(DIR, 'x.ffn.json');
-  const read = await resolveReadNow(readModel(JSON.stringify(model), path), path, store, resolver);
-  return { model: read.file?.model ?? null, problems: read.problems };
-}
-
-async function modelOf(model: Record<string, unknown>, resolver?: CheckpointResolver): Promise<Model> {
-  const r = await readIn(model, resolver);
-  assert.deepEqual(r.problems.map((p) => p.message), []);
-  return r.model!;
-}
-
-const byId = (stages: readonly Stage[]): Map<string, Float32Array> => new Map(stages.map((s) => [s.id, s.data]));
-const bits = (a: Float32Array, b: Float32Array): boolean => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-const withoutSteer = (m: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'steer'));
-const cases = readdirSync(DIR).filter((f) => f.endsWith('.json') && !f.startsWith('tokenizer')).sort();
-const read = (f: string): Case => JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Case;
+const folder = caseFolder<Case>('steer-cases', (f) => f.startsWith('tokenizer'));
+const { dir: DIR, cases, read, modelOf } = folder;
+const kernel = caseKernel;
+const readIn = async (model: Record<string, unknown>): Promise<{ model: Model | null; problems: Problem[] }> => folder.readIn(model);
+const bits = sameBits;
+const withoutSteer = (m: Record<string, unknown>): Record<string, unknown> => without(m, (k) => k === 'steer');
 
 describe('steering reference cases (test/fixtures/steer-cases)', () => {
   it('has a vector, a feature and a contrast case on GPT-2 and on Llama', () => {

@@ -23,11 +23,16 @@ export class SaeActsCard extends StageCard {
   private readonly feature: SaeFeatureView;
   private drawnData: StageData | null = null;
   private selected: number | null = null;
+  /** Where the feature's attribution is read and to which word (null: the last token, its top prediction). */
+  private dlaAt: { pos: number | null; target: number | null } = { pos: null, target: null };
   private edits = new Map<number, string>();
 
   constructor(info: StageView, shape: readonly number[], private readonly cardCtx: CardContext, readonly site: string) {
     super(info, shape, cardCtx);
-    this.feature = new SaeFeatureView(() => this.cardCtx.backdrop);
+    this.feature = new SaeFeatureView(() => this.cardCtx.backdrop, (pos, target) => {
+      this.dlaAt = { pos, target };
+      if (this.selected !== null) this.request();
+    });
     const body = this.el.querySelector<HTMLElement>('.card-body');
     if (body) body.hidden = true; // (the heatmap's place: the sparse list takes it)
     const exportNpy = h('vscode-button', { class: 'sae-export', secondary: true, title: `the whole [T, ${shape[shape.length - 1]}] stage as a NumPy array` }, 'Export all activations (.npy)…');
@@ -102,6 +107,9 @@ export class SaeActsCard extends StageCard {
   }
 
   private request(): void {
-    post({ type: 'lens', request: { kind: 'saeFeature', site: this.site, feature: this.selected!, pos: null } });
+    const { pos, target } = this.dlaAt;
+    // (a position past a shorter prompt's end: the last again)
+    const T = this.cardCtx.summary.tokens.length;
+    post({ type: 'lens', request: { kind: 'saeFeature', site: this.site, feature: this.selected!, pos: pos !== null && pos < T ? pos : null, target: pos !== null && pos < T ? target : null } });
   }
 }

@@ -12,7 +12,8 @@ import { post } from '../viewState';
 export class SaeFeatureView {
   readonly el = h('div', { class: 'sae-feature', hidden: true, 'aria-live': 'polite' });
 
-  constructor(private readonly backdrop: () => Backdrop) {}
+  /** `pick`: the attribution asked at another token (its top prediction: target null) or for another word. */
+  constructor(private readonly backdrop: () => Backdrop, private readonly pick: (pos: number, target: number | null) => void) {}
 
   waiting(id: string): void {
     this.el.hidden = false;
@@ -36,9 +37,9 @@ export class SaeFeatureView {
         h('ol', {}, ...ws.map(([w, v]) => h('li', { 'data-word': w }, h('span', { class: 'sae-word' }, word(w)), h('span', { class: 'sae-word-value' }, ` ${formatValue(v)}`)))));
     const dla = 'error' in r.dla
       ? h('p', { class: 'lens-note sae-dla' }, `Attribution: ${r.dla.error}`)
-      : h('p', { class: 'sae-dla' }, `Attribution to “${word(r.dla.target)}” after “${r.tokens[r.dla.pos] ?? r.dla.pos}”: `,
+      : h('div', {}, this.dlaControls(r, r.dla, word), h('p', { class: 'sae-dla', 'data-pos': r.dla.pos, 'data-target': r.dla.target, 'data-value': String(r.dla.value) }, `Attribution to “${word(r.dla.target)}” after “${r.tokens[r.dla.pos] ?? r.dla.pos}”: `,
         h('strong', {}, formatValue(r.dla.value)), ` of its logit ${formatValue(r.dla.logitDiff)}`,
-        r.dla.rank > 0 ? ` (#${r.dla.rank} of ${r.dla.active} active features by size; activation × decoder row through the frozen final norm)` : ' (the feature does not fire there)');
+        r.dla.rank > 0 ? ` (#${r.dla.rank} of ${r.dla.active} active features by size; activation × decoder row through the frozen final norm)` : ' (the feature does not fire there)'));
     const edit = h('vscode-button', { class: 'sae-edit', secondary: true }, 'Ablate / scale / clamp in the model file…');
     edit.addEventListener('click', () => post({ type: 'unit', text: r.id }));
     const links: HTMLElement[] = [edit];
@@ -56,6 +57,19 @@ export class SaeFeatureView {
       ...(r.edit ? [h('p', { class: 'sae-edited' }, `In the model file: ${r.edit}. Its activations here are the encoder's, before the edit; the run downstream reads the edited reconstruction.`)] : []),
       h('div', { class: 'sae-actions' }, ...links),
     );
+  }
+
+  // the token the attribution is read at and the word it is to (the top predictions there), as the DLA lens picks them
+  private dlaControls(r: SaeFeatureResult, d: Extract<SaeFeatureResult['dla'], { pos: number }>, word: (w: number) => string): HTMLElement {
+    const select = (label: string, cls: string, options: Array<[string, string]>, value: string, on: (v: string) => void): HTMLElement => {
+      const s = h('vscode-single-select', { class: cls, 'aria-label': label }, ...options.map(([v, text]) => h('vscode-option', { value: v, selected: v === value }, text)));
+      s.addEventListener('change', () => on((s as HTMLElement & { value: string }).value));
+      return h('label', { class: 'lens-field' }, h('span', {}, label), s);
+    };
+    const targets = d.predictions.includes(d.target) ? d.predictions : [d.target, ...d.predictions];
+    return h('div', { class: 'lens-controls sae-dla-controls' },
+      select('Attribution at token', 'sae-dla-pos', r.tokens.map((t, i) => [String(i), `${i}: ${t}`]), String(d.pos), (v) => this.pick(Number(v), null)),
+      select('to word', 'sae-dla-target', targets.map((w) => [String(w), word(w)]), String(d.target), (v) => this.pick(d.pos, Number(v))));
   }
 
   // the activation over the prompt, coloured from 0 to its max (activations are ≥ 0)

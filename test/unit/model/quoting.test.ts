@@ -46,7 +46,7 @@ describe('quoting the file\'s text in messages', () => {
     for (const written of ['\\u001b[2J', '\u001b[2J']) { // as a JSON escape, and as the raw byte in the file
       const text = model(`"${written}boom": 1, `);
       const [m] = messages(text);
-      assert.equal(m, `unknown key "\\u001b[2Jboom" (\\u001b is an escape character) in the top level; it is ignored (expected one of: ${Object.keys(MODEL_FIELDS).join(', ')})`);
+      assert.equal(m, `unknown key "\\u001b[2Jboom" (\\u001b is an escape character) in the top level; it is ignored (expected one of: ${[...Object.keys(MODEL_FIELDS), 'saes', 'sae_ablate', 'sae_scale', 'sae_clamp'].join(', ')})`); // (a written-out model's SAE keys too)
       assert.ok(!RAW_CONTROL.test(m), m);
       assert.equal(formatPath(readModel(text, 'm.ffn.json').problems[0].path), '["\\u001b[2Jboom"]');
     }
