@@ -93,6 +93,10 @@ for (const name of ['llama_sampled_ablate', 'gpt2_greedy']) {
         compared++;
       }
       assert.ok(compared >= 20 && ['layers.0.attn.q', 'layers.1.attn.weights', 'layers.1.ffn.act', 'head.logits'].every((id) => cli.has(id)), `${compared} stages compared`);
+      // the panel says again what it shows (its cards built anew): it holds every stage, nothing goes
+      const held = messages.length;
+      session.want(null);
+      assert.deepEqual(messages.slice(held).map((m) => m.type), []);
       // off: the input's run again, in full
       const back = messages.length;
       session.showGenerated(1, false);

@@ -21,7 +21,7 @@ export interface StagesStep {
 export class GeneratedStages {
   /** The generated sequence the heatmaps show (its version, input tokens and rows), or null: the input's run. */
   shown: { readonly version: number; readonly input: number; readonly rows: number } | null = null;
-  /** The version whose sequence was asked for (asked once: a refusal is not asked again). */
+  /** The version whose sequence this view asked for (asked once: a refusal is not asked again). */
   private asked = -1;
 
   /** A render arrived: of a generated sequence (`generated`: its input's length) or of the input. */
@@ -39,8 +39,10 @@ export class GeneratedStages {
   follow(run: Run | null, picked: number | null): StagesStep {
     const shown = this.shown;
     if (picked === null || !run || !run.tokens[picked]) {
+      // (the input's run again when this view asked for the sequence shown: not for one it never asked for)
+      const mine = shown !== null && this.asked === shown.version;
       this.asked = -1;
-      return { ask: shown && run ? { version: shown.version, on: false } : null, row: null, note: '' };
+      return { ask: mine ? { version: shown.version, on: false } : null, row: null, note: '' };
     }
     if (run.state === 'running') return { ask: null, row: null, note: 'Its stages (a row of every heatmap) come once generation ends.' };
     if (run.state !== 'done' && run.state !== 'cancelled') return { ask: null, row: null, note: '' };

@@ -55,6 +55,17 @@ describe('the heatmaps follow a generated token picked', () => {
     assert.deepEqual(s.restarted(), { version: 3, on: false });
   });
 
+  it('a sequence shown that this view did not ask for (nothing picked): it does not ask for the input\'s', () => {
+    const g = new GenerationRun();
+    const s = new GeneratedStages();
+    g.apply(start(2));
+    g.apply(tok(2, 0, 10));
+    g.apply(end(2, 'done'));
+    s.rendered(2, { input: 2 }, 3);
+    assert.deepEqual(s.follow(g.run, null), { ask: null, row: null, note: '' });
+    assert.equal(s.follow(g.run, 0).row, 2, 'a pick then highlights its row');
+  });
+
   it('a token past the positions the model has: no row, said', () => {
     const g = new GenerationRun();
     const s = new GeneratedStages();
