@@ -62,7 +62,9 @@ export class App {
   private highlightTarget: HighlightTarget | null = null;
   private readonly redrawAll = perFrame(() => this.drawAll(false));
   private lenses = this.newLenses();
-  private readonly generation = new GenerationView(post);
+  private readonly generation = new GenerationView(post, (row) => this.generatedRow(row));
+  /** The highlight is the Generation section's picked token's row (not the editor's cursor's). */
+  private generatedHighlight = false;
   /** Compare: the baseline the stages are differences from, or null. */
   private comparing: { label: string; top: { k: number; ids: readonly number[]; p: readonly number[] } | null } | null = null;
 
@@ -209,6 +211,7 @@ export class App {
     if (this.settings) this.header.settings(this.settings);
     this.problems.renderWarnings(warnings);
     this.content.querySelector('.summary-box')?.replaceChildren(renderSummary(summary));
+    this.generation.rendered(version, summary.generated, summary.T);
   }
 
   /** A card got numbers of the render on screen: what follows its stage follows. */
@@ -313,6 +316,7 @@ export class App {
 
   private highlight(target: HighlightTarget | null, writes?: { shape: readonly number[]; data: ArrayBuffer }): void {
     this.highlightTarget = target;
+    this.generatedHighlight = false;
     this.lenses.highlight(target);
     if (this.stream.render) {
       // what one neuron writes, under the stage the plan draws it under (its layer's down-projection)
@@ -326,6 +330,22 @@ export class App {
       }
     }
     this.applyHighlight(true);
+  }
+
+  /** The Generation section's picked token: its row of every heatmap highlighted (null: none), where the page is. */
+  private generatedRow(row: number | null): void {
+    const t = this.highlightTarget;
+    if (row === null) {
+      if (!this.generatedHighlight) return;
+      this.generatedHighlight = false;
+      this.highlightTarget = null;
+    } else {
+      if (this.generatedHighlight && t?.kind === 'token' && t.index === row) return;
+      this.generatedHighlight = true;
+      this.highlightTarget = { kind: 'token', index: row };
+    }
+    this.lenses.highlight(this.highlightTarget);
+    this.applyHighlight(false);
   }
 
   private applyHighlight(reveal: boolean): void {

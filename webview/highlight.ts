@@ -4,7 +4,8 @@ import type { HighlightTarget, StageView } from '../src/protocol/stages';
 import { stageId } from '../src/core/ids';
 
 export function highlightFor(info: StageView, t: HighlightTarget): { axis: 'row' | 'col'; index: number } | null {
-  if (t.kind === 'token') return info.perHead ? null : { axis: 'row', index: t.index };
+  // (a head's map, [T, …] of the head shown, has the token's row too: an attention map's query)
+  if (t.kind === 'token') return { axis: 'row', index: t.index };
   if (info.layer !== t.layer) return null;
   if (t.kind === 'neuron') return info.cols === 'neuron' ? { axis: 'col', index: t.index } : null;
   if (t.kind === 'dim') return info.cols === 'dim' ? { axis: 'col', index: t.index } : null;

@@ -300,6 +300,7 @@ export class Panel extends Disposable {
         return;
       case 'generate':
       case 'branch':
+      case 'showGenerated':
         return this.generation.fromWebview(m);
       case 'exported':
         return this.exports.answer(m);

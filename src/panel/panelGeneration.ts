@@ -74,7 +74,12 @@ export class PanelGeneration {
     this.host.post(m);
   }
 
-  fromWebview(m: Extract<FromWebview, { type: 'generate' | 'branch' }>): void {
+  fromWebview(m: Extract<FromWebview, { type: 'generate' | 'branch' | 'showGenerated' }>): void {
+    if (m.type === 'showGenerated') {
+      // (of the text shown only: the worker answers with a render of that version)
+      if (m.version === this.host.source().version) this.host.send({ type: 'showGenerated', doc: this.host.source().key, version: m.version, on: m.on });
+      return;
+    }
     if (m.type === 'generate') {
       if (m.on) {
         this.cancelledAt = null;

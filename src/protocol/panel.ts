@@ -91,5 +91,7 @@ export type FromWebview =
    * before the step, then the alternative), `ids` into "token_ids" or their `texts` into "prompt".
    */
   | { readonly type: 'branch'; readonly version: number; readonly ids: readonly number[]; readonly texts: readonly string[] }
+  /** A generated token picked (on: the heatmaps show the input and the tokens generated in `version`'s run), or unpicked (off: the input's run). */
+  | { readonly type: 'showGenerated'; readonly version: number; readonly on: boolean }
   /** The bytes of an export (null: it failed, `error` says why; `pooled`: this panel holds the stage pooled, the worker has its numbers). */
   | { readonly type: 'exported'; readonly id: number; readonly bytes: ArrayBuffer | null; readonly error?: string; readonly pooled?: true };

@@ -51,6 +51,11 @@ export interface ModelSummary {
   readonly vocabKey: number;
   /** Changes exactly when `stages` (the plan as the panel reads it) does: a summary sent without them has those of the last one with this key. */
   readonly planKey: number;
+  /**
+   * A run of the input followed by the tokens generated from it (ToWorker `showGenerated`): its
+   * first `input` rows are the input's, the rest the generated tokens', in the order chosen.
+   */
+  readonly generated?: { readonly input: number };
 }
 
 /** A problem as the panel lists it. */

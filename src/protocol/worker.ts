@@ -96,7 +96,14 @@ export type ToWorker =
    * Generate after the document's input as its "generate" says (on), now and again after each
    * edit, once the edited text's run ends; or stop (off: Cancel). Reported as `generation` messages.
    */
-  | { readonly type: 'generate'; readonly doc: string; readonly on: boolean };
+  | { readonly type: 'generate'; readonly doc: string; readonly on: boolean }
+  /**
+   * The panel shows the run of the input followed by the tokens its generation of `version` chose
+   * (on: each generated token's stages, a row each), or the input's run again (off). Sent as a
+   * render of `version` (model, stages, done) whose summary says `generated`; nothing while that
+   * generation has not ended or the text changed since.
+   */
+  | { readonly type: 'showGenerated'; readonly doc: string; readonly version: number; readonly on: boolean };
 
 export type Query =
   | { readonly kind: 'locate'; readonly stageId: string; readonly index: readonly number[] }

@@ -5,6 +5,9 @@
 //
 // It has an engine of its own: the document's keeps the document's run for the panel and the
 // hovers, while this one's last run grows by a token a step (the append path: the KV cache).
+// A generation that ended (done, or cancelled) keeps that engine until the next begins or the text
+// changes: the generated tokens' stages are the ones of its run with the last token appended
+// (generationSequence.ts), computed when the panel asks for them, not while generating.
 
 import { decode, DecodeError, type DecodedToken, type Decoding } from '../core/decode';
 import { Engine } from '../core/engine';
@@ -12,6 +15,7 @@ import type { MatmulKernel } from '../core/kernel';
 import type { ModelFile } from '../model/read';
 import type { GeneratedToken, GenerationEnd, GenerationMessage } from '../protocol/generation';
 import { fileSettings, joinedText, tokenTexts } from './generationText';
+import { sequenceRun, type SequenceRun } from './generationSequence';
 
 /** How long a slice runs before the worker reads its messages. */
 const SLICE_MS = 20;
@@ -22,12 +26,16 @@ interface Job {
   readonly engine: Engine;
   readonly ids: number[];
   stopped: boolean;
+  /** Its sequence's run, once asked for (the job ended). */
+  sequence?: SequenceRun | null;
 }
 
 export class DocGeneration {
   /** Asked for (and not cancelled): a new run's model generates again. */
   private on = false;
   private job: Job | null = null;
+  /** The last job that ended done or cancelled, with its engine: the generated tokens' stages come from it. */
+  private finished: Job | null = null;
 
   constructor(private readonly doc: string, private readonly post: (m: GenerationMessage) => void, private readonly kernel: () => MatmulKernel) {}
 
@@ -50,17 +58,37 @@ export class DocGeneration {
 
   /** The text changed (`changed`), or the document closed: the job under way ends. */
   stop(reason: GenerationEnd = 'changed'): void {
+    if (reason !== 'cancelled') this.keep(null);
     const j = this.job;
     if (!j) return;
     j.stopped = true;
     this.job = null;
-    j.engine.dispose();
+    if (reason === 'cancelled') this.keep(j);
+    else j.engine.dispose();
     this.post({ type: 'generation', event: 'end', doc: this.doc, version: j.version, reason, message: null, note: null, text: joinedText(j.file, j.ids), ms: 0 });
   }
 
   dispose(): void {
     this.on = false;
     this.stop('cancelled');
+    this.keep(null);
+  }
+
+  /**
+   * The run of the input and the tokens generated from the text of `version` (their stages: a row
+   * each), once that generation has ended; null if it has not, or generated nothing.
+   */
+  sequence(version: number): SequenceRun | null {
+    const j = this.finished;
+    if (!j || j.version !== version || j.ids.length === 0) return null;
+    if (j.sequence === undefined) j.sequence = sequenceRun(j.engine, j.file, j.ids);
+    return j.sequence;
+  }
+
+  /** The ended job kept (its engine: the sequence's stages), the one kept before let go. */
+  private keep(j: Job | null): void {
+    if (this.finished && this.finished !== j) this.finished.engine.dispose();
+    this.finished = j;
   }
 
   private start(version: number, file: ModelFile): void {
@@ -73,7 +101,8 @@ export class DocGeneration {
     const t0 = performance.now();
     const end = (reason: GenerationEnd, message: string | null, note: string | null): void => {
       if (this.job === job) this.job = null;
-      job.engine.dispose();
+      if (reason === 'done') this.keep(job);
+      else job.engine.dispose();
       this.post({ ...base, event: 'end', reason, message, note, text: joinedText(file, job.ids), ms: performance.now() - t0 });
     };
     let steps: Generator<DecodedToken | null, Decoding, void>;

@@ -7,6 +7,7 @@
 import { Engine } from '../core/engine';
 import type { MatmulKernel } from '../core/kernel';
 import { isOutOfMemory } from '../core/runSize';
+import type { StageDef } from '../core/graph';
 import type { Stage } from '../core/stages';
 import { formatPath } from '../model/problems';
 import type { ModelFile } from '../model/read';
@@ -238,6 +239,15 @@ export class DocRunner {
     if (!file || !last) return;
     for (const s of last.stages) publisher.postStage(s, last.version, true);
     this.postDone(last.version, { parse: 0, forward: 0 });
+  }
+
+  /** Another run of the current text's model in full (the input and its generated tokens: generationSequence.ts), as a render of its version. */
+  show(run: { readonly file: ModelFile; readonly plan: readonly StageDef[]; readonly stages: readonly Stage[]; readonly input: number }): void {
+    const { text, publisher } = this.p;
+    const version = text.version;
+    publisher.postModel(version, text.problems(), { file: run.file, plan: run.plan, generated: run.input });
+    for (const s of run.stages) publisher.postStage(s, version, true);
+    this.postDone(version, { parse: 0, forward: 0 });
   }
 
   /**

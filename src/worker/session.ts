@@ -7,6 +7,7 @@ import type { MatmulKernel } from '../core/kernel';
 import type { LensRequest } from '../protocol/lenses';
 import type { CompareSpec, Query, QueryResult, TextChange } from '../protocol/worker';
 import type { CheckpointStore } from '../checkpoint/store';
+import type { Stage } from '../core/stages';
 import { Comparison } from './comparison';
 import { answerQuery, runPatching, type PatchingJob, type QueryDoc } from './docQueries';
 import { Outbox } from './outbox';
@@ -30,6 +31,8 @@ export class DocSession {
   private job: PatchingJob | null = null;
   /** Generation (ToWorker `generate`), on or off. */
   private readonly generation: DocGeneration;
+  /** The run of the input and its generated tokens the panel was last sent (ToWorker `showGenerated`), or null. */
+  private sequence: { readonly version: number; readonly stages: readonly Stage[] } | null = null;
 
   constructor(
     readonly doc: string,
@@ -124,7 +127,9 @@ export class DocSession {
   want(ids: readonly string[] | null, cols = DEFAULT_POOL_COLS): void {
     this.publisher.want(ids, cols);
     if (!this.publisher.subscribed) return;
-    const run = this.runner.currentStages();
+    // (while the panel shows a generation's sequence, its stages; an edit's run posts the input's again)
+    const seq = this.publisher.showsGenerated && this.sequence?.version === this.text.version ? this.sequence : null;
+    const run = seq ?? this.runner.currentStages();
     if (!run) return; // (the next run sends them)
     for (const s of run.stages) if (this.publisher.lacks(s)) this.publisher.postStage(s, run.version, true);
   }
@@ -162,6 +167,24 @@ export class DocSession {
     const cur = on ? this.runner.upToDate() : null;
     const why = cur || !on || this.text.loading ? null : 'generation needs the model computed: the file does not read as a model (see its problems)';
     this.generation.set(on, cur && { version: this.runner.stagesVersion, file: cur.file }, why);
+  }
+
+  /**
+   * The panel shows the run of the input followed by the tokens generated from the text of
+   * `version` (on), or the input's run again (off). Only of the current text, its run ended, and
+   * of a generation that ended: else nothing (the panel's next render is the input's anyway).
+   */
+  showGenerated(version: number, on: boolean): void {
+    if (!this.publisher.subscribed || version !== this.text.version || this.runner.runningVersion !== null || !this.runner.upToDateWithText) return;
+    if (!on) {
+      this.sequence = null;
+      if (this.publisher.showsGenerated) this.runner.replay();
+      return;
+    }
+    const seq = this.generation.sequence(version);
+    if (!seq) return;
+    this.sequence = { version, stages: seq.stages };
+    this.runner.show(seq);
   }
 
   /** Stops the running patching (if it is `id`'s, when given), saying why. */

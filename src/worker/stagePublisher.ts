@@ -43,6 +43,8 @@ interface Planned { readonly plan: readonly StageDef[] | null; readonly views: r
 
 export class StagePublisher {
   subscribed = false;
+  /** The last model message was of a generation's sequence (its input and the tokens generated: generationSequence.ts), not of the input. */
+  showsGenerated = false;
   /** The panel's layout: its signature, its words, and a number that changes with them (ModelSummary.layoutKey). */
   private layout: { signature: string; vocab: readonly string[]; key: number } = { signature: '', vocab: [], key: 0 };
   /** The words of the model and a number that changes with them (ModelSummary.vocabKey: a prompt typed keeps them). */
@@ -119,11 +121,13 @@ export class StagePublisher {
    * The model message of `version`: the file's problems and, when it reads as a model (`model`
    * and its `plan`), its summary as the subscriber is sent it. The plan's stages are those posted next.
    */
-  postModel(version: number, problems: readonly WorkerProblem[], model: { file: ModelFile; plan: readonly StageDef[] } | null, trace?: readonly number[]): void {
+  postModel(version: number, problems: readonly WorkerProblem[], model: { file: ModelFile; plan: readonly StageDef[]; generated?: number } | null, trace?: readonly number[]): void {
     // (a run's stages follow its model message: a stage is named as the numbers of another sent
     // in this run only; a run again of the same version, compare turned on or off, is another run)
     this.sentNow = { version: -1, byData: new Map() };
-    const summary = model ? this.wire(this.summary(model.file, model.plan), version) : null;
+    this.showsGenerated = model?.generated !== undefined;
+    const made = model && this.summary(model.file, model.plan);
+    const summary = made ? this.wire(model?.generated === undefined ? made : { ...made, generated: { input: model.generated } }, version) : null;
     if (model) this.axes = new Map(model.plan.map((d) => [d.id, d.cols]));
     this.post({ type: 'model', doc: this.doc, version, problems, summary, ...(trace ? { trace } : {}) });
   }

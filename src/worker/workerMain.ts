@@ -136,6 +136,9 @@ class WorkerBody {
       case 'generate':
         s?.generate(msg.on);
         return;
+      case 'showGenerated':
+        s?.showGenerated(msg.version, msg.on);
+        return;
       case 'query':
         return this.query(msg, s);
     }

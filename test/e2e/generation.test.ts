@@ -2,7 +2,9 @@
 // the sample Llama) generates as its panel opens; the Generation section shows the tokens as they
 // come, the same as `ffn-lens generate` chooses; a click on an alternative continues the file's
 // "token_ids" with it (the tokens before the step, then the alternative) and generation starts
-// again from the longer input; Cancel and "FFN Lens: Stop Generating" stop a long one.
+// again from the longer input; a generated token picked, every heatmap shows the run of the input
+// and the generated tokens with that token's row highlighted, its values those `ffn-lens stages`
+// prints for that sequence; Cancel and "FFN Lens: Stop Generating" stop a long one.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,16 @@ const modelText = (ids: readonly number[], tokens: number): string => `{
 `;
 const folder = (f: string): Uint8Array => readFileSync(join(SAMPLES, 'stories260K', f));
 
+/** A heatmap tooltip's cell: its head (0 for a map without heads), row, column and value. */
+function tooltipCell(text: string): { head: number; row: number; col: number; value: number } | null {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const head = Number(/· head (\d+)/.exec(lines[0] ?? '')?.[1] ?? 0);
+  const at = /\(row (\d+)\) (?:→ key .*\(column (\d+)\)|· (?:[^(]*\((\d+)\)|\D*(\d+)))$/.exec(lines[1] ?? '');
+  const value = / = (\S+)$/.exec(lines.at(-1) ?? '');
+  if (!at || !value) return null;
+  return { head, row: Number(at[1]), col: Number(at[2] ?? at[3] ?? at[4]), value: Number(value[1]) };
+}
+
 interface Shown { version: number; state: string; done: number; total: number; ids: number[]; prompt: number[] }
 
 describe('generation in a real VS Code', function () {
@@ -52,6 +64,14 @@ describe('generation in a real VS Code', function () {
     writeFileSync(path, text);
     const out = JSON.parse(execFileSync(process.execPath, [CLI, 'generate', path], { encoding: 'utf8' })) as { generate: { steps: Array<{ id: number }> } };
     return out.generate.steps.map((s) => s.id);
+  }
+
+  /** `ffn-lens stages` of the model file with `ids` as its input. */
+  function cliStages(ids: readonly number[]): Map<string, { shape: number[]; data: number[] }> {
+    const path = join(wb.folder, 'cli-stages.ffn.json');
+    writeFileSync(path, modelText(ids, 1).replace(/,\n  "generate".*\n/, '\n'));
+    const out = JSON.parse(execFileSync(process.execPath, [CLI, 'stages', path], { encoding: 'utf8', maxBuffer: 1 << 28 })) as { stages: Array<{ id: string; shape: number[]; data: number[] }> };
+    return new Map(out.stages.map((s) => [s.id, s]));
   }
 
   async function shown(view: FrameLocator): Promise<Shown> {
@@ -83,6 +103,65 @@ describe('generation in a real VS Code', function () {
     assert.equal(await view.locator('.gen-alt').count(), 4);
     assert.equal(await view.locator('.gen-alt.chosen').getAttribute('data-id'), String(first.ids[7]));
     await wb.screenshot('generation-done');
+  });
+
+  it('a generated token picked: every heatmap shows its row, the values ffn-lens stages prints for the input and the generated tokens', async () => {
+    const view = await wb.webview(TITLE);
+    const step = 3;
+    const row = INPUT.length + step;
+    await view.locator('vscode-button', { hasText: 'Expand all' }).first().click(); // (every layer's cards: Q/K/V, attention, FFN)
+    const renderedAt = await view.locator('body').getAttribute('data-rendered-at');
+    await view.locator(`.gen-token[data-step="${step}"]`).click();
+    const g = view.locator('.generation-view');
+    await until('the heatmaps show the input and the generated tokens, the picked row', async () =>
+      (await g.getAttribute('data-stages')) === 'generated' && (await g.getAttribute('data-stages-row')) === String(row)
+      && (await view.locator('body').getAttribute('data-rendered-at')) !== renderedAt, { timeoutMs: 60_000 });
+    const visible = (): Promise<Array<{ id: string; state: string }>> => view.locator('.card').evaluateAll((els) => els
+      .filter((e: any) => e.offsetParent !== null && e.querySelector('canvas.hm-canvas')?.offsetParent)
+      .map((e: any) => ({ id: e.dataset.stageId as string, state: e.dataset.state as string })));
+    await until('every card shown drawn', async () => (await visible()).every((c) => c.state === 'drawn'));
+    const cards = (await visible()).map((c) => c.id);
+    const cli = cliStages([...INPUT, ...first.ids]);
+    const rowsOf = (id: string): number => (cli.get(id)!.shape.length === 3 ? cli.get(id)!.shape[1] : cli.get(id)!.shape[0]);
+    for (const id of ['layers.0.attn.q', 'layers.0.attn.k', 'layers.0.attn.v', 'layers.0.attn.weights', 'layers.0.ffn.up', 'layers.0.ffn.act', 'layers.0.ffn.down', 'layers.0.attn.residual', 'layers.0.ln1', 'head.logits']) {
+      assert.ok(cards.includes(id), `${id} is drawn (drawn: ${cards.join(', ')})`);
+    }
+    // every heatmap shown has the picked row's band, at that row of the input + 8 generated rows
+    for (const id of cards) {
+      const band = view.locator(`.card[data-stage-id="${id}"] .hm-band`).first();
+      assert.equal(await band.isVisible(), true, `${id}: the picked row's band`);
+      const c = (await view.locator(`.card[data-stage-id="${id}"] canvas.hm-canvas`).first().boundingBox())!;
+      const b = (await band.boundingBox())!;
+      assert.equal(rowsOf(id), INPUT.length + 8, `${id}: a row per token`);
+      assert.ok(Math.abs((b.y - c.y) - (row / rowsOf(id)) * c.height) <= 2, `${id}: the band at row ${row} (${b.y - c.y} px of ${c.height})`);
+    }
+    await view.locator('.card[data-stage-id="layers.0.attn.weights"]').scrollIntoViewIfNeeded();
+    await wb.screenshot('generation-token-stages');
+    // the band hovered: the tooltip's row and value are those of ffn-lens stages
+    const tip = view.locator('.tooltip');
+    let last = '';
+    for (const id of ['layers.0.attn.q', 'layers.0.attn.weights', 'layers.0.ffn.act', 'layers.0.ffn.down', 'head.logits']) {
+      for (const frac of [0.01, 0.3]) {
+        const canvas = view.locator(`.card[data-stage-id="${id}"] canvas.hm-canvas`).first();
+        await canvas.scrollIntoViewIfNeeded();
+        const c = (await canvas.boundingBox())!;
+        const b = (await view.locator(`.card[data-stage-id="${id}"] .hm-band`).first().boundingBox())!;
+        await canvas.hover({ position: { x: Math.max(1, c.width * frac), y: b.y - c.y + b.height / 2 } });
+        const text = await until(`${id}'s tooltip`, async () => (await tip.isVisible()) && (await tip.innerText()) !== last && tip.innerText());
+        last = text;
+        const cell = tooltipCell(text);
+        assert.ok(cell, `${id}: the tooltip reads ${JSON.stringify(text)}`);
+        assert.equal(cell.row, row, `${id}: the picked row (${text})`);
+        const want = cli.get(id)!;
+        const [rows, cols] = want.shape.length === 3 ? want.shape.slice(1) : want.shape;
+        const expect = want.data[(cell.head * rows + row) * cols + cell.col];
+        assert.equal(Math.fround(cell.value), Math.fround(expect), `${id}[${cell.head}][${row}][${cell.col}]: the panel ${cell.value}, ffn-lens stages ${expect}`);
+      }
+    }
+    // the same token again: the input's run
+    await view.locator(`.gen-token[data-step="${step}"]`).click();
+    await until('the heatmaps show the input\'s run again', async () => (await g.getAttribute('data-stages')) === 'input' && (await g.getAttribute('data-stages-row')) === ''
+      && new RegExp(`(^|\\s)${INPUT.length} tokens`).test(await view.locator('.panel-header').innerText()));
   });
 
   it('an alternative clicked branches: token_ids gains the tokens before it and it, and generation starts again from there', async () => {

@@ -1,10 +1,13 @@
 // The Generation section: the text as it grows (the input's tokens, then each generated token, a
 // chip you can pick), the progress with Cancel, and for the picked step its top_k alternatives as
 // bars of their probability; a click on one branches (the host writes it into the input, and the
-// edit generates on from there). The run's logic is generationRun.ts's.
+// edit generates on from there). A generated token picked, every heatmap follows: once generation
+// ends the panel shows the run of the input and the generated tokens, that token's row
+// highlighted (generatedStages.ts). The run's logic is generationRun.ts's.
 import type { FromWebview, ToWebview } from '../../src/protocol/panel';
 import type { GeneratedToken } from '../../src/protocol/generation';
 import { h } from '../dom';
+import { GeneratedStages } from './generatedStages';
 import { chipText, GenerationRun, percent } from './generationRun';
 
 export class GenerationView {
@@ -14,10 +17,16 @@ export class GenerationView {
   private readonly button = h('vscode-button', { secondary: true, class: 'gen-cancel' }, 'Cancel');
   private readonly text = h('div', { class: 'gen-text' });
   private readonly alts = h('div', { class: 'gen-alts' });
+  private readonly stagesNote = h('p', { class: 'gen-stages-note', role: 'status', hidden: true });
+  private readonly stages = new GeneratedStages();
   /** The step picked (a click on its chip), or null: the last one, as it grows. */
   private picked: number | null = null;
 
-  constructor(private readonly send: (m: FromWebview) => void) {
+  constructor(
+    private readonly send: (m: FromWebview) => void,
+    /** The row of the picked token in the run the heatmaps show (null: none): every heatmap highlights it. */
+    private readonly rowPicked: (row: number | null) => void,
+  ) {
     this.button.addEventListener('click', () => this.send({ type: 'generate', on: this.run.run?.state !== 'running' }));
     this.text.addEventListener('click', (e) => {
       const chip = (e.target as HTMLElement).closest<HTMLElement>('.gen-token');
@@ -33,7 +42,8 @@ export class GenerationView {
     this.el = h('div', { class: 'generation-view' },
       h('div', { class: 'gen-controls' }, this.status, this.button),
       this.text,
-      h('p', { class: 'lens-note' }, 'Pick a generated token to see the alternatives of its step; click an alternative to continue the input with it (an edit of the model file: generation goes on from there).'),
+      h('p', { class: 'lens-note' }, 'Pick a generated token to see the alternatives of its step and its stages (every heatmap shows its row); click an alternative to continue the input with it (an edit of the model file: generation goes on from there).'),
+      this.stagesNote,
       this.alts);
     this.placed();
   }
@@ -46,15 +56,25 @@ export class GenerationView {
       this.picked = null;
       this.drawText();
     } else if (applied === 'token' && m.event === 'token') this.text.append(this.chip(m.token));
+    if (applied === 'start') this.ask(this.stages.restarted());
     this.drawStatus();
     if (this.picked === null || applied !== 'token') this.drawAlts();
+    if (applied !== 'token') this.follow();
     this.placed();
+  }
+
+  /** A render arrived (of the input, or of the input and the generated tokens: `summary.generated`). */
+  rendered(version: number, generated: { readonly input: number } | undefined, rows: number): void {
+    this.stages.rendered(version, generated, rows);
+    this.follow();
   }
 
   /** The document shown changed: nothing of its generation yet. */
   reset(): void {
     this.run.apply({ type: 'generation', event: 'off' });
+    this.stages.shown = null;
     this.picked = null;
+    this.follow();
     this.drawText();
     this.drawStatus();
     this.drawAlts();
@@ -67,9 +87,26 @@ export class GenerationView {
     if (section) section.hidden = !this.run.run;
   }
 
+  /** A chip clicked: its step picked, or (picked already, its stages shown) unpicked: the input's run again. */
   private pick(step: number): void {
-    this.picked = step;
+    this.picked = this.picked === step && this.stages.shown ? null : step;
     this.drawAlts();
+    this.follow();
+  }
+
+  /** The heatmaps follow the token picked: the sequence's run asked for, its row highlighted. */
+  private follow(): void {
+    const step = this.stages.follow(this.run.run, this.picked);
+    this.ask(step.ask);
+    this.rowPicked(step.row);
+    this.el.dataset.stages = this.stages.shown ? 'generated' : 'input';
+    this.el.dataset.stagesRow = step.row === null ? '' : String(step.row);
+    this.stagesNote.textContent = step.note;
+    this.stagesNote.hidden = !step.note;
+  }
+
+  private ask(a: { version: number; on: boolean } | null): void {
+    if (a) this.send({ type: 'showGenerated', ...a });
   }
 
   private drawStatus(): void {
