@@ -48,6 +48,12 @@ const LATE_SHARE = 0.25;
 const LATE_MIN_MS = 0.5;
 /** How long one thread goes alone after the helpers were late. */
 const ALONE_MS = 500;
+/**
+ * … when they were late this many products in a row: a helper asleep between two products (after
+ * a softmax or a norm longer than its poll) is late once as it wakes, on an idle machine too; a
+ * core busy with other work keeps it late product after product.
+ */
+const LATE_IN_A_ROW = 3;
 
 /**
  * The threads a product shares for the `ffnLens.threads` setting (the CLI's --threads): 0 (or
@@ -135,6 +141,8 @@ export class MatmulThreads {
   private job = 0;
   private stopped = false;
   private aloneUntil = 0;
+  /** Products in a row whose helpers were late (LATE_IN_A_ROW). */
+  private lateInARow = 0;
   private wanted = 1;
 
   /** `threads`: how many threads share a product, the caller's included (helpers are started now, as many as that asks). */
@@ -221,7 +229,12 @@ export class MatmulThreads {
       const finished = Atomics.load(ctl, FINISHED);
       if (finished >= NP) {
         const waited = performance.now() - t1;
-        if (waited > LATE_MIN_MS && waited > LATE_SHARE * (t1 - t0 + waited)) this.aloneUntil = Date.now() + ALONE_MS;
+        const late = waited > LATE_MIN_MS && waited > LATE_SHARE * (t1 - t0 + waited);
+        this.lateInARow = late ? this.lateInARow + 1 : 0;
+        if (this.lateInARow >= LATE_IN_A_ROW) {
+          this.aloneUntil = Date.now() + ALONE_MS;
+          this.lateInARow = 0;
+        }
         return;
       }
       if ((i & 1023) !== 1023) continue;
