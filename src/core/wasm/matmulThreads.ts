@@ -12,6 +12,7 @@
 //
 // Control words live in bytes [0, 64) of the memory, which the heap never hands out.
 
+import { headJobOf, headJobWords, headProducts, type HeadFns, type HeadJob } from './headProducts';
 import type { WasmApi, WasmMemory, WasmModule } from './wasmApi';
 
 /** The compiled modules a helper instantiates on the shared memory: the products' and the vector ops' (expModule.ts). */
@@ -55,6 +56,14 @@ const ALONE_MS = 500;
  */
 const LATE_IN_A_ROW = 3;
 
+/** The clock sharedMs is kept with (ms): wall time, or the bench's CPU time (a busy machine's wall time is mostly other work's). */
+let shareClock: () => number = () => performance.now();
+
+/** Tests and the bench: the clock of sharedMs from now on (default: performance.now). */
+export function setShareClock(now: () => number): void {
+  shareClock = now;
+}
+
 /**
  * The threads a product shares for the `ffnLens.threads` setting (the CLI's --threads): 0 (or
  * anything not a positive number) every core, else that many, at most one per core.
@@ -81,7 +90,9 @@ export interface VectorFns {
 }
 /** A sigmoid_act job's unit: this many elements. */
 export const ACT_UNIT = 4096;
-export interface Fns { products: Products; vector: VectorFns }
+/** The job number (FN) of attention's products by head (headProducts.ts), after the products and vector ops. */
+const HEADS = PRODUCTS.length + VECTOR_OPS.length;
+export interface Fns { products: Products; vector: VectorFns; heads: HeadFns }
 
 // Units p0 … p1−1 of the job the control words describe, by thread `thread` (its own scratch).
 function compute(ctl: Int32Array, f64: Float64Array, fns: Fns, p0: number, p1: number, thread: number): void {
@@ -91,6 +102,7 @@ function compute(ctl: Int32Array, f64: Float64Array, fns: Fns, p0: number, p1: n
     fns.products[PRODUCTS[fn]](ctl[a], ctl[a + 1], ctl[a + 2], ctl[a + 3], ctl[a + 4], ctl[COUNT], p0, p1, ctl[a + 5], ctl[a + 6] + thread * ctl[a + 7]);
     return;
   }
+  if (fn === HEADS) return headProducts(fns.heads, headJobOf(ctl, a), p0, p1);
   const v = fns.vector;
   const op = VECTOR_OPS[fn - PRODUCTS.length];
   if (op === 'softmax') v.softmax(ctl[a] + p0 * ctl[a + 1] * 4, p1 - p0, ctl[a + 1], f64[F64]); // ptr N4 · scale
@@ -144,6 +156,8 @@ export class MatmulThreads {
   /** Products in a row whose helpers were late (LATE_IN_A_ROW). */
   private lateInARow = 0;
   private wanted = 1;
+  /** Milliseconds spent in shareable jobs (from handing one out to its last unit; on one thread, its call), all jobs. */
+  private sharedTime = 0;
 
   /** `threads`: how many threads share a product, the caller's included (helpers are started now, as many as that asks). */
   constructor(private readonly memory: WasmMemory, private readonly modules: HelperModules, private readonly fns: Fns, private readonly spawn: SpawnMatmulHelper, threads: number) {
@@ -155,6 +169,22 @@ export class MatmulThreads {
   /** Panels the helpers have computed so far. */
   get helpedPanels(): number {
     return Atomics.load(this.ctl, HELPED);
+  }
+
+  /**
+   * Milliseconds the caller has spent in jobs it shares with the helpers, or would share with
+   * more than one thread (see alone()): the bench's split of a forward's time into what threads
+   * share and what one thread does whatever their count (Amdahl's serial part).
+   */
+  get sharedMs(): number {
+    return this.sharedTime;
+  }
+
+  /** `job` on the caller alone (one thread asked for, or the helpers late), timed as a shareable job. */
+  alone(job: () => void): void {
+    const t0 = shareClock();
+    job();
+    this.sharedTime += shareClock() - t0;
   }
 
   /** Threads a product runs on now: the caller and the helpers that have started, up to the count asked for; 1 while the helpers are late. */
@@ -199,6 +229,12 @@ export class MatmulThreads {
     this.finish(count, alone);
   }
 
+  /** Attention's products, heads 0 … NH−1 of `job` shared with the helpers (headProducts.ts). */
+  runHeads(job: HeadJob, NH: number): void {
+    this.start(HEADS, NH, headJobWords(job));
+    this.finish(NH, () => headProducts(this.fns.heads, job, 0, NH));
+  }
+
   // The job's words, then the helpers woken.
   private start(fn: number, count: number, args: readonly number[]): void {
     const ctl = this.ctl;
@@ -215,9 +251,11 @@ export class MatmulThreads {
 
   // The caller's claims, then the wait for the helpers' last ones.
   private finish(count: number, alone: () => void): void {
+    const s0 = shareClock();
     const t0 = performance.now();
     claimAndCompute(this.ctl, this.f64, this.job, this.fns, 0);
     this.waitForHelpers(count, t0, alone);
+    this.sharedTime += shareClock() - s0;
   }
 
   // What is left after the caller's last claim: the chunks the helpers claimed and are computing.
@@ -260,9 +298,15 @@ export class MatmulThreads {
 
 /** A helper thread's whole life: instantiate the products on the shared memory, then take part in jobs until told to stop. */
 export function runMatmulHelper(api: WasmApi, modules: HelperModules, memory: WasmMemory, index: number): void {
+  const matmul = new api.Instance(modules.matmul, { env: { memory } }).exports;
+  let view = new Float32Array(memory.buffer);
   const fns: Fns = {
-    products: productsOf(new api.Instance(modules.matmul, { env: { memory } }).exports),
+    products: productsOf(matmul),
     vector: new api.Instance(modules.vector, { env: { memory } }).exports as unknown as VectorFns,
+    heads: headFnsOf(matmul, () => {
+      if (view.byteLength !== memory.buffer.byteLength) view = new Float32Array(memory.buffer); // (grown since)
+      return view;
+    }),
   };
   const ctl = new Int32Array(memory.buffer, 0, 16);
   const f64 = new Float64Array(memory.buffer, 0, 8);
@@ -282,6 +326,12 @@ export function runMatmulHelper(api: WasmApi, modules: HelperModules, memory: Wa
     Atomics.add(ctl, HELPED, claimAndCompute(ctl, f64, job, fns, index + 1));
     lastJob = Date.now();
   }
+}
+
+/** What headProducts.ts computes with, from an instance of the matmul module. */
+export function headFnsOf(exports: Record<string, unknown>, view: () => Float32Array): HeadFns {
+  const fn = <F>(name: string): F => exports[name] as F;
+  return { mm: fn('mm'), packKn: fn('pack_kn'), packNk: fn('pack_nk'), view };
 }
 
 /** The product functions of an instance of the matmul module. */

@@ -30,12 +30,14 @@ function warmUp(fns: VectorFns, mem: KernelMemory): void {
 export function threadedVector(threads: MatmulThreads, mem: KernelMemory, fns: VectorFns, plain: WasmExp): WasmExp {
   warmUp(fns, mem);
   const split = (values: number): boolean => values >= SPLIT_MIN && threads.threads > 1;
+  // (what would split, done by one thread: timed as shareable, matmulThreads.ts's sharedMs)
+  const alone = (values: number, job: () => void): void => (values >= SPLIT_MIN ? threads.alone(job) : job());
   return {
     expInPlace: (buf, from, to) => plain.expInPlace(buf, from, to),
     // (exact GELU, geluModule.ts, runs in its own memory with erf's table: on one thread for now)
     geluAct: (out, x, up, n) => plain.geluAct(out, x, up, n),
     softmax(out, inp, R, N, scale) {
-      if (!split(R * N) || R < 2 || !(scale > 0)) return plain.softmax(out, inp, R, N, scale);
+      if (!split(R * N) || R < 2 || !(scale > 0)) return alone(R < 2 || !(scale > 0) ? 0 : R * N, () => plain.softmax(out, inp, R, N, scale));
       // rows padded to whole f32x4 with −∞, as the one-thread form does
       const N4 = (N + 3) & ~3;
       const ptr = mem.scratch(R * N4 * 4);
@@ -53,7 +55,7 @@ export function threadedVector(threads: MatmulThreads, mem: KernelMemory, fns: V
       else for (let r = 0; r < R; r++) out.set(m.subarray(o + r * N4, o + r * N4 + N), r * N);
     },
     norm(out, inp, gamma, beta, eps, T, C, rms) {
-      if (!split(T * C) || T < 2) return plain.norm(out, inp, gamma, beta, eps, T, C, rms);
+      if (!split(T * C) || T < 2) return alone(T < 2 ? 0 : T * C, () => plain.norm(out, inp, gamma, beta, eps, T, C, rms));
       // gamma (or ones), beta (or zeros), then the rows
       const ptr = mem.scratch((2 + T) * C * 4);
       const m = mem.view();
@@ -68,7 +70,7 @@ export function threadedVector(threads: MatmulThreads, mem: KernelMemory, fns: V
       out.set(m.subarray(o + 2 * C, o + (2 + T) * C));
     },
     sigmoidAct(out, xs, up, n, kind) {
-      if (!split(n)) return plain.sigmoidAct(out, xs, up, n, kind);
+      if (!split(n)) return alone(n, () => plain.sigmoidAct(out, xs, up, n, kind));
       // x (then the result) and up, each padded to a whole f32x4 (the lanes past n computed, not copied out)
       const n4 = (n + 3) & ~3;
       const ptr = mem.scratch(n4 * 4 * (up ? 2 : 1));
