@@ -15,8 +15,8 @@
 import { headJobOf, headJobWords, headProducts, type HeadFns, type HeadJob } from './headProducts';
 import type { WasmApi, WasmMemory, WasmModule } from './wasmApi';
 
-/** The compiled modules a helper instantiates on the shared memory: the products' and the vector ops' (expModule.ts). */
-export interface HelperModules { readonly matmul: WasmModule; readonly vector: WasmModule }
+/** The compiled modules a helper instantiates on the shared memory: the products', the vector ops' (expModule.ts) and exact GELU's (geluModule.ts). */
+export interface HelperModules { readonly matmul: WasmModule; readonly vector: WasmModule; readonly gelu: WasmModule }
 /** Starts helper thread number `index` (0, 1, …), which calls runMatmulHelper(api, modules, memory, index); null where it cannot. */
 export type SpawnMatmulHelper = (modules: HelperModules, memory: WasmMemory, index: number) => { terminate(): unknown } | null;
 
@@ -80,7 +80,7 @@ export const PRODUCTS = ['mm', 'mm_nk', 'mm_kn', 'mm_bf16', 'mm_f16'] as const;
 export type ProductName = (typeof PRODUCTS)[number];
 type Products = Record<ProductName, ProductFn>;
 /** The vector ops a job can split (expModule.ts: each row, or each element, computed alone), by FN − PRODUCTS.length. */
-export const VECTOR_OPS = ['softmax', 'sigmoid_act', 'norm_rows'] as const;
+export const VECTOR_OPS = ['softmax', 'sigmoid_act', 'norm_rows', 'gelu_act'] as const;
 export type VectorOpName = (typeof VECTOR_OPS)[number];
 /** expModule.ts's exports, as it declares them. */
 export interface VectorFns {
@@ -88,11 +88,13 @@ export interface VectorFns {
   readonly sigmoid_act: (x: number, up: number, out: number, n: number, kind: number) => void;
   readonly norm_rows: (ptr: number, T: number, C: number, g: number, b: number, eps: number, rms: number) => void;
 }
-/** A sigmoid_act job's unit: this many elements. */
+/** geluModule.ts's export: out = GELU(x) (· up), erf's table at `table`. */
+export type GeluFn = (x: number, up: number, out: number, n: number, table: number) => void;
+/** A sigmoid_act or gelu_act job's unit: this many elements. */
 export const ACT_UNIT = 4096;
 /** The job number (FN) of attention's products by head (headProducts.ts), after the products and vector ops. */
 const HEADS = PRODUCTS.length + VECTOR_OPS.length;
-export interface Fns { products: Products; vector: VectorFns; heads: HeadFns }
+export interface Fns { products: Products; vector: VectorFns; gelu: GeluFn; heads: HeadFns }
 
 // Units p0 … p1−1 of the job the control words describe, by thread `thread` (its own scratch).
 function compute(ctl: Int32Array, f64: Float64Array, fns: Fns, p0: number, p1: number, thread: number): void {
@@ -108,10 +110,12 @@ function compute(ctl: Int32Array, f64: Float64Array, fns: Fns, p0: number, p1: n
   if (op === 'softmax') v.softmax(ctl[a] + p0 * ctl[a + 1] * 4, p1 - p0, ctl[a + 1], f64[F64]); // ptr N4 · scale
   else if (op === 'norm_rows') v.norm_rows(ctl[a] + p0 * ctl[a + 1] * 4, p1 - p0, ctl[a + 1], ctl[a + 2], ctl[a + 3], f64[F64], ctl[a + 4]); // ptr C g b rms · eps
   else {
-    // x up out n kind: elements [s, e) (n and ACT_UNIT multiples of 4)
+    // x up out n (kind | table): elements [s, e) (n and ACT_UNIT multiples of 4)
     const s = p0 * ACT_UNIT;
     const e = Math.min(ctl[a + 3], p1 * ACT_UNIT);
-    v.sigmoid_act(ctl[a] + s * 4, ctl[a + 1] === 0 ? 0 : ctl[a + 1] + s * 4, ctl[a + 2] + s * 4, e - s, ctl[a + 4]);
+    const [x, up, out] = [ctl[a] + s * 4, ctl[a + 1] === 0 ? 0 : ctl[a + 1] + s * 4, ctl[a + 2] + s * 4];
+    if (op === 'gelu_act') fns.gelu(x, up, out, e - s, ctl[a + 4]);
+    else v.sigmoid_act(x, up, out, e - s, ctl[a + 4]);
   }
 }
 
@@ -220,7 +224,7 @@ export class MatmulThreads {
   }
 
   /**
-   * A vector op over `count` units (softmax, norm_rows: rows; sigmoid_act: ACT_UNIT elements), the
+   * A vector op over `count` units (softmax, norm_rows: rows; sigmoid_act, gelu_act: ACT_UNIT elements), the
    * units shared with the helpers: `args` as compute() reads them, `x` its float argument.
    */
   runVector(op: VectorOpName, count: number, args: readonly number[], x: number, alone: () => void): void {
@@ -303,6 +307,7 @@ export function runMatmulHelper(api: WasmApi, modules: HelperModules, memory: Wa
   const fns: Fns = {
     products: productsOf(matmul),
     vector: new api.Instance(modules.vector, { env: { memory } }).exports as unknown as VectorFns,
+    gelu: new api.Instance(modules.gelu, { env: { memory } }).exports.gelu_act as GeluFn,
     heads: headFnsOf(matmul, () => {
       if (view.byteLength !== memory.buffer.byteLength) view = new Float32Array(memory.buffer); // (grown since)
       return view;

@@ -10,7 +10,9 @@ import type { BLayout } from '../matmulNaive';
 import { alignUp, KernelMemory } from './kernelMemory';
 import { matmulModuleBytes, SHARED_MAX_PAGES } from './matmulModule';
 import { KN_GROUP } from './matmulProducts';
-import { headFnsOf, MatmulThreads, productsOf, type ProductFn, type ProductName, type SpawnMatmulHelper, type VectorFns } from './matmulThreads';
+import { headFnsOf, MatmulThreads, productsOf, type GeluFn, type ProductFn, type ProductName, type SpawnMatmulHelper, type VectorFns } from './matmulThreads';
+import { geluModuleBytes } from './geluModule';
+import { ERF_TAYLOR } from '../erf';
 import { headProducts, matmulHeadsIn, type HeadFns, type HeadJob } from './headProducts';
 import { expModuleBytes } from './expModule';
 import { threadedVector } from './vectorThreads';
@@ -93,10 +95,17 @@ function compiledModule(api: WasmApi, shared: boolean, fused: boolean): { module
 
 // The vector ops' module on a shared memory, compiled once per process (its functions run first in
 // a forward's first norm: the one-thread form's warm-up in wasmExp.ts shows what that costs cold).
-let sharedVector: { api: WasmApi; module: WasmModule } | null = null;
-function sharedVectorModule(api: WasmApi): WasmModule {
-  if (sharedVector?.api !== api) sharedVector = { api, module: new api.Module(expModuleBytes(true)) };
-  return sharedVector.module;
+let sharedVector: { api: WasmApi; module: WasmModule; gelu: WasmModule } | null = null;
+function sharedVectorModules(api: WasmApi): { module: WasmModule; gelu: WasmModule } {
+  if (sharedVector?.api !== api) sharedVector = { api, module: new api.Module(expModuleBytes(true)), gelu: new api.Module(geluModuleBytes(true)) };
+  return sharedVector;
+}
+
+// erf's Taylor table (geluModule.ts reads it) in the kernel's memory, for good: its byte offset.
+function erfTable(mem: KernelMemory): number {
+  const at = mem.heap.alloc(ERF_TAYLOR.byteLength);
+  new Float64Array(mem.memory.buffer, at, ERF_TAYLOR.length).set(ERF_TAYLOR);
+  return at;
 }
 
 /** Calls of each product in warmUp: 2 were enough where measured. */
@@ -113,6 +122,8 @@ class WasmKernel implements WasmMatmulKernel {
   private readonly helper: MatmulThreads | null = null;
   private readonly vectorFns: VectorFns | null = null;
   private readonly headFns: HeadFns;
+  /** Exact GELU on this memory, and where erf's table lies in it (with helpers only). */
+  private readonly gelu: { fn: GeluFn; table: number } | null = null;
 
   constructor(api: WasmApi, readonly sharedMemory: boolean, readonly fused: boolean, helpers: { spawn: SpawnMatmulHelper; threads: number } | null) {
     const compiled = compiledModule(api, sharedMemory, fused);
@@ -125,9 +136,11 @@ class WasmKernel implements WasmMatmulKernel {
     this.weights = new WasmWeights(this.mem, sharedMemory, packFnsOf(instance.exports));
     this.headFns = headFnsOf(instance.exports, () => this.mem.view());
     if (helpers) {
-      const vector = sharedVectorModule(api);
+      const { module: vector, gelu } = sharedVectorModules(api);
       this.vectorFns = new api.Instance(vector, { env: { memory } }).exports as unknown as VectorFns;
-      this.helper = new MatmulThreads(memory, { matmul: module, vector }, { products: this.products, vector: this.vectorFns, heads: this.headFns }, helpers.spawn, helpers.threads);
+      const geluFn = new api.Instance(gelu, { env: { memory } }).exports.gelu_act as GeluFn;
+      this.gelu = { fn: geluFn, table: erfTable(this.mem) };
+      this.helper = new MatmulThreads(memory, { matmul: module, vector, gelu }, { products: this.products, vector: this.vectorFns, gelu: geluFn, heads: this.headFns }, helpers.spawn, helpers.threads);
     }
     if (!compiled.warm) {
       this.warmUp();
@@ -179,7 +192,7 @@ class WasmKernel implements WasmMatmulKernel {
   }
 
   vectorForm(plain: WasmExp): WasmExp | null {
-    return this.helper && this.vectorFns ? threadedVector(this.helper, this.mem, this.vectorFns, plain) : null;
+    return this.helper && this.vectorFns && this.gelu ? threadedVector(this.helper, this.mem, { ...this.vectorFns, gelu: this.gelu }, plain) : null;
   }
 
   get memoryBytes(): number {
