@@ -3,7 +3,9 @@
 // kernel with 1, in this process, the two alternating (each pair seconds apart, so a machine whose
 // load moves moves both), the weights in the kernel's memory once. Issue 30: 2 threads ÷ 1 thread
 // on the forward ≥ 1.7× when nothing else runs. Bits: each run's stages are compared with the
-// one-thread run's of the same input.
+// one-thread run's of the same input. And by op, the serial share of one thread's CPU time (what
+// the threads do not share: threadsProfile.ts), with the bound Amdahl's law puts on the ratio:
+// unlike the ratio, it holds on a busy machine.
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
