@@ -32,7 +32,7 @@
 //   typing     " basketball" typed into a GPT-2-small-shaped checkpoint's prompt at 120 ms per key in a
 //              real VS Code → the final text's render drawn
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -46,7 +46,6 @@ import { nodeMatmulHelper } from '../src/worker/nodeMatmulHelper';
 import { enableWasmRelaxedSimd } from '../src/worker/nodeWasmFeatures';
 import { generateModelText, estimateBytes, type GenerateOptions } from '../src/model/generate';
 import { readModel } from '../src/model/read';
-import { checkpointChunks, checkpointPreset, configText, type CheckpointPresetId } from '../src/checkpoint/presets';
 import { CheckpointStore, resolveReadNow } from '../src/checkpoint/store';
 import { CheckpointResolver } from '../src/checkpoint/resolve';
 import { nodeFiles } from '../src/checkpoint/nodeFiles';
@@ -63,7 +62,7 @@ import { saeBench } from './saeBench';
 import { threadsForward } from './threadsForward';
 import { onnxPeer } from './onnxPeer';
 import { bigThroughput, incremental1b, memoryAfterOpen } from './bigModels';
-import { checkpointModels } from './checkpointModels';
+import { checkpointModels, writePreset } from './checkpointModels';
 import type { Report } from './report';
 import { storedBytes } from '../src/core/params';
 
@@ -591,19 +590,6 @@ function host(): void {
 // --- checkpoints ----------------------------------------------------------------------------------------
 
 /** Random-weight checkpoints of GPT-2-small and SmolLM2-135M shape (the presets), written once to a temporary folder. */
-function writePreset(dir: string, id: CheckpointPresetId): string {
-  const preset = checkpointPreset(id);
-  const folder = join(dir, preset.folder);
-  if (!existsSync(join(folder, 'model.safetensors'))) {
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'config.json'), configText(preset));
-    const fd = openSync(join(folder, 'model.safetensors'), 'w');
-    for (const c of checkpointChunks(preset)) writeSync(fd, c);
-    closeSync(fd);
-  }
-  return folder;
-}
-
 async function checkpoints(): Promise<void> {
   console.log(`\n# checkpoints: random-weight GPT-2-small (124M, F32, 12 layers) and SmolLM2-135M (BF16, 30 layers), T = 32, WebAssembly SIMD on ${workerKernel!.threads === 1 ? 'one thread' : `${workerKernel!.threads} threads`} (as the worker runs it here), in this process`);
   const dir = join(tmpdir(), 'ffn-bench-checkpoints');

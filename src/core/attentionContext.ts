@@ -4,19 +4,15 @@
 //   context[:, h·HS … (h+1)·HS-1] = (weights_h · V_g) · u_h       (T, NH·HS), g = kvHead(h)
 // After an edit of the unit scales alone, only those heads' slices are scaled again.
 
-import { kvHead } from './attentionScores';
 import type { StageOp } from './graph';
 import { mergeHeads } from './heads';
-import { matmulOnce, type MatmulKernel } from './kernel';
+import { matmulHeads, type MatmulKernel } from './kernel';
 import type { Cols } from './params';
 
 // ctx (T,NH·HS) = [weights_h (T,T) · v_g (T,HS) for each head h], before the unit scales
 export function attentionContextForward(ctx: Float32Array, weights: Float32Array, v: Float32Array, NH: number, KVH: number, T: number, HS: number, kernel: MatmulKernel): void {
   const perHead = new Float32Array(NH * T * HS);
-  for (let h = 0; h < NH; h++) {
-    const g = kvHead(h, NH, KVH);
-    matmulOnce(kernel, perHead.subarray(h * T * HS, (h + 1) * T * HS), weights.subarray(h * T * T, (h + 1) * T * T), v.subarray(g * T * HS, (g + 1) * T * HS), T, T, HS, 'kn');
-  }
+  matmulHeads(kernel, perHead, weights, v, NH, KVH, T, T, HS, 'kn'); // (every head at once: shared over the kernel's threads)
   mergeHeads(ctx, perHead, T, NH, HS);
 }
 

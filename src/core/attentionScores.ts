@@ -5,7 +5,7 @@
 // Every entry is computed (the causal mask is the weights' business: attentionWeights.ts).
 
 import type { StageOp } from './graph';
-import { matmulOnce, type MatmulKernel } from './kernel';
+import { matmulHeads, type MatmulKernel } from './kernel';
 import { softcap } from './softcap';
 
 /** Options of the scores (AttentionSpec's): absent, today's 1/√HS and no cap. */
@@ -25,13 +25,11 @@ export function kvHead(h: number, NH: number, KVH: number): number {
 export function attentionScoresForward(scores: Float32Array, q: Float32Array, k: Float32Array, NH: number, KVH: number, T: number, HS: number, kernel: MatmulKernel, opts: ScoreOptions = {}): void {
   const scale = opts.scale === undefined ? 1 / Math.sqrt(HS) : Math.fround(opts.scale);
   const cap = opts.softcap ?? null;
-  for (let h = 0; h < NH; h++) {
-    const g = kvHead(h, NH, KVH);
-    const sh = scores.subarray(h * T * T, (h + 1) * T * T);
-    matmulOnce(kernel, sh, q.subarray(h * T * HS, (h + 1) * T * HS), k.subarray(g * T * HS, (g + 1) * T * HS), T, HS, T, 'nk');
-    for (let i = 0; i < T * T; i++) sh[i] *= scale;
-    if (cap !== null) for (let i = 0; i < T * T; i++) sh[i] = softcap(sh[i], cap);
-  }
+  // (every head's product at once: the kernel shares them over its threads)
+  matmulHeads(kernel, scores, q, k, NH, KVH, T, HS, T, 'nk');
+  const n = NH * T * T;
+  for (let i = 0; i < n; i++) scores[i] *= scale;
+  if (cap !== null) for (let i = 0; i < n; i++) scores[i] = softcap(scores[i], cap);
 }
 
 export interface ScoresArgs extends ScoreOptions { readonly q: string; readonly k: string; readonly NH: number; readonly KVH: number; readonly HS: number }

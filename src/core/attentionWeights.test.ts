@@ -3,6 +3,7 @@
 // mask alone never leaves a row without a visible key.
 import * as assert from 'node:assert/strict';
 import { attentionWeightsForward, isMasked } from './attentionWeights';
+import { softmaxForward } from './softmax';
 
 function naive(scores: Float32Array, NH: number, T: number, causal: boolean, window: number | null): Float64Array {
   const out = new Float64Array(NH * T * T);
@@ -65,4 +66,27 @@ describe('attention weights, causal mask', () => {
       for (let i = 0; i < T; i++) assert.equal(isMasked(true, i, i), false);
     }
   });
+});
+
+describe('attention weights, every head in one softmax', () => {
+  // what attentionWeightsForward did before: each head masked by isMasked, then its own softmax
+  function headByHead(scores: Float32Array, NH: number, T: number, causal: boolean, window: number | null): Float32Array {
+    const out = new Float32Array(NH * T * T);
+    const masked = new Float32Array(T * T);
+    for (let h = 0; h < NH; h++) {
+      for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) masked[i * T + j] = isMasked(causal, i, j, window) ? -Infinity : scores[(h * T + i) * T + j];
+      softmaxForward(out.subarray(h * T * T, (h + 1) * T * T), masked, T, T);
+    }
+    return out;
+  }
+  for (const [NH, T, causal, window] of [[12, 32, true, null], [4, 37, true, 5], [3, 9, false, null], [3, 9, false, 4], [2, 6, true, 1]] as const) {
+    it(`${NH} heads, T = ${T}, ${causal ? 'causal' : 'not causal'}, window ${window}: the bits of a softmax per head`, () => {
+      const scores = Float32Array.from({ length: NH * T * T }, (_, i) => Math.sin(i * 0.37) * 6);
+      const got = new Float32Array(NH * T * T).fill(NaN);
+      attentionWeightsForward(got, scores, NH, T, causal, window);
+      const want = headByHead(scores, NH, T, causal, window);
+      assert.ok(Buffer.from(got.buffer).equals(Buffer.from(want.buffer)));
+      assert.ok(want.some((v) => v > 0));
+    });
+  }
 });

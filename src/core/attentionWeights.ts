@@ -15,16 +15,21 @@ export function isMasked(causal: boolean, i: number, j: number, window: number |
   return (causal && j > i) || (window !== null && j <= i - window);
 }
 
-// weights (NH,T,T) = softmax(mask(scores (NH,T,T))) by row
+// weights (NH,T,T) = softmax(mask(scores (NH,T,T))) by row: every head's rows in one softmax
+// (each row computed alone, so the bits of one per head), which the kernel's threads share
 export function attentionWeightsForward(weights: Float32Array, scores: Float32Array, NH: number, T: number, causal: boolean, window: number | null = null): void {
-  const masked = new Float32Array(T * T);
-  for (let h = 0; h < NH; h++) {
-    const sh = scores.subarray(h * T * T, (h + 1) * T * T);
-    for (let i = 0; i < T; i++) {
-      for (let j = 0; j < T; j++) masked[i * T + j] = isMasked(causal, i, j, window) ? -Infinity : sh[i * T + j];
+  const masked = new Float32Array(NH * T * T).fill(-Infinity);
+  for (let i = 0; i < T; i++) {
+    // the keys query i sees: j0 … j1−1 (isMasked false exactly there)
+    const j0 = window === null ? 0 : Math.max(0, i - window + 1);
+    const j1 = causal ? i + 1 : T;
+    if (j1 <= j0) continue;
+    for (let h = 0; h < NH; h++) {
+      const r = (h * T + i) * T;
+      masked.set(scores.subarray(r + j0, r + j1), r + j0);
     }
-    softmaxForward(weights.subarray(h * T * T, (h + 1) * T * T), masked, T, T);
   }
+  softmaxForward(weights, masked, NH * T, T);
 }
 
 export interface WeightsArgs {

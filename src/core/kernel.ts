@@ -42,6 +42,22 @@ export function matmulOnce(
   }
 }
 
+/**
+ * out (NH,M,N) = a_h (M,K) · B_g for each head h, g = floor(h / (NH / KVH)); b (KVH,K,N) for 'kn',
+ * (KVH,N,K) for 'nk': the kernel's matmulHeads where it has one (shared over its threads), else
+ * matmulOnce head by head (the same bits).
+ */
+export function matmulHeads(
+  kernel: MatmulKernel, out: Float32Array, a: Float32Array, b: Float32Array,
+  NH: number, KVH: number, M: number, K: number, N: number, bLayout: 'kn' | 'nk',
+): void {
+  if (kernel.matmulHeads) return kernel.matmulHeads(out, a, b, NH, KVH, M, K, N, bLayout);
+  for (let h = 0; h < NH; h++) {
+    const g = Math.floor(h / (NH / KVH));
+    matmulOnce(kernel, out.subarray(h * M * N, (h + 1) * M * N), a.subarray(h * M * K, (h + 1) * M * K), b.subarray(g * K * N, (g + 1) * K * N), M, K, N, bLayout);
+  }
+}
+
 let cached: MatmulKernel | null = null;
 
 /**

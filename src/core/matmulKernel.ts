@@ -30,6 +30,13 @@ export interface MatmulKernel {
   matmulColumns(out: Float32Array, a: Float32Array, M: number, packed: Packed, cols: readonly number[]): void;
   /** Rewrites only these columns of packed B from b (an edit of rows of an out_in weight). */
   repackColumns(packed: Packed, b: Weights, bLayout: BLayout, cols: readonly number[]): void;
+  /**
+   * Attention's products, one per head: out (NH,M,N) = a_h (M,K) · B_g for each head h, g =
+   * floor(h / (NH / KVH)), b (KVH,K,N) for 'kn' or (KVH,N,K) for 'nk': each head bit-identical to
+   * matmulOnce of its own (wasm/headProducts.ts shares the heads over the kernel's threads).
+   * Absent: callers loop over the heads (matmulHeads in kernel.ts).
+   */
+  matmulHeads?(out: Float32Array, a: Float32Array, b: Float32Array, NH: number, KVH: number, M: number, K: number, N: number, bLayout: 'kn' | 'nk'): void;
   /** Frees what pack() took, if the kernel holds memory of its own. */
   release(packed: Packed): void;
   /**

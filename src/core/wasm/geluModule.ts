@@ -1,13 +1,15 @@
 // Generates the WebAssembly module of exact GELU over f32x4 lanes, two f64 lanes at a time: the
 // operations of ../gelu.ts and ../erf.ts's erfcByTable in the same order, so the bits agree.
 // erfc reads the Taylor table of ../erf.ts (ERF_TAYLOR, ERFC_ROW values a point), which the caller
-// copies to byte 0 of the memory: each lane loads its own point's row.
+// copies into the memory at `table`: each lane loads its own point's row.
 //
 // Export (pointers are byte offsets into the imported memory):
-//   gelu_act(x, up, out, n)   out = GELU(x) (· up, unless up is 0), n a multiple of 4, as
+//   gelu_act(x, up, out, n, table)
+//                             out = GELU(x) (· up, unless up is 0), n a multiple of 4, as
 //                             activationColumns' loop: 0.5·x · erfc(−x·√½), rounded to f32 once
 
 import { ERFC_ROW, ERFC_TABLE_MAX } from '../erf';
+import { SHARED_MAX_PAGES } from './matmulModule';
 import { encodeModule, FuncBuilder, I32, V128, type Local } from './wasmBytes';
 
 /** Bytes of the table's rows: a power of two, so a point's row starts at p << ROW_SHIFT. */
@@ -15,9 +17,11 @@ const ROW_SHIFT = Math.log2(ERFC_ROW * 8);
 const TERMS = 10;
 const ROW_ERFC = TERMS + 1;
 
-export function geluModuleBytes(): Uint8Array {
+/** `shared`: on a shared memory (a matmul kernel's, whose threads share it: vectorThreads.ts). */
+export function geluModuleBytes(shared = false): Uint8Array {
   if (2 ** ROW_SHIFT !== ERFC_ROW * 8) throw new Error('erf.ts: ERFC_ROW is not a power of two');
-  return encodeModule({ memoryImport: { minPages: 1 }, functions: [{ name: 'gelu_act', fn: geluActFunction() }] });
+  const memoryImport = shared ? { minPages: 1, maxPages: SHARED_MAX_PAGES, shared: true } : { minPages: 1 };
+  return encodeModule({ memoryImport, functions: [{ name: 'gelu_act', fn: geluActFunction() }] });
 }
 
 interface Consts { half: Local; sqrtHalf: Local; max: Local; step: Local; thirtyTwo: Local; zero: Local; two: Local }
@@ -41,7 +45,7 @@ function chain(f: FuncBuilder): Chain {
 // y = 0.5·x · erfcByTable(−x·√½) of the two f64 lanes in each chain's x, the chains' operations
 // interleaved step by step: each chain's Horner steps wait on the one before (a long latency
 // chain), so the processor overlaps independent chains (the bits of each are unchanged)
-function emitGelu(f: FuncBuilder, c: Consts, chains: readonly Chain[]): void {
+function emitGelu(f: FuncBuilder, c: Consts, chains: readonly Chain[], table: Local): void {
   const each = (emit: (l: Chain) => void): void => chains.forEach(emit);
   each((l) => void f.get(l.x).f64x2Neg().get(c.sqrtHalf).f64x2Mul().set(l.z));
   each((l) => void f.get(l.z).f64x2Abs().set(l.a));
@@ -52,8 +56,8 @@ function emitGelu(f: FuncBuilder, c: Consts, chains: readonly Chain[]): void {
   each((l) => void f.get(l.h).get(l.p).get(c.step).f64x2Mul().f64x2Sub().set(l.h));
   each((l) => void f.get(l.p).i32x4TruncSatF64x2SZero().i32(ROW_SHIFT).i32x4Shl().set(l.idx));
   each((l) => {
-    f.get(l.idx).i32x4ExtractLane(0).set(l.o0);
-    f.get(l.idx).i32x4ExtractLane(1).set(l.o1);
+    f.get(l.idx).i32x4ExtractLane(0).get(table).i32Add().set(l.o0);
+    f.get(l.idx).i32x4ExtractLane(1).get(table).i32Add().set(l.o1);
   });
   // each lane's coefficient k of its own row
   const coef = (l: Chain, k: number): void => {
@@ -87,8 +91,8 @@ function emitGelu(f: FuncBuilder, c: Consts, chains: readonly Chain[]): void {
 }
 
 function geluActFunction(): FuncBuilder {
-  const f = new FuncBuilder([I32, I32, I32, I32]);
-  const [x, up, out, n] = [0, 1, 2, 3].map((i) => f.param(i));
+  const f = new FuncBuilder([I32, I32, I32, I32, I32]);
+  const [x, up, out, n, table] = [0, 1, 2, 3, 4].map((i) => f.param(i));
   const end = f.local(I32);
   const c = constants(f);
   const chains = [chain(f), chain(f)];
@@ -104,7 +108,7 @@ function geluActFunction(): FuncBuilder {
         halves[i](v);
         f.set(l.x);
       });
-      emitGelu(f, c, chains);
+      emitGelu(f, c, chains, table);
       f.get(up).if(() => {
         f.get(up).v128Load().set(u);
         chains.forEach((l, i) => {

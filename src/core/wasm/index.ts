@@ -2,5 +2,5 @@
 export { createWasmKernel, type WasmMatmulKernel } from './wasmKernel';
 export { PANEL } from './wasmWeights';
 export { hasFusedMadd, hasWasmSimd } from './wasmFeatures';
-export { runMatmulHelper, threadCount, type SpawnMatmulHelper } from './matmulThreads';
+export { runMatmulHelper, setShareClock, threadCount, type SpawnMatmulHelper } from './matmulThreads';
 export { createMultiKernel, DEFAULT_MEMORY_CAP, type MultiMatmulKernel } from './multiKernel';

@@ -1,8 +1,26 @@
 // The packing functions of the matmul module (matmulModule.ts): B (K,N) or (N,K) row-major
-// rearranged as panels of 16 columns, as the instruction streams that build them; and the copy of
-// one panel that pack_kn and mm_kn (matmulProducts.ts) both emit.
+// rearranged as panels of 16 columns, as the instruction streams that build them; the copy of
+// one panel that pack_kn and mm_kn (matmulProducts.ts) both emit; and the last, partial panel,
+// which JS fills.
 
+import { PANEL_UNITS as PANEL } from '../params';
 import { FuncBuilder, I32, V128, type Local } from './wasmBytes';
+
+/**
+ * The partial panel (N not a multiple of 16) that pack_kn and pack_nk leave, in JS: its padding
+ * zeroed, its N mod 16 columns copied. f32 over the memory; src, dst as indices into it.
+ */
+export function packLastPanel(f32: Float32Array, src: number, dst: number, K: number, N: number, bLayout: 'kn' | 'nk'): void {
+  const j0 = N - (N % PANEL);
+  if (j0 === N) return;
+  const d = dst + (j0 / PANEL) * K * PANEL;
+  f32.fill(0, d, d + K * PANEL);
+  for (let j = j0; j < N; j++) {
+    const c = j - j0;
+    if (bLayout === 'kn') for (let k = 0; k < K; k++) f32[d + k * PANEL + c] = f32[src + k * N + j];
+    else for (let k = 0; k < K; k++) f32[d + k * PANEL + c] = f32[src + j * K + k];
+  }
+}
 
 // pack_kn(src, dst, K, N): src (K,N) row-major; panel p row k = src[k][16p … 16p+15].
 export function packKnFunction(): FuncBuilder {

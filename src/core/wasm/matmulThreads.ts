@@ -12,10 +12,11 @@
 //
 // Control words live in bytes [0, 64) of the memory, which the heap never hands out.
 
+import { headJobOf, headJobWords, headProducts, type HeadFns, type HeadJob } from './headProducts';
 import type { WasmApi, WasmMemory, WasmModule } from './wasmApi';
 
-/** The compiled modules a helper instantiates on the shared memory: the products' and the vector ops' (expModule.ts). */
-export interface HelperModules { readonly matmul: WasmModule; readonly vector: WasmModule }
+/** The compiled modules a helper instantiates on the shared memory: the products', the vector ops' (expModule.ts) and exact GELU's (geluModule.ts). */
+export interface HelperModules { readonly matmul: WasmModule; readonly vector: WasmModule; readonly gelu: WasmModule }
 /** Starts helper thread number `index` (0, 1, …), which calls runMatmulHelper(api, modules, memory, index); null where it cannot. */
 export type SpawnMatmulHelper = (modules: HelperModules, memory: WasmMemory, index: number) => { terminate(): unknown } | null;
 
@@ -48,6 +49,20 @@ const LATE_SHARE = 0.25;
 const LATE_MIN_MS = 0.5;
 /** How long one thread goes alone after the helpers were late. */
 const ALONE_MS = 500;
+/**
+ * … when they were late this many products in a row: a helper asleep between two products (after
+ * a softmax or a norm longer than its poll) is late once as it wakes, on an idle machine too; a
+ * core busy with other work keeps it late product after product.
+ */
+const LATE_IN_A_ROW = 3;
+
+/** The clock sharedMs is kept with (ms): wall time, or the bench's CPU time (a busy machine's wall time is mostly other work's). */
+let shareClock: () => number = () => performance.now();
+
+/** Tests and the bench: the clock of sharedMs from now on (default: performance.now). */
+export function setShareClock(now: () => number): void {
+  shareClock = now;
+}
 
 /**
  * The threads a product shares for the `ffnLens.threads` setting (the CLI's --threads): 0 (or
@@ -65,7 +80,7 @@ export const PRODUCTS = ['mm', 'mm_nk', 'mm_kn', 'mm_bf16', 'mm_f16'] as const;
 export type ProductName = (typeof PRODUCTS)[number];
 type Products = Record<ProductName, ProductFn>;
 /** The vector ops a job can split (expModule.ts: each row, or each element, computed alone), by FN − PRODUCTS.length. */
-export const VECTOR_OPS = ['softmax', 'sigmoid_act', 'norm_rows'] as const;
+export const VECTOR_OPS = ['softmax', 'sigmoid_act', 'norm_rows', 'gelu_act'] as const;
 export type VectorOpName = (typeof VECTOR_OPS)[number];
 /** expModule.ts's exports, as it declares them. */
 export interface VectorFns {
@@ -73,9 +88,13 @@ export interface VectorFns {
   readonly sigmoid_act: (x: number, up: number, out: number, n: number, kind: number) => void;
   readonly norm_rows: (ptr: number, T: number, C: number, g: number, b: number, eps: number, rms: number) => void;
 }
-/** A sigmoid_act job's unit: this many elements. */
+/** geluModule.ts's export: out = GELU(x) (· up), erf's table at `table`. */
+export type GeluFn = (x: number, up: number, out: number, n: number, table: number) => void;
+/** A sigmoid_act or gelu_act job's unit: this many elements. */
 export const ACT_UNIT = 4096;
-export interface Fns { products: Products; vector: VectorFns }
+/** The job number (FN) of attention's products by head (headProducts.ts), after the products and vector ops. */
+const HEADS = PRODUCTS.length + VECTOR_OPS.length;
+export interface Fns { products: Products; vector: VectorFns; gelu: GeluFn; heads: HeadFns }
 
 // Units p0 … p1−1 of the job the control words describe, by thread `thread` (its own scratch).
 function compute(ctl: Int32Array, f64: Float64Array, fns: Fns, p0: number, p1: number, thread: number): void {
@@ -85,15 +104,18 @@ function compute(ctl: Int32Array, f64: Float64Array, fns: Fns, p0: number, p1: n
     fns.products[PRODUCTS[fn]](ctl[a], ctl[a + 1], ctl[a + 2], ctl[a + 3], ctl[a + 4], ctl[COUNT], p0, p1, ctl[a + 5], ctl[a + 6] + thread * ctl[a + 7]);
     return;
   }
+  if (fn === HEADS) return headProducts(fns.heads, headJobOf(ctl, a), p0, p1);
   const v = fns.vector;
   const op = VECTOR_OPS[fn - PRODUCTS.length];
   if (op === 'softmax') v.softmax(ctl[a] + p0 * ctl[a + 1] * 4, p1 - p0, ctl[a + 1], f64[F64]); // ptr N4 · scale
   else if (op === 'norm_rows') v.norm_rows(ctl[a] + p0 * ctl[a + 1] * 4, p1 - p0, ctl[a + 1], ctl[a + 2], ctl[a + 3], f64[F64], ctl[a + 4]); // ptr C g b rms · eps
   else {
-    // x up out n kind: elements [s, e) (n and ACT_UNIT multiples of 4)
+    // x up out n (kind | table): elements [s, e) (n and ACT_UNIT multiples of 4)
     const s = p0 * ACT_UNIT;
     const e = Math.min(ctl[a + 3], p1 * ACT_UNIT);
-    v.sigmoid_act(ctl[a] + s * 4, ctl[a + 1] === 0 ? 0 : ctl[a + 1] + s * 4, ctl[a + 2] + s * 4, e - s, ctl[a + 4]);
+    const [x, up, out] = [ctl[a] + s * 4, ctl[a + 1] === 0 ? 0 : ctl[a + 1] + s * 4, ctl[a + 2] + s * 4];
+    if (op === 'gelu_act') fns.gelu(x, up, out, e - s, ctl[a + 4]);
+    else v.sigmoid_act(x, up, out, e - s, ctl[a + 4]);
   }
 }
 
@@ -135,7 +157,11 @@ export class MatmulThreads {
   private job = 0;
   private stopped = false;
   private aloneUntil = 0;
+  /** Products in a row whose helpers were late (LATE_IN_A_ROW). */
+  private lateInARow = 0;
   private wanted = 1;
+  /** Milliseconds spent in shareable jobs (from handing one out to its last unit; on one thread, its call), all jobs. */
+  private sharedTime = 0;
 
   /** `threads`: how many threads share a product, the caller's included (helpers are started now, as many as that asks). */
   constructor(private readonly memory: WasmMemory, private readonly modules: HelperModules, private readonly fns: Fns, private readonly spawn: SpawnMatmulHelper, threads: number) {
@@ -147,6 +173,22 @@ export class MatmulThreads {
   /** Panels the helpers have computed so far. */
   get helpedPanels(): number {
     return Atomics.load(this.ctl, HELPED);
+  }
+
+  /**
+   * Milliseconds the caller has spent in jobs it shares with the helpers, or would share with
+   * more than one thread (see alone()): the bench's split of a forward's time into what threads
+   * share and what one thread does whatever their count (Amdahl's serial part).
+   */
+  get sharedMs(): number {
+    return this.sharedTime;
+  }
+
+  /** `job` on the caller alone (one thread asked for, or the helpers late), timed as a shareable job. */
+  alone(job: () => void): void {
+    const t0 = shareClock();
+    job();
+    this.sharedTime += shareClock() - t0;
   }
 
   /** Threads a product runs on now: the caller and the helpers that have started, up to the count asked for; 1 while the helpers are late. */
@@ -182,13 +224,19 @@ export class MatmulThreads {
   }
 
   /**
-   * A vector op over `count` units (softmax, norm_rows: rows; sigmoid_act: ACT_UNIT elements), the
+   * A vector op over `count` units (softmax, norm_rows: rows; sigmoid_act, gelu_act: ACT_UNIT elements), the
    * units shared with the helpers: `args` as compute() reads them, `x` its float argument.
    */
   runVector(op: VectorOpName, count: number, args: readonly number[], x: number, alone: () => void): void {
     this.f64[F64] = x;
     this.start(PRODUCTS.length + VECTOR_OPS.indexOf(op), count, args);
     this.finish(count, alone);
+  }
+
+  /** Attention's products, heads 0 … NH−1 of `job` shared with the helpers (headProducts.ts). */
+  runHeads(job: HeadJob, NH: number): void {
+    this.start(HEADS, NH, headJobWords(job));
+    this.finish(NH, () => headProducts(this.fns.heads, job, 0, NH));
   }
 
   // The job's words, then the helpers woken.
@@ -207,9 +255,11 @@ export class MatmulThreads {
 
   // The caller's claims, then the wait for the helpers' last ones.
   private finish(count: number, alone: () => void): void {
+    const s0 = shareClock();
     const t0 = performance.now();
     claimAndCompute(this.ctl, this.f64, this.job, this.fns, 0);
     this.waitForHelpers(count, t0, alone);
+    this.sharedTime += shareClock() - s0;
   }
 
   // What is left after the caller's last claim: the chunks the helpers claimed and are computing.
@@ -221,7 +271,12 @@ export class MatmulThreads {
       const finished = Atomics.load(ctl, FINISHED);
       if (finished >= NP) {
         const waited = performance.now() - t1;
-        if (waited > LATE_MIN_MS && waited > LATE_SHARE * (t1 - t0 + waited)) this.aloneUntil = Date.now() + ALONE_MS;
+        const late = waited > LATE_MIN_MS && waited > LATE_SHARE * (t1 - t0 + waited);
+        this.lateInARow = late ? this.lateInARow + 1 : 0;
+        if (this.lateInARow >= LATE_IN_A_ROW) {
+          this.aloneUntil = Date.now() + ALONE_MS;
+          this.lateInARow = 0;
+        }
         return;
       }
       if ((i & 1023) !== 1023) continue;
@@ -247,9 +302,16 @@ export class MatmulThreads {
 
 /** A helper thread's whole life: instantiate the products on the shared memory, then take part in jobs until told to stop. */
 export function runMatmulHelper(api: WasmApi, modules: HelperModules, memory: WasmMemory, index: number): void {
+  const matmul = new api.Instance(modules.matmul, { env: { memory } }).exports;
+  let view = new Float32Array(memory.buffer);
   const fns: Fns = {
-    products: productsOf(new api.Instance(modules.matmul, { env: { memory } }).exports),
+    products: productsOf(matmul),
     vector: new api.Instance(modules.vector, { env: { memory } }).exports as unknown as VectorFns,
+    gelu: new api.Instance(modules.gelu, { env: { memory } }).exports.gelu_act as GeluFn,
+    heads: headFnsOf(matmul, () => {
+      if (view.byteLength !== memory.buffer.byteLength) view = new Float32Array(memory.buffer); // (grown since)
+      return view;
+    }),
   };
   const ctl = new Int32Array(memory.buffer, 0, 16);
   const f64 = new Float64Array(memory.buffer, 0, 8);
@@ -269,6 +331,12 @@ export function runMatmulHelper(api: WasmApi, modules: HelperModules, memory: Wa
     Atomics.add(ctl, HELPED, claimAndCompute(ctl, f64, job, fns, index + 1));
     lastJob = Date.now();
   }
+}
+
+/** What headProducts.ts computes with, from an instance of the matmul module. */
+export function headFnsOf(exports: Record<string, unknown>, view: () => Float32Array): HeadFns {
+  const fn = <F>(name: string): F => exports[name] as F;
+  return { mm: fn('mm'), packKn: fn('pack_kn'), packNk: fn('pack_nk'), view };
 }
 
 /** The product functions of an instance of the matmul module. */

@@ -213,6 +213,11 @@ class MultiKernel implements MultiMatmulKernel {
     }
   }
 
+  /** Attention's products by head, in the first memory (no weights: their operands are copied in, as a product's are). */
+  matmulHeads(out: Float32Array, a: Float32Array, b: Float32Array, NH: number, KVH: number, M: number, K: number, N: number, bLayout: 'kn' | 'nk'): void {
+    this.kernels[0].matmulHeads(out, a, b, NH, KVH, M, K, N, bLayout);
+  }
+
   matmulColumns(out: Float32Array, a: Float32Array, M: number, packed: Packed, cols: readonly number[]): void {
     const k = this.homeOf(packed);
     const { K, N } = packed;

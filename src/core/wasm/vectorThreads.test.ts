@@ -82,8 +82,23 @@ describe('vector ops on several threads', () => {
     });
   }
 
-  it('a forward (products, softmax over the vocabulary, GELU-tanh, SwiGLU split): every stage bit-identical on 1, 2 and 3 threads', () => {
-    for (const activation of ['gelu_tanh', 'swiglu'] as const) {
+  for (const [gated, n] of [[false, 32 * 3072], [true, 33 * 1537], [false, 9001]] as const) {
+    it(`exact GELU${gated ? ' gated' : ''} over ${n} values (erf's table in the kernel's memory): the bits of one thread, on 2 and 3`, () => {
+      const x = rand(n, 7);
+      const up = gated ? rand(n, 8) : null;
+      const want = new Float32Array(n);
+      plain.geluAct(want, x, up, n);
+      assert.ok(want.some((v) => v !== 0));
+      for (const k of kernels) {
+        const got = new Float32Array(n).fill(NaN);
+        k.vectorForm(plain)!.geluAct(got, x, up, n);
+        assert.ok(bits(got).equals(bits(want)), `${k.threads} threads`);
+      }
+    });
+  }
+
+  it('a forward (products, attention by head, softmax over the vocabulary, GELU-tanh, SwiGLU, exact GELU, GeGLU split): every stage bit-identical on 1, 2 and 3 threads', () => {
+    for (const activation of ['gelu_tanh', 'swiglu', 'gelu', 'geglu'] as const) {
       const text = generateModelText({ preset: 'd256', layers: 2, vocab: 2048, activation, digits: 4, seed: 3 });
       const model = readModel(text, 'm.ffn.json').file!.model;
       const runs = [1, 2, 3].map((threads) => {

@@ -162,19 +162,19 @@ function geluForm(api: WasmApi): WasmExp['geluAct'] {
   if (ERF_TAYLOR.byteLength > WASM_PAGE_BYTES) throw new Error('erf.ts: the table outgrew a page');
   const memory = new api.Memory({ initial: 3 });
   const instance = new api.Instance(new api.Module(geluModuleBytes()), { env: { memory } });
-  const geluAct = instance.exports.gelu_act as (x: number, up: number, out: number, n: number) => void;
+  const geluAct = instance.exports.gelu_act as (x: number, up: number, out: number, n: number, table: number) => void;
   new Float64Array(memory.buffer).set(ERF_TAYLOR);
   const m = new Float32Array(memory.buffer);
   const X = CHUNK;
   const U = 2 * CHUNK;
-  for (let i = 0; i < 8; i++) geluAct(X * 4, U * 4, X * 4, 1024); // (warm-up: wasmKernel.ts says why)
+  for (let i = 0; i < 8; i++) geluAct(X * 4, U * 4, X * 4, 1024, 0); // (warm-up: wasmKernel.ts says why)
   return (out, xs, up, n) => {
     // the lanes past n compute old values, not copied out
     for (let s = 0; s < n; s += CHUNK) {
       const e = Math.min(n, s + CHUNK);
       m.set(xs.subarray(s, e), X);
       if (up) m.set(up.subarray(s, e), U);
-      geluAct(X * 4, up ? U * 4 : 0, X * 4, (e - s + 3) & ~3);
+      geluAct(X * 4, up ? U * 4 : 0, X * 4, (e - s + 3) & ~3, 0);
       out.set(m.subarray(X, X + e - s), s);
     }
   };

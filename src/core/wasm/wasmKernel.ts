@@ -10,7 +10,10 @@ import type { BLayout } from '../matmulNaive';
 import { alignUp, KernelMemory } from './kernelMemory';
 import { matmulModuleBytes, SHARED_MAX_PAGES } from './matmulModule';
 import { KN_GROUP } from './matmulProducts';
-import { MatmulThreads, productsOf, type ProductFn, type ProductName, type SpawnMatmulHelper, type VectorFns } from './matmulThreads';
+import { headFnsOf, MatmulThreads, productsOf, type GeluFn, type ProductFn, type ProductName, type SpawnMatmulHelper, type VectorFns } from './matmulThreads';
+import { geluModuleBytes } from './geluModule';
+import { ERF_TAYLOR } from '../erf';
+import { headProducts, matmulHeadsIn, type HeadFns, type HeadJob } from './headProducts';
 import { expModuleBytes } from './expModule';
 import { threadedVector } from './vectorThreads';
 import type { WasmExp } from './wasmExp';
@@ -22,6 +25,8 @@ import { checkColumn, packFnsOf, PANEL, WasmPacked, WasmWeights } from './wasmWe
 const SMALL_ROW = 64;
 /** A product shared with the helper thread has at least this many multiply-adds (~15 µs; handing it over costs ~1). */
 const SHARE_MIN_MACS = 1 << 18;
+/** Attention's products are shared from this many multiply-adds, all heads (each head also packs its B). */
+const HEADS_SHARE_MIN_MACS = 1 << 17;
 
 export interface WasmMatmulKernel extends MatmulKernel {
   readonly name: 'wasm-simd';
@@ -35,12 +40,15 @@ export interface WasmMatmulKernel extends MatmulKernel {
   readonly threads: number;
   /** Panels of B the helper threads have computed so far (0 without one). */
   readonly helpedPanels: number;
+  /** Milliseconds spent in work shared with the helper threads so far (the rest of a forward's time is one thread's). */
+  readonly sharedMs: number;
   /** How many threads share a large product from now on (1: one); more helpers are started if needed, where the platform can. */
   setThreads(threads: number): void;
   /** The vector ops (`plain`: their one-thread form) split over this kernel's threads, or null without helpers (vectorThreads.ts). */
   vectorForm(plain: WasmExp): WasmExp | null;
   /** Stops the helper threads, if any (the kernel goes on with one). */
   dispose(): void;
+  matmulHeads(out: Float32Array, a: Float32Array, b: Float32Array, NH: number, KVH: number, M: number, K: number, N: number, bLayout: 'kn' | 'nk'): void;
   /**
    * Rewrites only the given columns j of packed B from b (same K, N, layout as at pack()):
    * after an edit of row j of an out_in weight, microseconds instead of a whole re-pack.
@@ -87,10 +95,17 @@ function compiledModule(api: WasmApi, shared: boolean, fused: boolean): { module
 
 // The vector ops' module on a shared memory, compiled once per process (its functions run first in
 // a forward's first norm: the one-thread form's warm-up in wasmExp.ts shows what that costs cold).
-let sharedVector: { api: WasmApi; module: WasmModule } | null = null;
-function sharedVectorModule(api: WasmApi): WasmModule {
-  if (sharedVector?.api !== api) sharedVector = { api, module: new api.Module(expModuleBytes(true)) };
-  return sharedVector.module;
+let sharedVector: { api: WasmApi; module: WasmModule; gelu: WasmModule } | null = null;
+function sharedVectorModules(api: WasmApi): { module: WasmModule; gelu: WasmModule } {
+  if (sharedVector?.api !== api) sharedVector = { api, module: new api.Module(expModuleBytes(true)), gelu: new api.Module(geluModuleBytes(true)) };
+  return sharedVector;
+}
+
+// erf's Taylor table (geluModule.ts reads it) in the kernel's memory, for good: its byte offset.
+function erfTable(mem: KernelMemory): number {
+  const at = mem.heap.alloc(ERF_TAYLOR.byteLength);
+  new Float64Array(mem.memory.buffer, at, ERF_TAYLOR.length).set(ERF_TAYLOR);
+  return at;
 }
 
 /** Calls of each product in warmUp: 2 were enough where measured. */
@@ -106,6 +121,9 @@ class WasmKernel implements WasmMatmulKernel {
   private readonly addRows: (src: number, bias: number, dst: number, M: number, rowBytes: number) => void;
   private readonly helper: MatmulThreads | null = null;
   private readonly vectorFns: VectorFns | null = null;
+  private readonly headFns: HeadFns;
+  /** Exact GELU on this memory, and where erf's table lies in it (with helpers only). */
+  private readonly gelu: { fn: GeluFn; table: number } | null = null;
 
   constructor(api: WasmApi, readonly sharedMemory: boolean, readonly fused: boolean, helpers: { spawn: SpawnMatmulHelper; threads: number } | null) {
     const compiled = compiledModule(api, sharedMemory, fused);
@@ -116,10 +134,13 @@ class WasmKernel implements WasmMatmulKernel {
     this.addRows = instance.exports.add_rows as (src: number, bias: number, dst: number, M: number, rowBytes: number) => void;
     this.mem = new KernelMemory(memory);
     this.weights = new WasmWeights(this.mem, sharedMemory, packFnsOf(instance.exports));
+    this.headFns = headFnsOf(instance.exports, () => this.mem.view());
     if (helpers) {
-      const vector = sharedVectorModule(api);
+      const { module: vector, gelu } = sharedVectorModules(api);
       this.vectorFns = new api.Instance(vector, { env: { memory } }).exports as unknown as VectorFns;
-      this.helper = new MatmulThreads(memory, { matmul: module, vector }, { products: this.products, vector: this.vectorFns }, helpers.spawn, helpers.threads);
+      const geluFn = new api.Instance(gelu, { env: { memory } }).exports.gelu_act as GeluFn;
+      this.gelu = { fn: geluFn, table: erfTable(this.mem) };
+      this.helper = new MatmulThreads(memory, { matmul: module, vector, gelu }, { products: this.products, vector: this.vectorFns, gelu: geluFn, heads: this.headFns }, helpers.spawn, helpers.threads);
     }
     if (!compiled.warm) {
       this.warmUp();
@@ -154,6 +175,10 @@ class WasmKernel implements WasmMatmulKernel {
     return this.helper?.helpedPanels ?? 0;
   }
 
+  get sharedMs(): number {
+    return this.helper?.sharedMs ?? 0;
+  }
+
   get threads(): number {
     return this.helper?.threads ?? 1;
   }
@@ -167,7 +192,7 @@ class WasmKernel implements WasmMatmulKernel {
   }
 
   vectorForm(plain: WasmExp): WasmExp | null {
-    return this.helper && this.vectorFns ? threadedVector(this.helper, this.mem, this.vectorFns, plain) : null;
+    return this.helper && this.vectorFns && this.gelu ? threadedVector(this.helper, this.mem, { ...this.vectorFns, gelu: this.gelu }, plain) : null;
   }
 
   get memoryBytes(): number {
@@ -222,11 +247,12 @@ class WasmKernel implements WasmMatmulKernel {
     const outPtr = aPtr + aBytes;
     let f32 = this.mem.view();
     f32.set(a.length === M * K ? a : a.subarray(0, M * K), aPtr >>> 2);
-    const shared = NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.threads > 1;
+    const shareable = NP >= 2 && M * K * N >= SHARE_MIN_MACS && this.helper !== null;
     // mm_kn and the 16-bit products write each panel to a scratch of their thread's: one each
     const [product, s0, s1] = this.productFor(p, K, N);
     const ownScratch = p.form === 'kn' || p.dtype !== 'F32';
-    if (shared) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, ownScratch ? alignUp(KN_GROUP * K * PANEL * 4) : 0);
+    if (shareable && this.threads > 1) this.helper!.run(product, aPtr, p.ptr, outPtr, M, K, NP, s0, s1, ownScratch ? alignUp(KN_GROUP * K * PANEL * 4) : 0);
+    else if (shareable) this.helper!.alone(() => this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1));
     else this.products[product](aPtr, p.ptr, outPtr, M, K, NP, 0, NP, s0, s1);
     f32 = this.mem.view();
     if (biased?.out !== out) this.copyOut(f32, out, outPtr >>> 2, M, N, stride); // (else the sum is all that is kept)
@@ -238,6 +264,18 @@ class WasmKernel implements WasmMatmulKernel {
       this.addRows(outPtr, biasPtr, sumPtr, M, stride * 4);
       this.copyOut(f32, biased.out, sumPtr >>> 2, M, N, stride);
     }
+  }
+
+  // out (NH,M,N) = a_h (M,K) · B_g by head (headProducts.ts: each head's bits those of matmulOnce)
+  matmulHeads(out: Float32Array, a: Float32Array, b: Float32Array, NH: number, KVH: number, M: number, K: number, N: number, bLayout: 'kn' | 'nk'): void {
+    matmulHeadsIn(this.mem, (job, heads) => this.runHeads(job, heads), out, a, b, NH, KVH, M, K, N, bLayout);
+  }
+
+  private runHeads(job: HeadJob, NH: number): void {
+    const alone = (): void => headProducts(this.headFns, job, 0, NH);
+    if (this.helper === null || NH < 2 || NH * job.M * job.K * job.N < HEADS_SHARE_MIN_MACS) alone();
+    else if (this.threads > 1) this.helper.runHeads(job, NH);
+    else this.helper.alone(alone);
   }
 
   // out (M,N) ← rows of `stride` numbers at f32[o …]

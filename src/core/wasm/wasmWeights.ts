@@ -8,6 +8,7 @@ import type { Packed, Weights } from '../matmulKernel';
 import type { BLayout } from '../matmulNaive';
 import { panelsLength, PANEL_UNITS } from '../params';
 import type { KernelMemory } from './kernelMemory';
+import { packLastPanel } from './matmulPacking';
 
 /** Columns per panel of packed B (4 × f32x4): the panels of a 'panels' matrix (../params.ts). */
 export const PANEL = PANEL_UNITS;
@@ -130,7 +131,7 @@ export class WasmWeights {
     if (dst === undefined) return null; // (past what wasm32 addresses: w stays as it is)
     const f32 = this.mem.view();
     (bLayout === 'kn' ? this.fns.packKn : this.fns.packNk)(at, dst, K, N);
-    this.packLastPanel(f32, at >>> 2, dst >>> 2, K, N, bLayout);
+    packLastPanel(f32, at >>> 2, dst >>> 2, K, N, bLayout);
     this.letGo(w);
     this.mem.heap.free(at);
     return panels;
@@ -165,7 +166,7 @@ export class WasmWeights {
       const f32 = this.mem.view();
       f32.set(b.length === K * N ? b : b.subarray(0, K * N), src >>> 2);
       (bLayout === 'kn' ? this.fns.packKn : this.fns.packNk)(src, ptr, K, N);
-      this.packLastPanel(f32, src >>> 2, ptr >>> 2, K, N, bLayout);
+      packLastPanel(f32, src >>> 2, ptr >>> 2, K, N, bLayout);
     } catch (e) {
       this.mem.heap.free(ptr); // memory.grow refused: leave the heap as it was
       throw e;
@@ -226,7 +227,7 @@ export class WasmWeights {
     if (bLayout === 'kn') {
       this.fns.copy(aside, at, K * N * 4);
       this.fns.packKn(aside, at, K, N);
-      this.packLastPanel(this.mem.view(), aside >>> 2, at >>> 2, K, N, 'kn');
+      packLastPanel(this.mem.view(), aside >>> 2, at >>> 2, K, N, 'kn');
     } else {
       for (let p = 0; p < full; p++) {
         const base = at + p * rows * 4;
@@ -236,7 +237,7 @@ export class WasmWeights {
       if (N % PANEL !== 0) {
         const j0 = full * PANEL;
         this.fns.copy(aside, at + full * rows * 4, (N - j0) * K * 4);
-        this.packLastPanel(this.mem.view(), (aside >>> 2) - j0 * K, at >>> 2, K, N, 'nk'); // (source rows j ≥ j0 only: those aside)
+        packLastPanel(this.mem.view(), (aside >>> 2) - j0 * K, at >>> 2, K, N, 'nk'); // (source rows j ≥ j0 only: those aside)
       }
     }
     this.letGo(w);
@@ -292,19 +293,6 @@ export class WasmWeights {
     if (!(packed instanceof WasmPacked) || packed.owner !== this) throw new Error('wasm-simd: packed by another kernel');
     if (packed.released && !allowReleased) throw new Error('wasm-simd: packed weights used after release()');
     return packed;
-  }
-
-  // The partial panel (N not a multiple of 16) in JS: zero the padding, copy the N mod 16 columns.
-  private packLastPanel(f32: Float32Array, src: number, dst: number, K: number, N: number, bLayout: 'kn' | 'nk'): void {
-    const j0 = N - (N % PANEL);
-    if (j0 === N) return;
-    const d = dst + (j0 / PANEL) * K * PANEL;
-    f32.fill(0, d, d + K * PANEL);
-    for (let j = j0; j < N; j++) {
-      const c = j - j0;
-      if (bLayout === 'kn') for (let k = 0; k < K; k++) f32[d + k * PANEL + c] = f32[src + k * N + j];
-      else for (let k = 0; k < K; k++) f32[d + k * PANEL + c] = f32[src + j * K + k];
-    }
   }
 }
 
