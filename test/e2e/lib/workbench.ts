@@ -368,7 +368,7 @@ export class Workbench {
     await step(`run "${title}" from the command palette`, async () => {
       // The palette lists the commands known when it opens: one opened while the window is still
       // loading its extensions lacks theirs for good. So: open it again until the command is there.
-      const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+      const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
       const row = this.quickRows(exactly(title)).first();
       for (;;) {
         await this.focusWorkbench();
@@ -663,11 +663,12 @@ export class Workbench {
     const label = known?.label ?? theme;
     // A theme picker opened while the window still loads its extensions lists none of their
     // themes (built-in ones included) for good: open it again until the theme is there.
-    const deadline = Date.now() + 30_000;
+    // (bounds on a failure: on a loaded machine the picker takes seconds to list its themes)
+    const deadline = Date.now() + 120_000;
     for (;;) {
       await this.runCommand('Preferences: Color Theme');
       try {
-        await this.pickQuickItem(label, { filter: label, timeoutMs: 5_000 });
+        await this.pickQuickItem(label, { filter: label, timeoutMs: 15_000 });
         break;
       } catch (e) {
         await this.page.keyboard.press('Escape');
