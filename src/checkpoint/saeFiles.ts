@@ -6,11 +6,12 @@
 // Every size is checked against the config (or W_enc's shape) before a number is read; a wrong
 // one names its file and its field.
 
-import { CheckpointError, named } from './errors';
+import { asOurs, CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, type Root } from './inside';
 import { npzEntries, readNpy } from './npz';
 import { readHeader, readTensor } from './safetensors';
+import { errorDetail } from '../common/faultText';
 import { describeValue } from '../common/quote';
 import { SAE_ACTIVATIONS, SAE_NORMALIZE, type SaeActivation, type SaeNormalize, type SaeSpec } from '../core/saeSpec';
 
@@ -41,25 +42,37 @@ const NPZ = 'params.npz';
 
 /** The SAE in `folder` (SAELens' layout, else Gemma Scope's); nothing is read from outside it. */
 export async function loadSae(files: CheckpointFiles, folder: string, hfCache = true): Promise<LoadedSae> {
-  const root: Root = { path: folder, hfCache, shown: "the SAE's folder" };
-  const inside = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} in ${folder} ${why}: FFN Lens reads only files inside the SAE's folder`, { file: name });
-  const cfg = await inside(CFG);
-  if (cfg !== null && (await files.size(cfg)) !== null) return loadSaeLens(files, cfg, await inside(WEIGHTS), folder);
-  const npz = await inside(NPZ);
-  if (npz !== null && (await files.size(npz)) !== null) return loadGemmaScope(files, npz, folder);
-  throw new CheckpointError(`no SAE in ${named(folder)}: expected SAELens' ${CFG} + ${WEIGHTS}, or Gemma Scope's ${NPZ}`);
+  // (what it is doing, for a fault nothing foresaw: an internal error in that step, never a bare TypeError)
+  const step = { now: `looking for ${CFG} or ${NPZ}` };
+  try {
+    return await loadSteps(files, folder, hfCache, step);
+  } catch (e) {
+    throw asOurs(e, step.now);
+  }
 }
 
-async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath: string | null, folder: string): Promise<LoadedSae> {
+async function loadSteps(files: CheckpointFiles, folder: string, hfCache: boolean, step: { now: string }): Promise<LoadedSae> {
+  const root: Root = { path: folder, hfCache, shown: "the SAE's folder" };
+  const inside = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} ${why}: FFN Lens reads only files inside the SAE's folder`, { file: name });
+  const cfg = await inside(CFG);
+  if (cfg !== null && (await files.size(cfg)) !== null) return loadSaeLens(files, cfg, await inside(WEIGHTS), folder, step);
+  const npz = await inside(NPZ);
+  if (npz !== null && (await files.size(npz)) !== null) return loadGemmaScope(files, npz, folder, step);
+  throw new CheckpointError(`no SAE there: expected SAELens' ${CFG} + ${WEIGHTS}, or Gemma Scope's ${NPZ}`);
+}
+
+async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath: string | null, folder: string, step: { now: string }): Promise<LoadedSae> {
+  step.now = `reading ${CFG}`;
   let raw: unknown;
   try {
     raw = JSON.parse(new TextDecoder().decode(await files.read(cfgPath)));
   } catch (e) {
     if (e instanceof CheckpointError) throw e;
-    throw new CheckpointError(`${CFG} is not JSON: ${e instanceof Error ? e.message.split('\n')[0].slice(0, 120) : ''}`, { file: CFG });
+    throw new CheckpointError(`${CFG} is not JSON (${errorDetail(e)})`, { file: CFG });
   }
   const config = saeLensConfig(raw, folderName(folder));
   if (weightsPath === null || (await files.size(weightsPath)) === null) throw new CheckpointError(`${WEIGHTS} is missing beside ${CFG}`, { file: WEIGHTS });
+  step.now = `reading the header of ${WEIGHTS}`;
   const file = await readHeader(files, weightsPath, WEIGHTS);
   const { dIn, dSae } = config;
   const want: Record<string, readonly number[] | null> = { W_enc: [dIn, dSae], b_enc: [dSae], W_dec: [dSae, dIn], b_dec: [dIn], threshold: config.activation === 'jumprelu' ? [dSae] : null };
@@ -77,6 +90,7 @@ async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath:
   }
   const read = async (name: string): Promise<Float32Array | null> => {
     const t = file.tensors.get(name);
+    step.now = `reading the tensor ${name} of ${WEIGHTS}`;
     return t && want[name] ? readTensor(files, file, t) : null;
   };
   const weights: SaeWeights = { Wenc: (await read('W_enc'))!, benc: await read('b_enc'), Wdec: (await read('W_dec'))!, bdec: await read('b_dec'), threshold: await read('threshold') };
@@ -135,18 +149,21 @@ function activationOf(c: Record<string, unknown>, bad: (field: string, why: stri
   throw bad('activation_fn', `is ${describeValue(fn)}; FFN Lens reads relu, topk and jumprelu`);
 }
 
-async function loadGemmaScope(files: CheckpointFiles, path: string, folder: string): Promise<LoadedSae> {
+async function loadGemmaScope(files: CheckpointFiles, path: string, folder: string, step: { now: string }): Promise<LoadedSae> {
+  step.now = `reading the zip directory of ${NPZ}`;
   const entries = await npzEntries(files, path, NPZ);
   const entry = (name: string, required: boolean): ReturnType<typeof entries.get> => {
     const e = entries.get(name);
     if (!e && required) throw new CheckpointError(`${NPZ} has no array ${name} (Gemma Scope's params.npz holds W_enc, W_dec, b_enc, b_dec, threshold)`, { file: NPZ, tensor: name });
     return e;
   };
+  step.now = `reading the array W_enc of ${NPZ}`;
   const enc = await readNpy(files, path, entry('W_enc', true)!, NPZ);
   if (enc.shape.length !== 2) throw new CheckpointError(`${NPZ}: array W_enc is [${enc.shape.join(', ')}]; expected [d_in, d_sae]`, { file: NPZ, tensor: 'W_enc' });
   const [dIn, dSae] = enc.shape;
   const opt = async (name: string, shape: readonly number[], required = false): Promise<Float32Array | null> => {
     const e = entry(name, required);
+    step.now = `reading the array ${name} of ${NPZ}`;
     return e ? (await readNpy(files, path, e, NPZ, shape)).data : null;
   };
   const Wdec = (await opt('W_dec', [dSae, dIn], true))!;
