@@ -64,10 +64,10 @@ async function loadSteps(files: CheckpointFiles, folder: string, hfCache: boolea
 async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath: string | null, folder: string, step: { now: string }): Promise<LoadedSae> {
   step.now = `reading ${CFG}`;
   let raw: unknown;
+  const text = new TextDecoder().decode(await files.read(cfgPath));
   try {
-    raw = JSON.parse(new TextDecoder().decode(await files.read(cfgPath)));
+    raw = JSON.parse(text);
   } catch (e) {
-    if (e instanceof CheckpointError) throw e;
     throw new CheckpointError(`${CFG} is not JSON (${errorDetail(e)})`, { file: CFG });
   }
   const config = saeLensConfig(raw, folderName(folder));

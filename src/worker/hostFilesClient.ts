@@ -7,6 +7,8 @@ import { CheckpointError } from '../checkpoint/errors';
 import type { CheckpointFiles } from '../checkpoint/files';
 import type { FromWorker, ToWorker } from '../protocol/worker';
 import { ArrivingFile } from './arrivingFile';
+import { errorDetail } from '../common/faultText';
+import { quotePath } from '../common/quote';
 
 /** How long a file read stays held after its last ranged read (never while it is still coming). */
 export const KEEP_MS = 10_000;
@@ -76,7 +78,7 @@ export function hostFilesClient(post: (msg: FromWorker) => void, keepMs = KEEP_M
       } catch (e) {
         // (the caller tells a missing file by its code, and says which file)
         const code = (e as { code?: string }).code;
-        throw Object.assign(new Error(code ?? (e instanceof Error ? e.message : String(e))), { code });
+        throw Object.assign(new Error(code ?? errorDetail(e)), { code });
       }
     },
   };
@@ -115,8 +117,8 @@ function heldReads(readFile: (path: string) => ArrivingFile, keepMs: number): (p
 /** The host's error code (a FileSystemError's, 'Cancelled', or its message) in our words. */
 function readError(path: string, code: string): Error {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const message = code === 'FileNotFound' ? `${path} is missing`
-    : code === 'Cancelled' ? `reading ${name} was cancelled (edit the file, or close and open its panel, to read it again)`
-      : `${path} cannot be read (${code || 'unknown error'})`;
+  const message = code === 'FileNotFound' ? `${quotePath(path)} is missing`
+    : code === 'Cancelled' ? `reading ${quotePath(name)} was cancelled (edit the file, or close and open its panel, to read it again)`
+      : `${quotePath(path)} cannot be read (${code ? errorDetail(new Error(code), 60) : 'unknown error'})`;
   return Object.assign(new CheckpointError(message, { file: path }), { code });
 }
