@@ -27,6 +27,7 @@ export const nodeFiles: CheckpointFiles = {
   },
   readInto: (p, start, into) => withFile(p, (fh) => readFully(fh, p, start, into)),
   join: (folder, name) => path.join(folder, name),
+  isAbsolute: (p) => path.isAbsolute(p),
   async locate(root, name) {
     try {
       // (a dangling link, or a part of the way that is not there: nothing to read)

@@ -5,6 +5,7 @@
 // C order. Every size is checked against the file before anything is allocated.
 
 import { CheckpointError, named } from './errors';
+import { describeValue } from '../common/quote';
 import type { CheckpointFiles } from './files';
 import { f16 } from './safetensors';
 
@@ -108,7 +109,7 @@ export async function readNpy(files: CheckpointFiles, path: string, entry: NpzEn
   // stored: the header first, checked, then the data
   const head = await files.read(path, start, start + Math.min(entry.compressedSize, 4096));
   const h = npyHeader(head, where, shown, entry.name, expect);
-  if (entry.compressedSize - h.body !== h.n * h.width) throw npyError(where, shown, entry.name, `has ${entry.compressedSize - h.body} bytes of data; its shape [${h.shape.join(', ')}] needs ${h.n * h.width}`);
+  if (entry.compressedSize - h.body !== h.n * h.width) throw npyError(where, shown, entry.name, `has ${entry.compressedSize - h.body} bytes of data; its shape ${describeValue(h.shape)} needs ${h.n * h.width}`);
   const body = await files.read(path, start + h.body, start + entry.compressedSize);
   return { shape: h.shape, data: npyData(body, h.width, h.n) };
 }
@@ -131,7 +132,7 @@ const DTYPES: Record<string, number> = { '<f4': 4, '<f8': 8, '<f2': 2 };
 /** An .npy file's bytes → float32 (version 1, 2 or 3; little-endian float32/64/16, C order). */
 export function parseNpy(bytes: Uint8Array, where: string, shown: string, name: string, expect?: readonly number[]): NpyArray {
   const h = npyHeader(bytes, where, shown, name, expect);
-  if (bytes.length - h.body !== h.n * h.width) throw npyError(where, shown, name, `has ${bytes.length - h.body} bytes of data; its shape [${h.shape.join(', ')}] needs ${h.n * h.width}`);
+  if (bytes.length - h.body !== h.n * h.width) throw npyError(where, shown, name, `has ${bytes.length - h.body} bytes of data; its shape ${describeValue(h.shape)} needs ${h.n * h.width}`);
   return { shape: h.shape, data: npyData(bytes.subarray(h.body), h.width, h.n) };
 }
 
@@ -155,7 +156,7 @@ function npyHeader(bytes: Uint8Array, where: string, shown: string, name: string
   if (fortran === 'True') throw fail('is in Fortran order; save it in C order (np.ascontiguousarray)');
   const shape = dims.split(',').map((s) => s.trim()).filter((s) => s !== '').map(Number);
   if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) throw fail('has a shape that is not a list of sizes');
-  if (expect && (expect.length !== shape.length || expect.some((d, i) => d !== shape[i]))) throw fail(`is [${shape.join(', ')}]; expected [${expect.join(', ')}]`);
+  if (expect && (expect.length !== shape.length || expect.some((d, i) => d !== shape[i]))) throw fail(`is ${describeValue(shape)}; expected [${expect.join(', ')}]`);
   return { shape, width, n: shape.reduce((a, b) => a * b, 1), body: hstart + hlen };
 }
 

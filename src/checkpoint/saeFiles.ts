@@ -11,7 +11,6 @@ import type { CheckpointFiles } from './files';
 import { checkedFile, type Root } from './inside';
 import { npzEntries, readNpy } from './npz';
 import { readHeader, readTensor } from './safetensors';
-import { errorDetail } from '../common/faultText';
 import { describeValue } from '../common/quote';
 import { SAE_ACTIVATIONS, SAE_NORMALIZE, type SaeActivation, type SaeNormalize, type SaeSpec } from '../core/saeSpec';
 
@@ -67,8 +66,8 @@ async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath:
   const text = new TextDecoder().decode(await files.read(cfgPath));
   try {
     raw = JSON.parse(text);
-  } catch (e) {
-    throw new CheckpointError(`${CFG} is not JSON (${errorDetail(e)})`, { file: CFG });
+  } catch {
+    throw new CheckpointError(`${CFG} is not JSON (SAELens writes it as an object of the SAE's settings: d_in, d_sae, architecture …)`, { file: CFG });
   }
   const config = saeLensConfig(raw, folderName(folder));
   if (weightsPath === null || (await files.size(weightsPath)) === null) throw new CheckpointError(`${WEIGHTS} is missing beside ${CFG}`, { file: WEIGHTS });
@@ -85,7 +84,7 @@ async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath:
       continue;
     }
     if (shape && (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i]))) {
-      throw new CheckpointError(`${WEIGHTS}: tensor ${name} is [${t.shape.join(', ')}]; ${CFG}'s d_in ${dIn} and d_sae ${dSae} make it [${shape.join(', ')}]`, { file: WEIGHTS, tensor: name });
+      throw new CheckpointError(`${WEIGHTS}: tensor ${name} is ${describeValue(t.shape)}; ${CFG}'s d_in ${dIn} and d_sae ${dSae} make it [${shape.join(', ')}]`, { file: WEIGHTS, tensor: name });
     }
   }
   const read = async (name: string): Promise<Float32Array | null> => {
@@ -159,7 +158,7 @@ async function loadGemmaScope(files: CheckpointFiles, path: string, folder: stri
   };
   step.now = `reading the array W_enc of ${NPZ}`;
   const enc = await readNpy(files, path, entry('W_enc', true)!, NPZ);
-  if (enc.shape.length !== 2) throw new CheckpointError(`${NPZ}: array W_enc is [${enc.shape.join(', ')}]; expected [d_in, d_sae]`, { file: NPZ, tensor: 'W_enc' });
+  if (enc.shape.length !== 2) throw new CheckpointError(`${NPZ}: array W_enc is ${describeValue(enc.shape)}; expected [d_in, d_sae]`, { file: NPZ, tensor: 'W_enc' });
   const [dIn, dSae] = enc.shape;
   const opt = async (name: string, shape: readonly number[], required = false): Promise<Float32Array | null> => {
     const e = entry(name, required);

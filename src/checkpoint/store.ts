@@ -12,7 +12,7 @@ import { archSpec, checkComputable, loadCheckpoint, type ArchConfig, type Checkp
 import { cannotFit, CHECK_TOKENS, memoryProbe, modelNeeds } from './memoryFit';
 import { ReadCancelled, ReadMeter, watchedFiles } from './readProgress';
 import type { TensorInfo } from './safetensorsHeader';
-import { isAbsolutePath } from './paths';
+import { isAbsoluteBeside } from './paths';
 import { loadSae, type LoadedSae } from './saeFiles';
 import { quotePath } from '../common/quote';
 import type { ReadResult } from '../model/read';
@@ -81,7 +81,7 @@ export class CheckpointStore {
 
   /** `folder` of a model file: relative to the file's own folder, or absolute. */
   resolvePath(modelFile: string, folder: string): string {
-    if (/^([A-Za-z]:[\\/]|[\\/])/.test(folder)) return folder;
+    if (this.files.isAbsolute?.(folder) ?? isAbsoluteBeside(folder, modelFile)) return folder;
     const slash = Math.max(modelFile.lastIndexOf('/'), modelFile.lastIndexOf('\\'));
     return this.files.join(slash >= 0 ? modelFile.slice(0, slash) : '.', folder);
   }
@@ -223,7 +223,7 @@ export class CheckpointStore {
       return checkedFile(this.files, checkpointRoot(src.folder, hfCache), 'tokenizer.json', (why) => `tokenizer.json in ${quotePath(src.folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'tokenizer.json' });
     }
     await this.inWorkspace(src.path, 'the tokenizer');
-    if (isAbsolutePath(src.given)) return src.path;
+    if (this.files.isAbsolute?.(src.given) ?? isAbsoluteBeside(src.given, src.modelDir)) return src.path;
     const found = await pathUnder(this.files, [{ path: src.modelDir, shown: "the model file's folder" }, checkpointRoot(src.folder, hfCache)], src.path);
     if (found && 'refused' in found) {
       throw new CheckpointError(`the tokenizer ${quotePath(src.given)} ${found.refused}: a relative "tokenizer" is read beside the model file or from the checkpoint folder (give an absolute path to read one from elsewhere)`);
