@@ -146,7 +146,7 @@ export function mutateSteer(c: FuzzCase, r: Rng): string | null {
   let s: Record<string, unknown>;
   let label: string;
   if (k === 0) {
-    const n = pick(r, [0, 15, 17, 1, 100000, 2000000]);
+    const n = pick(r, [0, 15, 17, 1, 100000, 300000]);
     s = { vector: Array.from({ length: n }, (_, i) => (i % 7) / 10), alpha: 1 };
     label = `a vector of ${n} numbers`;
   } else if (k === 1) {
