@@ -3,7 +3,7 @@
 // the file and the tensor it is about when there is one.
 
 import { internalFault } from '../common/faultText';
-import { quotePath, terminalSafe } from '../common/quote';
+import { quote, quotePath, terminalSafe } from '../common/quote';
 import { isOutOfMemory } from '../core/runSize';
 import { TokenizerError } from '../tokenizer/tokenizerError';
 
@@ -40,7 +40,9 @@ function oneLine(message: string): string {
  * character visible.
  */
 export function named(name: string): string {
-  return /^[\w.\-/]{1,80}$/.test(name) ? name : quotePath(name);
+  if (/^[\w.\-/]{1,80}$/.test(name)) return name;
+  // (a long path keeps its end, where the file's name is)
+  return /[\\/]/.test(name) ? quotePath(name) : quote(name);
 }
 
 /** An error whose message is already ours (the loader's, the tokenizer's): said as it is. */

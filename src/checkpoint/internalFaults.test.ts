@@ -105,7 +105,7 @@ describe('internal faults in a load, said in our words', () => {
       const read = await resolveReadNow(readModel(text, '/m/x.ffn.json'), '/m/x.ffn.json', store, new CheckpointResolver());
       const errors = read.problems.filter((p) => p.severity === 'error');
       assert.deepEqual(errors.map((p) => p.path), [['saes', 0, 'path']]);
-      assert.match(errors[0].message, /^the SAE \/m\/sae: internal error in /);
+      assert.match(errors[0].message, /^the SAE "\/m\/sae": internal error in /);
     }
   });
 

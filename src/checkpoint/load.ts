@@ -12,7 +12,7 @@ import { outputsInputs, PANEL_UNITS, panelsLength, type HalfParam, type Param, t
 import type { WeightLimits } from '../core/matmulKernel';
 import type { AttentionSpec, LayerSpec, ModelSpec, RopeSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
-import { describeValue, quotePath } from '../common/quote';
+import { describeValue } from '../common/quote';
 import { asOurs, CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
@@ -101,7 +101,6 @@ async function loadSteps(files: CheckpointFiles, folder: string, holder: WeightH
   // (each array a tensor is read into is written whole, or the load fails)
   const alloc = holder ? (n: number): Float32Array => holder.weightArray(n, false) : undefined;
   const arch = await readConfig(files, folder, opts.hfCache);
-  step.now = 'checking the architecture of config.json';
   opts.check?.(arch);
   step.now = 'reading the safetensors headers';
   const { tensors } = await openTensors(files, folder, opts);
@@ -244,7 +243,7 @@ export const MAX_CONFIG_BYTES = 16 << 20;
 export const WEIGHT_MEMORY_BYTES = 2 ** 32;
 
 async function readConfig(files: CheckpointFiles, folder: string, hfCache: boolean | undefined): Promise<ArchConfig> {
-  const configPath = await checkedFile(files, checkpointRoot(folder, hfCache), 'config.json', (why) => `config.json in ${quotePath(folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'config.json' });
+  const configPath = await checkedFile(files, checkpointRoot(folder, hfCache), 'config.json', (why) => `config.json in ${named(folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'config.json' });
   const size = configPath === null ? null : await files.size(configPath);
   if (configPath === null || size === null) {
     throw new CheckpointError(`no config.json in ${named(folder)} (is it the folder of a Hugging Face model?)`, { file: 'config.json' });

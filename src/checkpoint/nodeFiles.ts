@@ -3,8 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { errorDetail } from '../common/faultText';
-import { quotePath } from '../common/quote';
-import { CheckpointError } from './errors';
+import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 
 export const nodeFiles: CheckpointFiles = {
@@ -44,7 +43,7 @@ async function withFile<T>(p: string, use: (fh: fsp.FileHandle) => Promise<T>): 
     fh = await fsp.open(p, 'r');
   } catch (e) {
     const code = (e as { code?: string }).code;
-    throw new CheckpointError(code === 'ENOENT' ? `${quotePath(p)} is missing` : `${quotePath(p)} cannot be read (${code ?? errorDetail(e)})`, { file: p });
+    throw new CheckpointError(code === 'ENOENT' ? `${named(p)} is missing` : `${named(p)} cannot be read (${code ?? errorDetail(e)})`, { file: p });
   }
   try {
     return await use(fh);

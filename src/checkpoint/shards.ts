@@ -29,7 +29,7 @@ export interface CheckpointTensors {
 export async function openTensors(files: CheckpointFiles, folder: string, opts: { readonly hfCache?: boolean } = {}): Promise<CheckpointTensors> {
   // (every file the folder names is inside it, links followed: inside.ts)
   const root = checkpointRoot(folder, opts.hfCache);
-  const inFolder = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} in ${quotePath(folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: name });
+  const inFolder = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} in ${named(folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: name });
   const single = await inFolder(SINGLE_FILE);
   if (single !== null && (await files.size(single)) !== null) {
     const file = await readHeader(files, single, SINGLE_FILE);
@@ -39,7 +39,7 @@ export async function openTensors(files: CheckpointFiles, folder: string, opts: 
   if (indexPath === null || (await files.size(indexPath)) === null) {
     const bin = (await files.size(files.join(folder, 'pytorch_model.bin'))) !== null;
     throw new CheckpointError(
-      `no ${SINGLE_FILE} (nor ${INDEX_FILE} with its shards) in ${quotePath(folder)}${bin ? ': pytorch_model.bin is not read, FFN Lens reads safetensors' : ''}`,
+      `no ${SINGLE_FILE} (nor ${INDEX_FILE} with its shards) in ${named(folder)}${bin ? ': pytorch_model.bin is not read, FFN Lens reads safetensors' : ''}`,
       { file: SINGLE_FILE },
     );
   }

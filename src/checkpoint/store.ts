@@ -204,7 +204,7 @@ export class CheckpointStore {
       const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
       const dir = path.slice(0, Math.max(0, slash));
       const root = { path: dir, hfCache: this.workspace === null, shown: "the tokenizer's folder" };
-      const configPath = await checkedFile(this.files, root, 'tokenizer_config.json', (why) => `tokenizer_config.json beside ${quotePath(path)} ${why}: FFN Lens reads only files inside the tokenizer's folder`);
+      const configPath = await checkedFile(this.files, root, 'tokenizer_config.json', (why) => `tokenizer_config.json beside ${named(path)} ${why}: FFN Lens reads only files inside the tokenizer's folder`);
       const config = configPath !== null && (await this.files.size(configPath)) !== null ? decode(await this.files.read(configPath)) : undefined;
       // (in the tokenizer's own thread where there is one: its patterns run under a time budget)
       return this.runner.load(decode(await this.files.read(path)), config, path.slice(slash + 1));
@@ -220,7 +220,7 @@ export class CheckpointStore {
     const hfCache = this.workspace === null;
     if (src.kind === 'folder') {
       await this.inWorkspace(src.folder, 'the checkpoint folder');
-      return checkedFile(this.files, checkpointRoot(src.folder, hfCache), 'tokenizer.json', (why) => `tokenizer.json in ${quotePath(src.folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'tokenizer.json' });
+      return checkedFile(this.files, checkpointRoot(src.folder, hfCache), 'tokenizer.json', (why) => `tokenizer.json in ${named(src.folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'tokenizer.json' });
     }
     await this.inWorkspace(src.path, 'the tokenizer');
     if (this.files.isAbsolute?.(src.given) ?? isAbsoluteBeside(src.given, src.modelDir)) return src.path;

@@ -24,8 +24,8 @@ describe('describeValue', () => {
 });
 
 describe('quotePath', () => {
-  it('says a short plain path as it is, and quotes one with odd characters', () => {
-    assert.equal(quotePath('/models/gpt2/config.json'), '/models/gpt2/config.json');
+  it('quotes a short path as quote() does, every character visible', () => {
+    assert.equal(quotePath('/models/gpt2/config.json'), '"/models/gpt2/config.json"');
     assert.equal(quotePath('./a b/x"y'), '"./a b/x\\"y"');
     assert.equal(quotePath('/m/\u001b[2J'), '"/m/\\u001b[2J" (\\u001b is an escape character)');
   });

@@ -194,12 +194,10 @@ function writeValue(v: unknown, depth: number, max: number, out: { text: string;
 export const PATH_MAX = 72;
 
 /**
- * A path in a message: as it is when short and plain (`/models/gpt2/config.json`), else quoted,
- * bounded, every character visible; a long one keeps its beginning and its end, where the file's
- * name is: `"/home/me/aaaa…aaaa/model.safetensors" (10,240 characters)`.
+ * A path in a message, quoted as quote() quotes (`"/models/gpt2"`), every character visible,
+ * bounded: a long one keeps its beginning and its end, where the file's name is: `"/home/me/aaaa…aaaa/model.safetensors" (10,240 characters)`.
  */
 export function quotePath(path: string, max = PATH_MAX): string {
-  if (path.length <= max && /^[\w.\-/\\:~@+]+$/.test(path)) return path;
   if (path.length <= max) return quote(path, max);
   const tail = Math.ceil((max * 2) / 3);
   const head = cut(path, max - tail);
