@@ -25,7 +25,8 @@ import { nodeTokenizerScript, nodeTokenizerThread } from '../tokenizer/nodeToken
 import { TokenizerRunner } from '../tokenizer/tokenizerRunner';
 import { formatFloat32 } from '../common/float32';
 import { errorDetail, internalFault } from '../common/faultText';
-import { quote, quotePath, terminalSafe } from '../common/quote';
+import { quote, terminalSafe } from '../common/quote';
+import { named } from '../checkpoint/errors';
 import { enableWasmRelaxedSimd } from '../worker/nodeWasmFeatures';
 import { setNodeRunBudget } from '../worker/nodeRunBudget';
 import { LensError } from '../lenses/cache';
@@ -217,7 +218,7 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : errorDetail(e);
-    io.err(`ffn-lens: cannot read ${quotePath(opts.file)}: ${why}\n`);
+    io.err(`ffn-lens: cannot read ${named(opts.file)}: ${why}\n`);
     return 1;
   }
   startKernel(opts.threads);
@@ -310,7 +311,7 @@ function runStages(io: Io, opts: Options, file: ModelFile): number {
     try {
       writeNpy(opts.npy, shown);
     } catch (e) {
-      io.err(`ffn-lens: cannot write the .npy files into ${quotePath(opts.npy)}: ${(e as NodeJS.ErrnoException).code ?? errorDetail(e)}\n`);
+      io.err(`ffn-lens: cannot write the .npy files into ${named(opts.npy)}: ${(e as NodeJS.ErrnoException).code ?? errorDetail(e)}\n`);
       return 1;
     }
   }

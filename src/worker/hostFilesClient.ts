@@ -3,12 +3,11 @@
 // whole, a large one in parts as it is read (arrivingFile.ts), once per open of a checkpoint. The
 // ranges the loader reads are views of it, answered as soon as they are in; the file is let go
 // KEEP_MS after it is complete and no longer read: what the params keep of it is all that stays.
-import { CheckpointError } from '../checkpoint/errors';
+import { CheckpointError, named } from '../checkpoint/errors';
 import type { CheckpointFiles } from '../checkpoint/files';
 import type { FromWorker, ToWorker } from '../protocol/worker';
 import { ArrivingFile } from './arrivingFile';
 import { errorDetail } from '../common/faultText';
-import { quotePath } from '../common/quote';
 
 /** How long a file read stays held after its last ranged read (never while it is still coming). */
 export const KEEP_MS = 10_000;
@@ -117,8 +116,8 @@ function heldReads(readFile: (path: string) => ArrivingFile, keepMs: number): (p
 /** The host's error code (a FileSystemError's, 'Cancelled', or its message) in our words. */
 function readError(path: string, code: string): Error {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const message = code === 'FileNotFound' ? `${quotePath(path)} is missing`
-    : code === 'Cancelled' ? `reading ${quotePath(name)} was cancelled (edit the file, or close and open its panel, to read it again)`
-      : `${quotePath(path)} cannot be read (${code ? errorDetail(new Error(code), 60) : 'unknown error'})`;
+  const message = code === 'FileNotFound' ? `${named(path)} is missing`
+    : code === 'Cancelled' ? `reading ${named(name)} was cancelled (edit the file, or close and open its panel, to read it again)`
+      : `${named(path)} cannot be read (${code ? errorDetail(new Error(code), 60) : 'unknown error'})`;
   return Object.assign(new CheckpointError(message, { file: path }), { code });
 }
