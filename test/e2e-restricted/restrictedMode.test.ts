@@ -4,13 +4,14 @@
 // message, nothing read; once the workspace is trusted, the same file reads and computes.
 // Run it with Workspace Trust on from the server's start (the runner starts code-server without
 // --disable-workspace-trust when the settings turn trust on):
-//   node scripts/run-e2e.mjs --files out/test/e2e/restrictedMode.test.js --settings test/e2e/restricted.settings.json
+//   node scripts/run-e2e.mjs --files 'out/test/e2e-restricted/**/*.test.js' --settings test/e2e-restricted/settings.json
+// (its own folder: the e2e step runs test/e2e/ with Workspace Trust off; scripts/test-all.mjs runs this one apart)
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { safetensorsBytes, tinyGpt2 } from '../../src/checkpoint/testing';
-import { until } from './lib/until';
-import { e2eEnv, Workbench } from './lib/workbench';
+import { until } from '../e2e/lib/until';
+import { e2eEnv, Workbench } from '../e2e/lib/workbench';
 
 describe('Restricted Mode (an untrusted workspace)', function () {
   this.timeout(300_000);
@@ -61,8 +62,8 @@ describe('Restricted Mode (an untrusted workspace)', function () {
   }
 
   it('the window is in Restricted Mode, and a checkpoint inside the workspace computes', async () => {
-    // (not there: the server runs with Workspace Trust off: give the runner --settings test/e2e/restricted.settings.json)
-    await until('the Restricted Mode indicator (run with --settings test/e2e/restricted.settings.json)', async () => (await wb.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).count()) > 0, { timeoutMs: 60_000 });
+    // (not there: the server runs with Workspace Trust off: give the runner --settings test/e2e-restricted/settings.json)
+    await until('the Restricted Mode indicator (run with --settings test/e2e-restricted/settings.json)', async () => (await wb.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).count()) > 0, { timeoutMs: 60_000 });
     const caption = await predicts('inside');
     console.log(`      inside: ${caption.replace(/\s+/g, ' ')}  ${await wb.screenshot('restricted-inside-computes')}`);
   });
