@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Hostile checkpoints through the command line: each case a small real checkpoint with one to
 // three mutations (config.json, safetensors headers, index shard paths, tokenizer.json, symlinks
-// out of the folder, the model file's keys, byte flips; test/helpers/checkpointFuzz/), run through
+// out of the folder, the model file's keys, byte flips; an SAE's cfg.json, weights, params.npz and
+// links, `saes` and `steer`; test/helpers/checkpointFuzz/), run through
 // dist/cli.js's run() in a child process whose node:fs is patched to see every path it touches.
 // This process watches the child: a case over its time budget is a hang, a child that dies a
 // crash (the batch resumes after it), memory over the limit a memory bomb. Counts per class, a
@@ -12,6 +13,8 @@
 //
 //   node scripts/fuzz-checkpoints.mjs [--cases 100000] [--seed 1] [--from 0] [--budget-ms 5000]
 //       [--mem-mb 1536] [--machine-mb 1024] [--batch 2000] [--jobs 1] [--report FILE] [--no-build] [--child-args '--cpu-prof …']
+//       [--seeds REGEX] [--families REGEX]   only the seeds, the families of mutation whose names match:
+//       --seeds '^(sae|steer)-' --families '^(sae|steer)' for the SAE and steer cases alone
 //   node scripts/fuzz-checkpoints.mjs --case I [--seed S]   one case, its folder kept, every detail
 // Exit status 1 if any case crashed, hung, took too much memory, read outside its folder, gave an
 // internal error, raw library text, an overlong message or bad output.
@@ -21,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, REPO } from './vscode/lib.mjs';
 
-const { flags } = parseArgs(process.argv.slice(2), ['cases', 'seed', 'from', 'budget-ms', 'mem-mb', 'machine-mb', 'batch', 'jobs', 'report', 'case', 'child-args']);
+const { flags } = parseArgs(process.argv.slice(2), ['cases', 'seed', 'from', 'budget-ms', 'mem-mb', 'machine-mb', 'batch', 'jobs', 'report', 'case', 'child-args', 'seeds', 'families']);
 const SEED = Number(flags.seed ?? 1);
 const ONE = flags.case !== undefined ? Number(flags.case) : null;
 const FROM = Number(flags.from ?? 0);
@@ -105,7 +108,7 @@ async function runJob(list, work, onReport) {
       }
       if (killedFor) child.kill('SIGKILL');
     }, 50);
-    child.send({ type: 'job', job: { repo: REPO, cli: CLI, work, seed: SEED, cases: batch, keep: ONE !== null, machineMb: MACHINE_MB } });
+    child.send({ type: 'job', job: { repo: REPO, cli: CLI, work, seed: SEED, cases: batch, keep: ONE !== null, machineMb: MACHINE_MB, ...(flags.seeds ? { seeds: String(flags.seeds) } : {}), ...(flags.families ? { families: String(flags.families) } : {}) } });
     const exit = await new Promise((res) => child.on('exit', (code, signal) => res({ code, signal })));
     clearInterval(timer);
     if (!heard) {
@@ -206,7 +209,7 @@ console.log(`\n${n} cases in ${secs.toFixed(0)} s: ${(n / secs).toFixed(1)} case
 console.log('\nseed                       cases      ok  faults');
 for (const [s, v] of Object.entries(bySeed).sort()) console.log(`${s.padEnd(24)} ${String(v.cases).padStart(7)} ${String(v.ok).padStart(7)} ${String(v.faults).padStart(7)}`);
 if (catalogue.length) {
-  console.log(`\n${catalogue.length} kinds of fault (repro: node scripts/fuzz-checkpoints.mjs --seed ${SEED} --case I):`);
+  console.log(`\n${catalogue.length} kinds of fault (repro: node scripts/fuzz-checkpoints.mjs --seed ${SEED}${flags.seeds ? ` --seeds '${flags.seeds}'` : ''}${flags.families ? ` --families '${flags.families}'` : ''} --case I):`);
   const shownPer = {};
   for (const g of catalogue) {
     const o = g.example.verdict.outcome;

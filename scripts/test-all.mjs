@@ -32,6 +32,8 @@ const STEPS = [
   { name: 'setup', cmd: 'bash', args: [join('scripts', 'vscode', 'setup.sh')], timeoutMs: 30 * MIN },
   { name: 'integration', cmd: node, args: [join('scripts', 'run-integration.mjs'), '--no-setup'], timeoutMs: 15 * MIN, needs: ['build', 'setup'], tests: true },
   { name: 'e2e', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup'], timeoutMs: 60 * MIN, needs: ['build', 'setup'], tests: true },
+  // (Restricted Mode: code-server started with Workspace Trust on, which the other e2e runs have off)
+  { name: 'e2e-restricted', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup', '--settings', join('test', 'e2e-restricted', 'settings.json'), '--files', 'out/test/e2e-restricted/**/*.test.js'], timeoutMs: 15 * MIN, needs: ['build', 'setup'], tests: true },
   // (largeCheckpoint.test.ts reads 498 MB three times, ~7 minutes on 2 busy cores: in e2e-web only)
   { name: 'e2e-web', cmd: node, args: [join('scripts', 'run-e2e.mjs'), '--no-setup', '--settings', join('test', 'e2e-web', 'settings.json'), '--files', 'out/test/e2e-web/**/*.test.js'], timeoutMs: 30 * MIN, needs: ['build', 'setup'], tests: true },
   // (last: packaging builds dist/ again, minified, as the .vsix ships it)

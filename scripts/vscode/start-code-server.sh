@@ -76,8 +76,12 @@ if [ -n "${EXT_DIR:-}" ]; then   # folder layout VS Code scans: <publisher>.<nam
   if [ -n "${EXT_LINK:-}" ]; then ln -s "$EXT_DIR" "$RUN_DIR/exts/$ID"; else cp -r "$EXT_DIR" "$RUN_DIR/exts/$ID"; fi
 fi
 
+# (Workspace Trust off, unless the run's settings turn it on: the Restricted Mode e2e, test/e2e-restricted/settings.json)
+TRUST_FLAG=--disable-workspace-trust
+if node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))["security.workspace.trust.enabled"] === true ? 0 : 1)' "$RUN_DIR/ud/User/settings.json"; then TRUST_FLAG=; fi
+
 T0=$(date +%s%N)
-setsid "$CS" "${ARGS[@]}" --disable-telemetry --disable-update-check --disable-workspace-trust \
+setsid "$CS" "${ARGS[@]}" --disable-telemetry --disable-update-check $TRUST_FLAG \
   --disable-getting-started-override --ignore-last-opened "$WS" >> "$RUN_DIR/code-server.log" 2>&1 < /dev/null &
 PID=$!; echo "$PID" > "$RUN_DIR/code-server.pid"
 if [ -n "${OWNER_PID:-}" ]; then   # orphan guard: the owner died without stopping us

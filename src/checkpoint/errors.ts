@@ -2,7 +2,10 @@
 // what was expected (the model file shows it at its `checkpoint` key, never a stack trace), with
 // the file and the tensor it is about when there is one.
 
-import { quote, terminalSafe } from '../common/quote';
+import { internalFault } from '../common/faultText';
+import { quote, quotePath, terminalSafe } from '../common/quote';
+import { isOutOfMemory } from '../core/runSize';
+import { TokenizerError } from '../tokenizer/tokenizerError';
 
 /** The longest message a CheckpointError keeps: whatever a file brought in, a message stays a line. */
 export const MESSAGE_MAX = 400;
@@ -37,5 +40,32 @@ function oneLine(message: string): string {
  * character visible.
  */
 export function named(name: string): string {
-  return /^[\w.\-/]{1,80}$/.test(name) ? name : quote(name);
+  if (/^[\w.\-/]{1,80}$/.test(name)) return name;
+  // (a long path keeps its end, where the file's name is)
+  return /[\\/]/.test(name) ? quotePath(name) : quote(name);
+}
+
+/** An error whose message is already ours (the loader's, the tokenizer's): said as it is. */
+export function isOurs(e: unknown): e is Error {
+  return e instanceof CheckpointError || e instanceof TokenizerError;
+}
+
+/**
+ * Any error as one of ours: an unforeseen one (a TypeError, a RangeError out of a library or of our
+ * own code) said as an internal fault in `step` ("reading config.json"), the engine's text after
+ * it, bounded; the memory running out said as that (no bug: the machine's limit).
+ */
+export function asOurs(e: unknown, step: string): Error {
+  if (isOurs(e)) return e;
+  if (isOutOfMemory(e)) return new CheckpointError(`the memory ran out while ${step}: close other model files, or open a smaller model`);
+  return new CheckpointError(internalFault(step, e));
+}
+
+/** `f`, with whatever it throws made ours (asOurs) as a fault of `step`. */
+export async function inStep<T>(step: string, f: () => Promise<T> | T): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    throw asOurs(e, step);
+  }
 }

@@ -19,6 +19,8 @@ export interface CheckpointFiles {
   readInto?(path: string, start: number, into: Uint8Array): Promise<void>;
   /** `folder` + separator + `name`, in the path style of the folder. */
   join(folder: string, name: string): string;
+  /** Whether a path is absolute on this host (Node's path.isAbsolute: "C:\\x" is not on POSIX); absent: told from the text (paths.ts). */
+  isAbsolute?(p: string): boolean;
   /**
    * Where `name` (relative, '/'-separated, no '..') under `root` really is, every symbolic link
    * on the way followed; nothing is opened.

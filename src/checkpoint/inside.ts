@@ -7,7 +7,7 @@
 import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
 import { hfCacheBlobs, nameParts, partsBelow } from './paths';
-import { quote } from '../common/quote';
+import { quotePath } from '../common/quote';
 
 /**
  * A folder files must stay in; `hfCache`: a cache snapshot's links into its repository's blobs/
@@ -61,7 +61,7 @@ async function judge(files: CheckpointFiles, root: Root, parts: readonly string[
   if (partsBelow(at.root, at.real) !== null) return { path };
   const blobs = root.hfCache ? hfCacheBlobs(at.root) : null;
   if (blobs !== null && partsBelow(blobs, at.real)?.length === 1) return { path };
-  return { refused: `leads out of ${root.shown} (a symbolic link to ${quote(at.real)})` };
+  return { refused: `leads out of ${root.shown} (a symbolic link to ${quotePath(at.real)})` };
 }
 
 /** The checkpoint folder as a root: Hugging Face's cache layout allowed unless `hfCache` is false (Restricted Mode). */

@@ -13,7 +13,7 @@ import type { WeightLimits } from '../core/matmulKernel';
 import type { AttentionSpec, LayerSpec, ModelSpec, RopeSpec } from '../core/spec';
 import { parseConfig, type ArchConfig } from './config';
 import { describeValue } from '../common/quote';
-import { CheckpointError, named } from './errors';
+import { asOurs, CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
 import { readSplitColumns, readTensor, readTensorBits, type SafetensorsFile, type TensorInfo } from './safetensors';
@@ -88,16 +88,29 @@ export interface LoadOptions {
  * before (the reference the 16-bit path is checked against, bit for bit).
  */
 export async function loadCheckpoint(files: CheckpointFiles, folder: string, holder?: WeightHolder, opts: LoadOptions = {}): Promise<Checkpoint> {
+  // (what it is doing, for a fault nothing foresaw: said as an internal error in that step, never as a bare TypeError)
+  const step = { now: 'reading config.json' };
+  try {
+    return await loadSteps(files, folder, holder, opts, step);
+  } catch (e) {
+    throw asOurs(e, step.now);
+  }
+}
+
+async function loadSteps(files: CheckpointFiles, folder: string, holder: WeightHolder | undefined, opts: LoadOptions, step: { now: string }): Promise<Checkpoint> {
   // (each array a tensor is read into is written whole, or the load fails)
   const alloc = holder ? (n: number): Float32Array => holder.weightArray(n, false) : undefined;
   const arch = await readConfig(files, folder, opts.hfCache);
   opts.check?.(arch);
+  step.now = 'reading the safetensors headers';
   const { tensors } = await openTensors(files, folder, opts);
   const prefix = modelPrefix(arch.modelType);
   // config.json's sizes against the headers' shapes, then every tensor found and of its shape,
   // before a byte of weights is read or a buffer made
+  step.now = "checking config.json's sizes against the tensors";
   checkSizes(arch, tensors);
   const locate = (t: ExpectedTensor): TensorLocation & { stored: string } => locateTensor(tensors, prefix, t);
+  step.now = 'finding the tensors the model reads';
   const head = headTensor(arch);
   const headStored = storedName(tensors, head.name, prefix);
   if (!arch.tied && headStored === null) {
@@ -142,9 +155,11 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   const params = new Map<string, Param>();
   const readAll = async (): Promise<void> => {
     for (const t of eachExpectedTensor(arch)) {
+      step.now = `reading the tensor ${named(locate(t).stored)} of ${named(locate(t).file.shown)}`;
       for (const [id, p] of await paramsRead(t)) params.set(id, asPanels(id, p));
     }
     // the head: the embedding's own Param when tied, else lm_head
+    step.now = 'reading the head';
     if (arch.tied) {
       params.set(PARAM.headW, params.get(PARAM.embed)!);
       if (headStored !== null) used.add(headStored); // a tied head saved anyway holds the embedding's numbers
@@ -157,7 +172,7 @@ export async function loadCheckpoint(files: CheckpointFiles, folder: string, hol
   } catch (e) {
     // (the machine's memory, not the kernel's limit, ran out: said as what was asked)
     if (!isOutOfMemory(e)) throw e;
-    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)}, and the memory ran out holding them (${(e as Error).message})`);
+    throw new CheckpointError(`the checkpoint's weights need ${formatBytes(bytes)}, and the memory ran out holding them: close other model files, or open a smaller model`);
   }
   const ignored = [...tensors.keys()].filter((n) => !used.has(n));
   return { folder, arch, params, dtypes: [...dtypes].sort(), paramCount: count(), ignored };
@@ -228,7 +243,7 @@ export const MAX_CONFIG_BYTES = 16 << 20;
 export const WEIGHT_MEMORY_BYTES = 2 ** 32;
 
 async function readConfig(files: CheckpointFiles, folder: string, hfCache: boolean | undefined): Promise<ArchConfig> {
-  const configPath = await checkedFile(files, checkpointRoot(folder, hfCache), 'config.json', (why) => `config.json in ${folder} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'config.json' });
+  const configPath = await checkedFile(files, checkpointRoot(folder, hfCache), 'config.json', (why) => `config.json in ${named(folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'config.json' });
   const size = configPath === null ? null : await files.size(configPath);
   if (configPath === null || size === null) {
     throw new CheckpointError(`no config.json in ${named(folder)} (is it the folder of a Hugging Face model?)`, { file: 'config.json' });

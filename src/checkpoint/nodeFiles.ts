@@ -2,7 +2,8 @@
 // one module of src/checkpoint that imports Node built-ins.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { CheckpointError } from './errors';
+import { errorDetail } from '../common/faultText';
+import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 
 export const nodeFiles: CheckpointFiles = {
@@ -25,6 +26,7 @@ export const nodeFiles: CheckpointFiles = {
   },
   readInto: (p, start, into) => withFile(p, (fh) => readFully(fh, p, start, into)),
   join: (folder, name) => path.join(folder, name),
+  isAbsolute: (p) => path.isAbsolute(p),
   async locate(root, name) {
     try {
       // (a dangling link, or a part of the way that is not there: nothing to read)
@@ -41,7 +43,7 @@ async function withFile<T>(p: string, use: (fh: fsp.FileHandle) => Promise<T>): 
     fh = await fsp.open(p, 'r');
   } catch (e) {
     const code = (e as { code?: string }).code;
-    throw new CheckpointError(code === 'ENOENT' ? `${p} is missing` : `${p} cannot be read (${code ?? String(e)})`, { file: p });
+    throw new CheckpointError(code === 'ENOENT' ? `${named(p)} is missing` : `${named(p)} cannot be read (${code ?? errorDetail(e)})`, { file: p });
   }
   try {
     return await use(fh);

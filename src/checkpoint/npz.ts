@@ -5,6 +5,8 @@
 // C order. Every size is checked against the file before anything is allocated.
 
 import { CheckpointError, named } from './errors';
+import { errorDetail } from '../common/faultText';
+import { describeValue } from '../common/quote';
 import type { CheckpointFiles } from './files';
 import { f16 } from './safetensors';
 
@@ -108,7 +110,7 @@ export async function readNpy(files: CheckpointFiles, path: string, entry: NpzEn
   // stored: the header first, checked, then the data
   const head = await files.read(path, start, start + Math.min(entry.compressedSize, 4096));
   const h = npyHeader(head, where, shown, entry.name, expect);
-  if (entry.compressedSize - h.body !== h.n * h.width) throw npyError(where, shown, entry.name, `has ${entry.compressedSize - h.body} bytes of data; its shape [${h.shape.join(', ')}] needs ${h.n * h.width}`);
+  if (entry.compressedSize - h.body !== h.n * h.width) throw npyError(where, shown, entry.name, `has ${entry.compressedSize - h.body} bytes of data; its shape ${describeValue(h.shape)} needs ${h.n * h.width}`);
   const body = await files.read(path, start + h.body, start + entry.compressedSize);
   return { shape: h.shape, data: npyData(body, h.width, h.n) };
 }
@@ -116,22 +118,38 @@ export async function readNpy(files: CheckpointFiles, path: string, entry: NpzEn
 const npyError = (where: string, shown: string, name: string, why: string): CheckpointError => new CheckpointError(`${where} ${why}`, { file: shown, tensor: name });
 
 async function inflate(bytes: Uint8Array, size: number, where: string): Promise<Uint8Array> {
+  // (stopped as soon as it passes what its zip entry says: a few KB that inflate to gigabytes are not inflated whole)
+  const parts: Uint8Array[] = [];
+  let at = 0;
   try {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-    const out = new Uint8Array(await new Response(stream).arrayBuffer());
-    if (out.length !== size) throw new Error(`${out.length} bytes where the zip says ${size}`);
-    return out;
+    const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      at += value.length;
+      if (at > size) {
+        await reader.cancel();
+        throw new CheckpointError(`${where} inflates to more than the ${size} bytes its zip entry says`);
+      }
+      parts.push(value);
+    }
   } catch (e) {
-    throw new CheckpointError(`${where} cannot be inflated: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof CheckpointError) throw e;
+    throw new CheckpointError(`${where} cannot be inflated: its deflated data is damaged (${errorDetail(e, 60)})`);
   }
+  if (at !== size) throw new CheckpointError(`${where} inflates to ${at} bytes, where its zip entry says ${size}`);
+  const out = new Uint8Array(size);
+  for (let i = 0, p = 0; i < parts.length; p += parts[i].length, i++) out.set(parts[i], p);
+  return out;
 }
 
-const DTYPES: Record<string, number> = { '<f4': 4, '<f8': 8, '<f2': 2 };
+/** (a Map: a descr "toString" is no dtype, as an object's lookup would find one) */
+const DTYPES: ReadonlyMap<string, number> = new Map([['<f4', 4], ['<f8', 8], ['<f2', 2]]);
 
 /** An .npy file's bytes → float32 (version 1, 2 or 3; little-endian float32/64/16, C order). */
 export function parseNpy(bytes: Uint8Array, where: string, shown: string, name: string, expect?: readonly number[]): NpyArray {
   const h = npyHeader(bytes, where, shown, name, expect);
-  if (bytes.length - h.body !== h.n * h.width) throw npyError(where, shown, name, `has ${bytes.length - h.body} bytes of data; its shape [${h.shape.join(', ')}] needs ${h.n * h.width}`);
+  if (bytes.length - h.body !== h.n * h.width) throw npyError(where, shown, name, `has ${bytes.length - h.body} bytes of data; its shape ${describeValue(h.shape)} needs ${h.n * h.width}`);
   return { shape: h.shape, data: npyData(bytes.subarray(h.body), h.width, h.n) };
 }
 
@@ -150,12 +168,12 @@ function npyHeader(bytes: Uint8Array, where: string, shown: string, name: string
   const fortran = /'fortran_order':\s*(True|False)/.exec(header)?.[1];
   const dims = /'shape':\s*\(([^)]*)\)/.exec(header)?.[1];
   if (descr === undefined || fortran === undefined || dims === undefined) throw fail('has a header without descr, fortran_order or shape');
-  const width = DTYPES[descr];
+  const width = DTYPES.get(descr);
   if (!width) throw fail(`holds ${descr.length > 12 ? 'an unknown type' : descr}; FFN Lens reads float32, float64 and float16 (<f4, <f8, <f2)`);
   if (fortran === 'True') throw fail('is in Fortran order; save it in C order (np.ascontiguousarray)');
   const shape = dims.split(',').map((s) => s.trim()).filter((s) => s !== '').map(Number);
   if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) throw fail('has a shape that is not a list of sizes');
-  if (expect && (expect.length !== shape.length || expect.some((d, i) => d !== shape[i]))) throw fail(`is [${shape.join(', ')}]; expected [${expect.join(', ')}]`);
+  if (expect && (expect.length !== shape.length || expect.some((d, i) => d !== shape[i]))) throw fail(`is ${describeValue(shape)}; expected [${expect.join(', ')}]`);
   return { shape, width, n: shape.reduce((a, b) => a * b, 1), body: hstart + hlen };
 }
 

@@ -1,7 +1,7 @@
 // Paths as text: a name inside a folder ('..' and absolute refused), a path under a folder (either
 // separator, a drive letter), and Hugging Face's cache layout (a snapshot → its repository's blobs/).
 import * as assert from 'node:assert/strict';
-import { hfCacheBlobs, isAbsolutePath, nameParts, partsBelow } from './paths';
+import { hfCacheBlobs, isAbsoluteBeside, isAbsolutePath, nameParts, partsBelow } from './paths';
 
 describe('checkpoint paths', () => {
   it('a name inside a folder: its parts; an absolute path or one that climbs out is refused', () => {
@@ -12,6 +12,13 @@ describe('checkpoint paths', () => {
     for (const bad of ['/etc/passwd', '\\\\server\\share\\x', 'C:\\Windows\\x', 'c:/x', 'C:x']) assert.deepEqual(nameParts(bad), { bad: 'absolute' }, bad);
     assert.deepEqual(nameParts('./'), { bad: 'empty' });
     assert.ok(isAbsolutePath('/a') && isAbsolutePath('D:\\a') && !isAbsolutePath('a/b') && !isAbsolutePath('./a'));
+  });
+
+  it('a drive path beside a POSIX file is a name in its folder, not absolute (it was resolved against the working folder)', () => {
+    assert.equal(isAbsoluteBeside('C:\\sae', '/home/me/m.ffn.json'), false);
+    assert.equal(isAbsoluteBeside('\\sae', '/home/me/m.ffn.json'), false);
+    assert.equal(isAbsoluteBeside('/sae', '/home/me/m.ffn.json'), true);
+    assert.equal(isAbsoluteBeside('C:\\sae', 'D:\\me\\m.ffn.json'), true);
   });
 
   it('a path under a folder: the parts below it, null when it is not (".." worked out first)', () => {

@@ -5,6 +5,12 @@
 /** An absolute path: '/…', '\…' or a drive 'C:\…'. */
 export const isAbsolutePath = (p: string): boolean => /^([A-Za-z]:[\\/]|[\\/])/.test(p);
 
+/**
+ * Whether `p`, written in a file at `base`, is absolute where that file lies: beside a POSIX path
+ * only '/…' is ("C:\\sae" there is a name in the file's folder, not a drive); else isAbsolutePath.
+ */
+export const isAbsoluteBeside = (p: string, base: string): boolean => (base.startsWith('/') ? p.startsWith('/') : isAbsolutePath(p));
+
 /** A path's root ('/', 'c:' for a drive, '' for a relative path) and its parts, '.' dropped and '..' taken back. */
 interface Parts {
   readonly root: string;

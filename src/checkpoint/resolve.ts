@@ -14,7 +14,7 @@ import type { Model } from '../core/model';
 import { layerParam } from '../core/paramTable';
 import { floatData, outputsInputs, valuesAt, weightIndex, type FloatParam, type Param, type Params } from '../core/params';
 import { runTooLarge } from '../core/runSize';
-import { quote } from '../common/quote';
+import { quotePath } from '../common/quote';
 import type { ModelSpec } from '../core/spec';
 import { itemAt, type CheckpointRequest, type UnitRef, type WeightOverride } from '../model/checkpointRequest';
 import type { ModelFile } from '../model/read';
@@ -61,7 +61,7 @@ export class CheckpointResolver {
     if (req.tokenIds) ids = req.tokenIds;
     else if (req.prompt !== null) {
       if (!tok) {
-        error('value', req.promptAt!, `"prompt" needs a tokenizer, and ${req.tokenizer ? `${quote(req.tokenizer)} did not load` : `the checkpoint ${quote(req.folder)} has no tokenizer.json`}: give "tokenizer": "path/to/tokenizer.json", or the input as "token_ids": [ … ]`);
+        error('value', req.promptAt!, `"prompt" needs a tokenizer, and ${req.tokenizer ? `${quotePath(req.tokenizer)} did not load` : `the checkpoint ${quotePath(req.folder)} has no tokenizer.json`}: give "tokenizer": "path/to/tokenizer.json", or the input as "token_ids": [ … ]`);
       } else {
         try {
           ids = tok.encode(req.prompt).ids;
@@ -112,7 +112,7 @@ export class CheckpointResolver {
     this.units(attached, req, params, used, error);
     this.overrides(attached, req.weights, ckpt, params, used, error);
     // (last: a contrast runs the model as the file sets it)
-    const spec = problems.some((p) => p.severity === 'error') ? attached : this.steers.attach(attached, req.steers ?? [], params, tok, kernel, (at, m) => error('value', at, m));
+    const spec = problems.some((p) => p.severity === 'error') ? attached : this.steers.attach(attached, req.steers ?? [], params, tok, kernel, (at, m) => error('value', at, m), (n) => inputBound(ckpt, probe, n));
     // overrides no longer given are dropped from the cache
     for (const id of [...this.cache.keys()]) if (!used.has(id)) this.cache.delete(id);
     if (problems.some((p) => p.severity === 'error')) return { file: null, problems, ids };
@@ -271,6 +271,13 @@ export class CheckpointResolver {
 function unsteeredModel(unsteered: ModelSpec, steered: ModelSpec, params: ReadonlyMap<string, Param>): Model {
   const vectors = new Set((steered.steers ?? []).map((s) => steerParamId(s.site)));
   return { spec: unsteered, params: new Map([...params].filter(([id]) => !vectors.has(id))) };
+}
+
+/** Why a run of this checkpoint's model over `n` tokens cannot be made (its positions, the memory its stages take), or null. */
+function inputBound(ckpt: ResolvableCheckpoint, probe: ModelSpec, n: number): string | null {
+  if (ckpt.maxPositions !== null && n > ckpt.maxPositions) return `this ${ckpt.modelType} model has positions for ${ckpt.maxPositions}`;
+  const why = runTooLarge({ ...probe, T: n });
+  return why && `a run of this model over them ${why}`;
 }
 
 /** The most tokens a run of `spec`'s model can take (runTooLarge says nothing against it); 0 if none. */

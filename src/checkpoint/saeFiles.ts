@@ -6,7 +6,7 @@
 // Every size is checked against the config (or W_enc's shape) before a number is read; a wrong
 // one names its file and its field.
 
-import { CheckpointError, named } from './errors';
+import { asOurs, CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, type Root } from './inside';
 import { npzEntries, readNpy } from './npz';
@@ -50,25 +50,37 @@ const STAGING_BYTES = 8 << 20;
 
 /** The SAE in `folder` (SAELens' layout, else Gemma Scope's); nothing is read from outside it. */
 export async function loadSae(files: CheckpointFiles, folder: string, hfCache = true, holder?: WeightHolder): Promise<LoadedSae> {
-  const root: Root = { path: folder, hfCache, shown: "the SAE's folder" };
-  const inside = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} in ${folder} ${why}: FFN Lens reads only files inside the SAE's folder`, { file: name });
-  const cfg = await inside(CFG);
-  if (cfg !== null && (await files.size(cfg)) !== null) return loadSaeLens(files, cfg, await inside(WEIGHTS), folder, holder);
-  const npz = await inside(NPZ);
-  if (npz !== null && (await files.size(npz)) !== null) return loadGemmaScope(files, npz, folder, holder);
-  throw new CheckpointError(`no SAE in ${named(folder)}: expected SAELens' ${CFG} + ${WEIGHTS}, or Gemma Scope's ${NPZ}`);
+  // (what it is doing, for a fault nothing foresaw: an internal error in that step, never a bare TypeError)
+  const step = { now: `looking for ${CFG} or ${NPZ}` };
+  try {
+    return await loadSteps(files, folder, hfCache, step, holder);
+  } catch (e) {
+    throw asOurs(e, step.now);
+  }
 }
 
-async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath: string | null, folder: string, holder?: WeightHolder): Promise<LoadedSae> {
+async function loadSteps(files: CheckpointFiles, folder: string, hfCache: boolean, step: { now: string }, holder?: WeightHolder): Promise<LoadedSae> {
+  const root: Root = { path: folder, hfCache, shown: "the SAE's folder" };
+  const inside = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} ${why}: FFN Lens reads only files inside the SAE's folder`, { file: name });
+  const cfg = await inside(CFG);
+  if (cfg !== null && (await files.size(cfg)) !== null) return loadSaeLens(files, cfg, await inside(WEIGHTS), folder, step, holder);
+  const npz = await inside(NPZ);
+  if (npz !== null && (await files.size(npz)) !== null) return loadGemmaScope(files, npz, folder, step, holder);
+  throw new CheckpointError(`no SAE there: expected SAELens' ${CFG} + ${WEIGHTS}, or Gemma Scope's ${NPZ}`);
+}
+
+async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath: string | null, folder: string, step: { now: string }, holder?: WeightHolder): Promise<LoadedSae> {
+  step.now = `reading ${CFG}`;
   let raw: unknown;
+  const text = new TextDecoder().decode(await files.read(cfgPath));
   try {
-    raw = JSON.parse(new TextDecoder().decode(await files.read(cfgPath)));
-  } catch (e) {
-    if (e instanceof CheckpointError) throw e;
-    throw new CheckpointError(`${CFG} is not JSON: ${e instanceof Error ? e.message.split('\n')[0].slice(0, 120) : ''}`, { file: CFG });
+    raw = JSON.parse(text);
+  } catch {
+    throw new CheckpointError(`${CFG} is not JSON (SAELens writes it as an object of the SAE's settings: d_in, d_sae, architecture …)`, { file: CFG });
   }
   const config = saeLensConfig(raw, folderName(folder));
   if (weightsPath === null || (await files.size(weightsPath)) === null) throw new CheckpointError(`${WEIGHTS} is missing beside ${CFG}`, { file: WEIGHTS });
+  step.now = `reading the header of ${WEIGHTS}`;
   const file = await readHeader(files, weightsPath, WEIGHTS);
   const { dIn, dSae } = config;
   const want: Record<string, readonly number[] | null> = { W_enc: [dIn, dSae], b_enc: [dSae], W_dec: [dSae, dIn], b_dec: [dIn], threshold: config.activation === 'jumprelu' ? [dSae] : null };
@@ -81,11 +93,12 @@ async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath:
       continue;
     }
     if (shape && (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i]))) {
-      throw new CheckpointError(`${WEIGHTS}: tensor ${name} is [${t.shape.join(', ')}]; ${CFG}'s d_in ${dIn} and d_sae ${dSae} make it [${shape.join(', ')}]`, { file: WEIGHTS, tensor: name });
+      throw new CheckpointError(`${WEIGHTS}: tensor ${name} is ${describeValue(t.shape)}; ${CFG}'s d_in ${dIn} and d_sae ${dSae} make it [${shape.join(', ')}]`, { file: WEIGHTS, tensor: name });
     }
   }
   const read = async (name: string): Promise<Float32Array | null> => {
     const t = file.tensors.get(name);
+    step.now = `reading the tensor ${name} of ${WEIGHTS}`;
     return t && want[name] ? readTensor(files, file, t) : null;
   };
   const Wenc = await readEncoder(files, file, file.tensors.get('W_enc')!, dIn, dSae, holder);
@@ -163,18 +176,21 @@ function activationOf(c: Record<string, unknown>, bad: (field: string, why: stri
   throw bad('activation_fn', `is ${describeValue(fn)}; FFN Lens reads relu, topk and jumprelu`);
 }
 
-async function loadGemmaScope(files: CheckpointFiles, path: string, folder: string, holder?: WeightHolder): Promise<LoadedSae> {
+async function loadGemmaScope(files: CheckpointFiles, path: string, folder: string, step: { now: string }, holder?: WeightHolder): Promise<LoadedSae> {
+  step.now = `reading the zip directory of ${NPZ}`;
   const entries = await npzEntries(files, path, NPZ);
   const entry = (name: string, required: boolean): ReturnType<typeof entries.get> => {
     const e = entries.get(name);
     if (!e && required) throw new CheckpointError(`${NPZ} has no array ${name} (Gemma Scope's params.npz holds W_enc, W_dec, b_enc, b_dec, threshold)`, { file: NPZ, tensor: name });
     return e;
   };
+  step.now = `reading the array W_enc of ${NPZ}`;
   const enc = await readNpy(files, path, entry('W_enc', true)!, NPZ);
-  if (enc.shape.length !== 2) throw new CheckpointError(`${NPZ}: array W_enc is [${enc.shape.join(', ')}]; expected [d_in, d_sae]`, { file: NPZ, tensor: 'W_enc' });
+  if (enc.shape.length !== 2) throw new CheckpointError(`${NPZ}: array W_enc is ${describeValue(enc.shape)}; expected [d_in, d_sae]`, { file: NPZ, tensor: 'W_enc' });
   const [dIn, dSae] = enc.shape;
   const opt = async (name: string, shape: readonly number[], required = false): Promise<Float32Array | null> => {
     const e = entry(name, required);
+    step.now = `reading the array ${name} of ${NPZ}`;
     return e ? (await readNpy(files, path, e, NPZ, shape)).data : null;
   };
   const Wdec = (await opt('W_dec', [dSae, dIn], true))!;

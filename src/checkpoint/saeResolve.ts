@@ -81,7 +81,7 @@ export class SaeAttacher {
     for (const e of ordered) {
       const sae = bySite.get(e.site);
       if (!sae) {
-        error(e.at, `${e.text}: no SAE ${bySite.size ? 'of this file ' : ''}reads ${e.site}${bySite.size ? ` (the SAEs read ${[...bySite.keys()].join(', ')})` : ''}`);
+        error(e.at, `${e.text}: no SAE ${bySite.size ? 'of this file ' : ''}reads ${e.site}${bySite.size ? ` (the SAEs read ${[...bySite.keys()].slice(0, 4).join(', ')}${bySite.size > 4 ? ', …' : ''})` : ''}`);
         continue;
       }
       if (e.feature >= sae.dSae) {

@@ -7,7 +7,7 @@ import { firstDuplicateKey } from './duplicateKeys';
 import { CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot } from './inside';
-import { quote } from '../common/quote';
+import { quotePath } from '../common/quote';
 import { readHeader, type SafetensorsFile, type TensorInfo } from './safetensors';
 
 export const SINGLE_FILE = 'model.safetensors';
@@ -29,7 +29,7 @@ export interface CheckpointTensors {
 export async function openTensors(files: CheckpointFiles, folder: string, opts: { readonly hfCache?: boolean } = {}): Promise<CheckpointTensors> {
   // (every file the folder names is inside it, links followed: inside.ts)
   const root = checkpointRoot(folder, opts.hfCache);
-  const inFolder = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} in ${folder} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: name });
+  const inFolder = (name: string): Promise<string | null> => checkedFile(files, root, name, (why) => `${name} in ${named(folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: name });
   const single = await inFolder(SINGLE_FILE);
   if (single !== null && (await files.size(single)) !== null) {
     const file = await readHeader(files, single, SINGLE_FILE);
@@ -39,7 +39,7 @@ export async function openTensors(files: CheckpointFiles, folder: string, opts: 
   if (indexPath === null || (await files.size(indexPath)) === null) {
     const bin = (await files.size(files.join(folder, 'pytorch_model.bin'))) !== null;
     throw new CheckpointError(
-      `no ${SINGLE_FILE} (nor ${INDEX_FILE} with its shards) in ${folder}${bin ? ': pytorch_model.bin is not read, FFN Lens reads safetensors' : ''}`,
+      `no ${SINGLE_FILE} (nor ${INDEX_FILE} with its shards) in ${named(folder)}${bin ? ': pytorch_model.bin is not read, FFN Lens reads safetensors' : ''}`,
       { file: SINGLE_FILE },
     );
   }
@@ -49,7 +49,7 @@ export async function openTensors(files: CheckpointFiles, folder: string, opts: 
   const byShard = new Map<string, SafetensorsFile>();
   for (const [tensor, shard] of weightMap) {
     if (byShard.has(shard)) continue;
-    const path = await checkedFile(files, root, shard, (why) => `${INDEX_FILE} puts ${named(tensor)} in ${quote(shard)}, which ${why}: a shard must be a file inside the checkpoint folder`, { file: INDEX_FILE, tensor });
+    const path = await checkedFile(files, root, shard, (why) => `${INDEX_FILE} puts ${named(tensor)} in ${quotePath(shard)}, which ${why}: a shard must be a file inside the checkpoint folder`, { file: INDEX_FILE, tensor });
     if (path === null || (await files.size(path)) === null) {
       throw new CheckpointError(`${named(shard)}, the shard ${INDEX_FILE} gives for ${named(tensor)}, is missing from the checkpoint folder`, { file: shard, tensor });
     }

@@ -21,12 +21,17 @@ import { floatData, type Param } from '../core/params';
 import { planModel } from '../core/plan';
 import type { ModelSpec } from '../core/spec';
 import type { SteerSpec } from '../core/steer';
+import { errorDetail } from '../common/faultText';
 import { quote } from '../common/quote';
+import { TokenizerError } from '../tokenizer/tokenizerError';
 import type { At, SteerRef } from '../model/checkpointRequest';
 import { itemAt } from '../model/checkpointRequest';
 import type { PromptTokenizer } from '../model/checkpointFacts';
 
 export type SteerError = (at: At, message: string) => void;
+
+/** Why a run over `n` tokens of this model cannot be made (its positions, its memory), or null: a contrast's prompts are bounded as the input is. */
+export type InputBound = (n: number) => string | null;
 
 interface Cached { readonly sig: string; readonly base: Float32Array | null; readonly param: Param }
 interface Contrast { readonly key: string; readonly params: ReadonlyMap<string, Param>; readonly v: Float32Array }
@@ -36,7 +41,7 @@ export class SteerAttacher {
   private contrasts = new Map<string, Contrast>();
 
   /** The spec with the steers, their vectors set in `params`; errors said at their keys. `kernel`: the contrasts' runs. */
-  attach(spec: ModelSpec, refs: readonly SteerRef[], params: Map<string, Param>, tok: PromptTokenizer | null, kernel: MatmulKernel | undefined, error: SteerError): ModelSpec {
+  attach(spec: ModelSpec, refs: readonly SteerRef[], params: Map<string, Param>, tok: PromptTokenizer | null, kernel: MatmulKernel | undefined, error: SteerError, bound: InputBound = () => null): ModelSpec {
     if (refs.length === 0) {
       this.vectors.clear();
       this.contrasts.clear();
@@ -54,7 +59,7 @@ export class SteerAttacher {
         continue;
       }
       const positions = this.positions(ref, spec.T, error);
-      const found = positions && this.direction(ref, spec, width, params, tok, kernel, error, contrasts);
+      const found = positions && this.direction(ref, spec, width, params, tok, kernel, error, contrasts, bound);
       if (!positions || !found) continue;
       const id = steerParamId(ref.site);
       const sig = `${ref.alpha}|${found.sig}`;
@@ -63,6 +68,11 @@ export class SteerAttacher {
         const data = new Float32Array(width);
         for (let c = 0; c < width; c++) data[c] = ref.alpha * found.v[c]; // (rounded to float32 as torch's alpha * v)
         hit = { sig, base: found.base, param: { data, shape: [1, width] } };
+      }
+      const over = hit.param.data!.findIndex((x) => !Number.isFinite(x));
+      if (over >= 0) {
+        error(ref.sourceAt, Number.isFinite(found.v[over]) ? `alpha ${ref.alpha} × this direction's number ${found.v[over]} (at ${over}) is past float32's range: the steered stage would be infinite; give a smaller alpha` : `this direction's number at ${over} is not a finite number: the steered stage would be too`);
+        continue;
       }
       vectors.set(id, hit);
       params.set(id, hit.param);
@@ -86,7 +96,7 @@ export class SteerAttacher {
   }
 
   /** v itself: its numbers, what tells it apart for the cache, and its words for the stage's meaning. */
-  private direction(ref: SteerRef, spec: ModelSpec, width: number, params: Map<string, Param>, tok: PromptTokenizer | null, kernel: MatmulKernel | undefined, error: SteerError, contrasts: Map<string, Contrast>): { v: Float32Array; sig: string; base: Float32Array | null; text: string } | null {
+  private direction(ref: SteerRef, spec: ModelSpec, width: number, params: Map<string, Param>, tok: PromptTokenizer | null, kernel: MatmulKernel | undefined, error: SteerError, contrasts: Map<string, Contrast>, bound: InputBound): { v: Float32Array; sig: string; base: Float32Array | null; text: string } | null {
     const s = ref.source;
     if (s.kind === 'vector') {
       if (s.values.length !== width) {
@@ -112,12 +122,12 @@ export class SteerAttacher {
       const W = params.get(saeParamId(s.site, SAE_PARAM.Wdec))!;
       return { v: floatData(W).subarray(s.feature * sae.dIn, (s.feature + 1) * sae.dIn), sig: `f${s.feature}`, base: floatData(W), text: `the decoder row of feature ${s.text}` };
     }
-    const v = this.contrast(ref, spec, params, tok, kernel, error, contrasts);
+    const v = this.contrast(ref, spec, params, tok, kernel, error, contrasts, bound);
     return v && { v, sig: Array.from(v).join(','), base: null, text: `${quote(s.prompts[0])} − ${quote(s.prompts[1])} at ${ref.site}, at their last tokens (ActAdd)` };
   }
 
   /** The contrast's v: the two prompts run up to the stage the steer adds to, last token minus last token. */
-  private contrast(ref: SteerRef, spec: ModelSpec, params: Map<string, Param>, tok: PromptTokenizer | null, kernel: MatmulKernel | undefined, error: SteerError, contrasts: Map<string, Contrast>): Float32Array | null {
+  private contrast(ref: SteerRef, spec: ModelSpec, params: Map<string, Param>, tok: PromptTokenizer | null, kernel: MatmulKernel | undefined, error: SteerError, contrasts: Map<string, Contrast>, bound: InputBound): Float32Array | null {
     if (ref.source.kind !== 'contrast') return null;
     if (!tok) {
       error(ref.sourceAt, '"contrast" needs a tokenizer, as "prompt" does: give "tokenizer": "path/to/tokenizer.json", or the direction as "vector"');
@@ -130,12 +140,18 @@ export class SteerAttacher {
       try {
         ids = tok.encode(prompt).ids;
       } catch (e) {
-        error(itemAt(ref.sourceAt, i), `the tokenizer cannot encode this prompt: ${(e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 200)}`);
+        error(itemAt(ref.sourceAt, i), `the tokenizer cannot encode this prompt: ${e instanceof TokenizerError ? e.message.split('\n')[0] : errorDetail(e)}`);
         return null;
       }
       const bad = ids.find((id) => id >= V);
       if (ids.length === 0 || bad !== undefined) {
         error(itemAt(ref.sourceAt, i), ids.length === 0 ? 'this prompt gives no tokens: write some text' : `the tokenizer gives id ${bad}, outside this model's vocabulary of ${V}: is the tokenizer the model's own?`);
+        return null;
+      }
+      // (as the input is: a contrast runs the model over its prompt, which its positions and the memory bound)
+      const why = bound(ids.length);
+      if (why) {
+        error(itemAt(ref.sourceAt, i), `this prompt gives ${ids.length.toLocaleString('en-US')} tokens; ${why}: give a shorter one`);
         return null;
       }
       runs.push(this.lastRow(ref.site, spec, ids, params, kernel, contrasts));

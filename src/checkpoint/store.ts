@@ -5,16 +5,16 @@
 // moment, then tried again on a later read (the folder may have been downloaded meanwhile).
 
 import type { MatmulKernel } from '../core/kernel';
-import { CheckpointError, named } from './errors';
+import { asOurs, CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot, pathUnder } from './inside';
 import { archSpec, checkComputable, loadCheckpoint, type ArchConfig, type Checkpoint, type WeightHolder } from './load';
 import { cannotFit, CHECK_TOKENS, memoryProbe, modelNeeds } from './memoryFit';
 import { ReadCancelled, ReadMeter, watchedFiles } from './readProgress';
 import type { TensorInfo } from './safetensorsHeader';
-import { isAbsolutePath } from './paths';
+import { isAbsoluteBeside } from './paths';
 import { loadSae, type LoadedSae } from './saeFiles';
-import { quote } from '../common/quote';
+import { quotePath } from '../common/quote';
 import type { ReadResult } from '../model/read';
 import type { Problem } from '../model/problems';
 import type { CheckpointResolver, ResolvableCheckpoint } from './resolve';
@@ -81,7 +81,7 @@ export class CheckpointStore {
 
   /** `folder` of a model file: relative to the file's own folder, or absolute. */
   resolvePath(modelFile: string, folder: string): string {
-    if (/^([A-Za-z]:[\\/]|[\\/])/.test(folder)) return folder;
+    if (this.files.isAbsolute?.(folder) ?? isAbsoluteBeside(folder, modelFile)) return folder;
     const slash = Math.max(modelFile.lastIndexOf('/'), modelFile.lastIndexOf('\\'));
     return this.files.join(slash >= 0 ? modelFile.slice(0, slash) : '.', folder);
   }
@@ -99,7 +99,7 @@ export class CheckpointStore {
   }
 
   checkpoint(folder: string): Loading<LoadedCheckpoint> {
-    return this.get(this.checkpoints, folder, async () => {
+    return this.get(this.checkpoints, folder, 'loading the checkpoint', async () => {
       await this.inWorkspace(folder, 'the checkpoint folder');
       // (Hugging Face's cache layout leads out of the folder, into its repository's blobs/: not in Restricted Mode)
       // (an architecture whose block the core is not given yet: said at the checkpoint key, before any weight is read)
@@ -123,7 +123,7 @@ export class CheckpointStore {
 
   /** An SAE's folder (saeFiles.ts), by its absolute path. */
   sae(folder: string): Loading<LoadedSae> {
-    return this.get(this.saes, folder, async () => {
+    return this.get(this.saes, folder, "loading the SAE", async () => {
       await this.inWorkspace(folder, "the SAE's folder");
       return loadSae(this.files, folder, this.workspace === null, this.holder);
     });
@@ -194,17 +194,17 @@ export class CheckpointStore {
   /** A tokenizer.json (from the checkpoint folder: a missing one is no tokenizer, null, not a failure). */
   tokenizer(src: TokenizerSource): Loading<BudgetedTokenizer | null> {
     const key = src.kind === 'folder' ? `?${src.folder}` : `${src.path}\n${src.modelDir}\n${src.folder}`;
-    return this.get(this.tokenizers, key, async () => {
+    return this.get(this.tokenizers, key, 'loading the tokenizer', async () => {
       const path = await this.tokenizerPath(src);
       if (path === null || (await this.files.size(path)) === null) {
         if (src.kind === 'folder') return null;
-        throw new Error(`no such file: ${named(src.path)}`);
+        throw new CheckpointError(`no such file: ${named(src.path)}`);
       }
       // its tokenizer_config.json beside it, in its folder as a checkpoint's files are
       const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
       const dir = path.slice(0, Math.max(0, slash));
       const root = { path: dir, hfCache: this.workspace === null, shown: "the tokenizer's folder" };
-      const configPath = await checkedFile(this.files, root, 'tokenizer_config.json', (why) => `tokenizer_config.json beside ${path} ${why}: FFN Lens reads only files inside the tokenizer's folder`);
+      const configPath = await checkedFile(this.files, root, 'tokenizer_config.json', (why) => `tokenizer_config.json beside ${named(path)} ${why}: FFN Lens reads only files inside the tokenizer's folder`);
       const config = configPath !== null && (await this.files.size(configPath)) !== null ? decode(await this.files.read(configPath)) : undefined;
       // (in the tokenizer's own thread where there is one: its patterns run under a time budget)
       return this.runner.load(decode(await this.files.read(path)), config, path.slice(slash + 1));
@@ -220,13 +220,13 @@ export class CheckpointStore {
     const hfCache = this.workspace === null;
     if (src.kind === 'folder') {
       await this.inWorkspace(src.folder, 'the checkpoint folder');
-      return checkedFile(this.files, checkpointRoot(src.folder, hfCache), 'tokenizer.json', (why) => `tokenizer.json in ${src.folder} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'tokenizer.json' });
+      return checkedFile(this.files, checkpointRoot(src.folder, hfCache), 'tokenizer.json', (why) => `tokenizer.json in ${named(src.folder)} ${why}: FFN Lens reads only files inside the checkpoint folder`, { file: 'tokenizer.json' });
     }
     await this.inWorkspace(src.path, 'the tokenizer');
-    if (isAbsolutePath(src.given)) return src.path;
+    if (this.files.isAbsolute?.(src.given) ?? isAbsoluteBeside(src.given, src.modelDir)) return src.path;
     const found = await pathUnder(this.files, [{ path: src.modelDir, shown: "the model file's folder" }, checkpointRoot(src.folder, hfCache)], src.path);
     if (found && 'refused' in found) {
-      throw new CheckpointError(`the tokenizer ${quote(src.given)} ${found.refused}: a relative "tokenizer" is read beside the model file or from the checkpoint folder (give an absolute path to read one from elsewhere)`);
+      throw new CheckpointError(`the tokenizer ${quotePath(src.given)} ${found.refused}: a relative "tokenizer" is read beside the model file or from the checkpoint folder (give an absolute path to read one from elsewhere)`);
     }
     return found?.path ?? null;
   }
@@ -235,7 +235,7 @@ export class CheckpointStore {
   private async inWorkspace(path: string, what: string): Promise<void> {
     if (this.workspace === null) return;
     const found = await pathUnder(this.files, this.workspace.map((f) => ({ path: f, shown: 'the workspace' })), path);
-    if (found && 'refused' in found) throw new CheckpointError(`${what} ${quote(path)} ${found.refused}: ${RESTRICTED}`);
+    if (found && 'refused' in found) throw new CheckpointError(`${what} ${quotePath(path)} ${found.refused}: ${RESTRICTED}`);
   }
 
   /** Loads again on next use (a file changed). */
@@ -255,14 +255,14 @@ export class CheckpointStore {
     this.saes.delete(path);
   }
 
-  private get<T>(map: Map<string, Loading<T>>, key: string, load: () => Promise<T>): Loading<T> {
+  private get<T>(map: Map<string, Loading<T>>, key: string, step: string, load: () => Promise<T>): Loading<T> {
     const hit = map.get(key);
     // a failure is tried again on a later read (the folder may have been downloaded, a file fixed)
     if (hit && !(hit.state === 'failed' && !hit.cancelled && Date.now() - (hit.at ?? 0) >= this.retryMs)) return hit;
     const generation = this.generation;
     const done = load().then(
       (value) => void (generation === this.generation && map.set(key, { state: 'ready', value })),
-      (e: unknown) => void (generation === this.generation && map.set(key, { state: 'failed', message: messageOf(e), at: Date.now(), ...(e instanceof ReadCancelled ? { cancelled: true } : {}) })),
+      (e: unknown) => void (generation === this.generation && map.set(key, { state: 'failed', message: messageOf(e, step), at: Date.now(), ...(e instanceof ReadCancelled ? { cancelled: true } : {}) })),
     );
     const loading: Loading<T> = { state: 'loading', done };
     map.set(key, loading);
@@ -272,9 +272,9 @@ export class CheckpointStore {
 
 const decode = (b: Uint8Array): string => new TextDecoder('utf-8').decode(b);
 
-function messageOf(e: unknown): string {
-  const m = e instanceof Error ? e.message : String(e);
-  return m.split('\n')[0];
+/** A failure's message: ours as it is, anything else (a TypeError, a RangeError) as a fault in `step`. */
+function messageOf(e: unknown, step: string): string {
+  return asOurs(e, step).message.split('\n')[0];
 }
 
 /**
@@ -304,7 +304,7 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
   if (c.state === 'failed') return problem(req.folderAt, c.message, c.cancelled ? 'warning' : 'error');
   if (t.state === 'failed') return problem(req.tokenizerAt ?? req.folderAt, t.message);
   const badSae = s.findIndex((x) => x.state === 'failed');
-  if (badSae >= 0) return problem(req.saes[badSae].pathAt, `the SAE ${quote(req.saes[badSae].path)}: ${(s[badSae] as { message: string }).message}`);
+  if (badSae >= 0) return problem(req.saes[badSae].pathAt, `the SAE ${quotePath(req.saes[badSae].path)}: ${(s[badSae] as { message: string }).message}`);
   // the prompts' ids, from the tokenizer's thread (resolve reads them; a failure is said at the prompt)
   const contrasts = (req.steers ?? []).flatMap((x) => (x.source.kind === 'contrast' ? x.source.prompts : []));
   const texts = t.value ? [req.tokenIds ? null : req.prompt, req.corruptedIds ? null : req.corruptedPrompt, ...contrasts] : [];
@@ -325,7 +325,7 @@ function writtenOutSaes(read: ReadResult, modelFile: string, store: CheckpointSt
   const s = refs.map((ref) => store.sae(store.resolvePath(modelFile, ref.path)));
   if (s.some((x) => x.state === 'loading')) return { loading: Promise.all(s.map((x) => (x.state === 'loading' ? x.done : undefined))).then(() => undefined) };
   const bad = s.findIndex((x) => x.state === 'failed');
-  if (bad >= 0) return fail(refs[bad].pathAt, `the SAE ${quote(refs[bad].path)}: ${(s[bad] as { message: string }).message}`);
+  if (bad >= 0) return fail(refs[bad].pathAt, `the SAE ${quotePath(refs[bad].path)}: ${(s[bad] as { message: string }).message}`);
   const r = resolver.attachSaes(file, s.map((x) => (x as { value: LoadedSae }).value));
   return { read: { ...read, file: r.file, problems: [...read.problems, ...r.problems] } };
 }

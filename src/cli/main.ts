@@ -24,7 +24,9 @@ import { CheckpointStore, resolveReadNow } from '../checkpoint/store';
 import { nodeTokenizerScript, nodeTokenizerThread } from '../tokenizer/nodeTokenizerThread';
 import { TokenizerRunner } from '../tokenizer/tokenizerRunner';
 import { formatFloat32 } from '../common/float32';
+import { errorDetail, internalFault } from '../common/faultText';
 import { quote, terminalSafe } from '../common/quote';
+import { named } from '../checkpoint/errors';
 import { enableWasmRelaxedSimd } from '../worker/nodeWasmFeatures';
 import { setNodeRunBudget } from '../worker/nodeRunBudget';
 import { LensError } from '../lenses/cache';
@@ -215,8 +217,8 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
     text = readFile(opts.file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    io.err(`ffn-lens: cannot read ${opts.file}: ${why}\n`);
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : errorDetail(e);
+    io.err(`ffn-lens: cannot read ${named(opts.file)}: ${why}\n`);
     return 1;
   }
   startKernel(opts.threads);
@@ -229,12 +231,22 @@ export async function run(argv: readonly string[], raw: Io, readFile: (f: string
       if (line) raw.err(line);
     };
   }
-  const res = await resolveReadNow(readModel(text, opts.file), opts.file, store, new CheckpointResolver());
-  store.runner.dispose();
-  writeProblems(io, opts.file, text, res.problems);
-  if (!res.file) return 1;
-  if (opts.cmd === 'generate') return runGenerate(io, res.file, opts.lens);
-  return opts.cmd === 'stages' ? runStages(io, opts, res.file) : runLens(io, opts.cmd, res.file, opts.lens);
+  // (a fault nothing foresaw is said as an internal error in the step it happened in, never as a bare TypeError)
+  let step = 'reading the model file and what it names';
+  try {
+    const res = await resolveReadNow(readModel(text, opts.file), opts.file, store, new CheckpointResolver());
+    store.runner.dispose();
+    writeProblems(io, opts.file, text, res.problems);
+    if (!res.file) return 1;
+    step = opts.cmd === 'generate' ? 'generating' : opts.cmd === 'stages' ? 'computing the stages' : `the ${opts.cmd} lens`;
+    if (opts.cmd === 'generate') return runGenerate(io, res.file, opts.lens);
+    return opts.cmd === 'stages' ? runStages(io, opts, res.file) : runLens(io, opts.cmd, res.file, opts.lens);
+  } catch (e) {
+    store.runner.dispose();
+    if (isOutOfMemory(e)) throw e; // (main's words for it)
+    io.err(`ffn-lens: ${internalFault(step, e)}\n`);
+    return 1;
+  }
 }
 
 /** The read's problems to stderr, one line each as FILE:LINE:COL: severity: PATH: message. */
@@ -299,7 +311,7 @@ function runStages(io: Io, opts: Options, file: ModelFile): number {
     try {
       writeNpy(opts.npy, shown);
     } catch (e) {
-      io.err(`ffn-lens: cannot write the .npy files into ${opts.npy}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      io.err(`ffn-lens: cannot write the .npy files into ${named(opts.npy)}: ${(e as NodeJS.ErrnoException).code ?? errorDetail(e)}\n`);
       return 1;
     }
   }
@@ -345,8 +357,8 @@ async function main(): Promise<void> {
   try {
     code = await run(process.argv.slice(2), io);
   } catch (e) {
-    const what = isOutOfMemory(e) ? 'out of memory (give a shorter input or fewer layers)' : 'internal error';
-    process.stderr.write(terminalSafe(`ffn-lens: ${what}: ${(e as Error)?.message ?? String(e)}`) + '\n');
+    const what = isOutOfMemory(e) ? 'out of memory: give a shorter input or fewer layers' : internalFault(`ffn-lens ${process.argv[2] ?? ''}`.trim(), e);
+    process.stderr.write(terminalSafe(`ffn-lens: ${what}`) + '\n');
     code = 1;
     chunks.length = 0;
   }
@@ -354,7 +366,7 @@ async function main(): Promise<void> {
   // stops early (`| head`) closes the pipe: that is not an error of ours, so end quietly.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(code);
-    process.stderr.write(`ffn-lens: cannot write the output: ${e.message}\n`);
+    process.stderr.write(`ffn-lens: cannot write the output: ${e.code ?? errorDetail(e)}\n`);
     process.exit(1);
   });
   process.exitCode = code;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeValue } from './quote';
+import { describeValue, quotePath } from './quote';
 
 describe('describeValue', () => {
   it('writes small values as JSON would, strings quoted', () => {
@@ -20,5 +20,27 @@ describe('describeValue', () => {
     assert.ok(t.length < 100, t);
     const o = describeValue({ ['k'.repeat(1e6)]: 1 });
     assert.ok(o.length < 100, o);
+  });
+});
+
+describe('quotePath', () => {
+  it('quotes a short path as quote() does, every character visible', () => {
+    assert.equal(quotePath('/models/gpt2/config.json'), '"/models/gpt2/config.json"');
+    assert.equal(quotePath('./a b/x"y'), '"./a b/x\\"y"');
+    assert.equal(quotePath('/m/\u001b[2J'), '"/m/\\u001b[2J" (\\u001b is an escape character)');
+  });
+  it('bounds a long one, keeping its beginning and its end (the file\'s name)', () => {
+    const long = `/home/me/${'d/'.repeat(5000)}model-00001-of-00002.safetensors`;
+    const q = quotePath(long);
+    assert.ok(q.length < 110, q);
+    assert.match(q, /^"\/home\/me\/d\/d.*…(d\/)+model-00001-of-00002\.safetensors" \(10,041 characters\)$/);
+    const hidden = quotePath(`${'x'.repeat(200)}\u200b${'y'.repeat(10)}`);
+    assert.match(hidden, /^"x+…x+\\u200by{10}" \(211 characters; /);
+    assert.match(hidden, /\\u200b/);
+    assert.match(hidden, /\\u200b is a zero-width space/);
+  });
+  it('never cuts a character in two', () => {
+    const q = quotePath('😀'.repeat(100));
+    assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(q), q);
   });
 });

@@ -189,3 +189,27 @@ function writeValue(v: unknown, depth: number, max: number, out: { text: string;
   }
   put(isArray ? ']' : '}');
 }
+
+/** How many characters of a path a message shows: its beginning and its end (the file's name), the middle elided. */
+export const PATH_MAX = 72;
+
+/**
+ * A path in a message, quoted as quote() quotes (`"/models/gpt2"`), every character visible,
+ * bounded: a long one keeps its beginning and its end, where the file's name is: `"/home/me/aaaa…aaaa/model.safetensors" (10,240 characters)`.
+ */
+export function quotePath(path: string, max = PATH_MAX): string {
+  if (path.length <= max) return quote(path, max);
+  const tail = Math.ceil((max * 2) / 3);
+  const head = cut(path, max - tail);
+  let end = path.slice(path.length - tail);
+  const first = end.charCodeAt(0);
+  if (first >= 0xdc00 && first <= 0xdfff) end = end.slice(1); // (not half a character)
+  const esc = (t: string): { text: string; hidden: number[] } => escapeHidden(t.replace(/["\\]/g, (c) => `\\${c}`));
+  const a = esc(head);
+  const b = esc(end);
+  const body = `${a.text}…${b.text}`;
+  const q = { hidden: [...new Set([...a.hidden, ...b.hidden])] };
+  const notes = [`${count(path.length)} characters`];
+  for (const cp of q.hidden.filter((c) => c !== 0x0a && c !== 0x0d && c !== 0x09).slice(0, 2)) notes.push(`${escapeOf(cp)} is ${nameOf(cp)}`);
+  return `"${body}" (${notes.join('; ')})`;
+}

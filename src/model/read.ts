@@ -15,6 +15,7 @@ import { readCheckpointRequest } from './readCheckpointRequest';
 import { readModelFile } from './readModelFile';
 import { describe } from './readerBase';
 import { NumberReader } from './readNumbers';
+import { internalFault } from '../common/faultText';
 
 export type { ModelDims, ModelFile, ParamNode, ReadResult, RowBinding } from './modelFile';
 export { defaultModelName } from './readerBase';
@@ -31,7 +32,7 @@ export function readModel(text: Source, fileName: string): ReadResult {
     // A bug of ours: say so plainly, in one line, without a stack trace.
     const problems = [...reader.problems, {
       severity: 'error' as const, code: 'internal' as const, path: [], start: 0, end: 0,
-      message: `FFN Lens could not read this file (an internal error: ${e instanceof Error ? e.message : String(e)}); please report it`,
+      message: `FFN Lens could not read this file: ${internalFault('reading the model file', e)}`,
     }];
     return { file: null, problems, json: { root: null, arena: new Float32Array(0), errors: [], numberArrays: [] }, rows: new Map(), paramNodes: new Map(), checkpoint: null };
   }

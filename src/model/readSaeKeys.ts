@@ -12,7 +12,7 @@ import { quote } from '../common/quote';
 import { parseSaeId, parseStageId, STAGE } from '../core/ids';
 import { SAE_SITES } from '../core/planSae';
 
-export const SITE_FORMS = '"layers.12.out" (the stream after layer 12), "layers.12.attn.residual", "layers.12.attn.out" (attention output), "layers.12.ffn.down" (MLP output), "input"';
+export const SITE_FORMS = '"layers.12.out" (the stream after layer 12), "layers.12.attn.residual", "layers.12.attn.out", "layers.12.ffn.down", "input"';
 
 /** `saes`: [{ "path": "./dir", "at": "layers.12.out" }, …]. */
 export function readSaes(r: NumberReader, p: PropertyNode | undefined): SaeRef[] {
@@ -44,7 +44,7 @@ export function readSaes(r: NumberReader, p: PropertyNode | undefined): SaeRef[]
     if (path === '') r.error('value', [...base, 'path'], pathProp.value!, 'path is empty: give the SAE\'s folder, e.g. "./sae"');
     const { layer, kind } = parseStageId(site);
     if (!SAE_SITES.includes(kind) || (kind === STAGE.input) !== (layer < 0)) {
-      r.error('value', [...base, 'at'], atProp.value!, `${quote(site)} is not a stage an SAE can read; the forms are ${SITE_FORMS}`);
+      r.error('value', [...base, 'at'], atProp.value!, `${quote(site, 24)} is not a stage an SAE can read; the forms are ${SITE_FORMS}`);
       return;
     }
     const twice = sites.get(site);

@@ -39,7 +39,7 @@ function readSteer(r: NumberReader, q: PropertyNode): SteerRef | null {
   const siteAt: At = { start: q.keyStart, end: q.keyEnd, path: base };
   const { layer, kind } = parseStageId(q.key);
   if (!SAE_SITES.includes(kind) || (kind === STAGE.input) !== (layer < 0)) {
-    r.error('value', base, siteAt, `${quote(q.key)} is not a stage a steer can add to; the forms are ${SITE_FORMS}`);
+    r.error('value', base, siteAt, `${quote(q.key, 24)} is not a stage a steer can add to; the forms are ${SITE_FORMS}`);
     return null;
   }
   if (!q.value) return null;

@@ -21,6 +21,7 @@ import type { DocStages } from './docStages';
 import { cursorTarget } from './cursorTarget';
 import { hoverMarkdown } from './hoverText';
 import { lensQuery, patchJob, patchResult } from './lensQueries';
+import { internalFault } from '../common/faultText';
 
 export const NOT_READY = 'The lenses read the model as computed: they come once the file reads as a model (see its problems) and its checkpoint is in.';
 
@@ -144,7 +145,7 @@ export function runPatching(d: QueryDoc, id: number, req: Extract<LensRequest, {
       while (!r.done && performance.now() < until);
     } catch (e) {
       ended();
-      return fail(e instanceof LensError ? e.message : `patching failed: ${(e as Error).message}`);
+      return fail(e instanceof LensError ? e.message : internalFault('activation patching', e));
     }
     if (r.done) {
       ended();

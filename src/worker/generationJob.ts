@@ -16,6 +16,7 @@ import type { ModelFile } from '../model/read';
 import type { GeneratedToken, GenerationEnd, GenerationMessage } from '../protocol/generation';
 import { fileSettings, joinedText, tokenTexts } from './generationText';
 import { sequenceRun, type SequenceRun } from './generationSequence';
+import { internalFault } from '../common/faultText';
 
 /** How long a slice runs before the worker reads its messages. */
 const SLICE_MS = 20;
@@ -142,5 +143,5 @@ function generated(t: DecodedToken, text: (id: number) => { id: number; text: st
 
 function messageOf(e: unknown): string {
   if (e instanceof DecodeError) return e.message;
-  return `generation failed (an internal error: ${(e as Error)?.message ?? String(e)}); please report it`;
+  return internalFault('generating', e);
 }

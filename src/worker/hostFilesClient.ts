@@ -3,10 +3,11 @@
 // whole, a large one in parts as it is read (arrivingFile.ts), once per open of a checkpoint. The
 // ranges the loader reads are views of it, answered as soon as they are in; the file is let go
 // KEEP_MS after it is complete and no longer read: what the params keep of it is all that stays.
-import { CheckpointError } from '../checkpoint/errors';
+import { CheckpointError, named } from '../checkpoint/errors';
 import type { CheckpointFiles } from '../checkpoint/files';
 import type { FromWorker, ToWorker } from '../protocol/worker';
 import { ArrivingFile } from './arrivingFile';
+import { errorDetail } from '../common/faultText';
 
 /** How long a file read stays held after its last ranged read (never while it is still coming). */
 export const KEEP_MS = 10_000;
@@ -76,7 +77,7 @@ export function hostFilesClient(post: (msg: FromWorker) => void, keepMs = KEEP_M
       } catch (e) {
         // (the caller tells a missing file by its code, and says which file)
         const code = (e as { code?: string }).code;
-        throw Object.assign(new Error(code ?? (e instanceof Error ? e.message : String(e))), { code });
+        throw Object.assign(new Error(code ?? errorDetail(e)), { code });
       }
     },
   };
@@ -115,8 +116,8 @@ function heldReads(readFile: (path: string) => ArrivingFile, keepMs: number): (p
 /** The host's error code (a FileSystemError's, 'Cancelled', or its message) in our words. */
 function readError(path: string, code: string): Error {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const message = code === 'FileNotFound' ? `${path} is missing`
-    : code === 'Cancelled' ? `reading ${name} was cancelled (edit the file, or close and open its panel, to read it again)`
-      : `${path} cannot be read (${code || 'unknown error'})`;
+  const message = code === 'FileNotFound' ? `${named(path)} is missing`
+    : code === 'Cancelled' ? `reading ${named(name)} was cancelled (edit the file, or close and open its panel, to read it again)`
+      : `${named(path)} cannot be read (${code ? errorDetail(new Error(code), 60) : 'unknown error'})`;
   return Object.assign(new CheckpointError(message, { file: path }), { code });
 }

@@ -13,6 +13,7 @@ import type { ModelFile } from '../model/read';
 import type { LensRequest, LensResult, WordP } from '../protocol/lenses';
 import { STAGE, stageId, unitId } from '../core/ids';
 import { saeFeatureResult, saeFitResult } from './saeFeatureInfo';
+import { internalFault } from '../common/faultText';
 
 /** Above this many tokens the heads' patterns are not sent for the hover (T² per head). */
 const MAX_PATTERN_T = 64;
@@ -32,7 +33,8 @@ export function lensQuery(req: Exclude<LensRequest, { kind: 'patch' }>, file: Mo
     return answer(req, file, stages, engine);
   } catch (e) {
     if (e instanceof LensError) return { kind: 'error', lens: req.kind, message: e.message };
-    throw e;
+    // (a fault of ours: said in the lens's place as that, the worker goes on)
+    return { kind: 'error', lens: req.kind, message: internalFault(`the ${req.kind} lens`, e) };
   }
 }
 

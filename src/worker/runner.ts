@@ -19,6 +19,7 @@ import { runtimeProblems } from './runtimeProblems';
 import { SlicedRun } from './slicedRun';
 import type { StagePublisher } from './stagePublisher';
 import type { DocText } from './textSync';
+import { internalFault } from '../common/faultText';
 
 /** A run under way: its version, the stages it computed so far, and the slices that drive it. */
 interface Running { readonly version: number; readonly stages: Stage[]; readonly slices: SlicedRun<Stage[]> }
@@ -166,8 +167,8 @@ export class DocRunner {
     this._engine = null;
     // (an allocation refused: the machine's memory, not a bug; the bound in runSize.ts did not foresee it)
     const message = isOutOfMemory(e)
-      ? `FFN Lens ran out of memory computing this model (${(e as Error).message}): give a shorter input or fewer layers, or close other model files`
-      : `FFN Lens could not compute this model (an internal error: ${(e as Error)?.message ?? String(e)}); please report it`;
+      ? 'FFN Lens ran out of memory computing this model: give a shorter input or fewer layers, or close other model files'
+      : `FFN Lens could not compute this model: ${internalFault('its forward', e)}`;
     const { doc, text, out } = this.p;
     out.post({ type: 'log', message: `run failed: ${(e as Error)?.stack ?? String(e)}` });
     out.post({ type: 'model', doc, version: text.version, summary: null, problems: [{ severity: 'error', code: 'internal', message, path: '$', start: 0, end: 0, line: 1, col: 1, endLine: 1, endCol: 1 }] });

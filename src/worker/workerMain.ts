@@ -11,6 +11,8 @@ import { CheckpointStore } from '../checkpoint/store';
 import type { CheckpointFiles } from '../checkpoint/files';
 import type { SpawnTokenizerThread } from '../tokenizer/threadProtocol';
 import { TokenizerRunner } from '../tokenizer/tokenizerRunner';
+import { errorDetail } from '../common/faultText';
+import { named } from '../checkpoint/errors';
 
 /** What the worker's body needs from where it runs. */
 export interface WorkerPlatform {
@@ -177,7 +179,7 @@ class WorkerBody {
     this.asked.set(msg.doc, msg.version);
     void this.platform.readFile(path).then((text) => this.opened(msg, path, text), (e: unknown) => {
       const code = (e as { code?: string }).code;
-      this.post({ type: 'fileError', doc: msg.doc, message: `cannot read ${path}: ${code === 'ENOENT' || code === 'FileNotFound' ? 'no such file' : (e as Error).message}` });
+      this.post({ type: 'fileError', doc: msg.doc, message: `cannot read ${named(path)}: ${code === 'ENOENT' || code === 'FileNotFound' ? 'no such file' : errorDetail(e)}` });
     });
   }
 

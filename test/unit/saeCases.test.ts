@@ -137,7 +137,7 @@ describe('SAE files: clear errors at saes[i].path', () => {
     assert.match((await problemOf(sae('topk', { d_in: 16, d_sae: 4, architecture: 'topk' }, good(16, 4)))).message, /cfg\.json: k is undefined|cfg\.json: k is/);
     assert.match((await problemOf(sae('nsz', { d_in: -3, d_sae: 4 }, null))).message, /cfg\.json: d_in is -3; expected a positive integer/);
     assert.match((await problemOf(sae('notjson', '{ d_in', null))).message, /cfg\.json is not JSON/);
-    assert.match((await problemOf(join(tmp, 'nowhere'))).message, /no SAE in .*nowhere: expected SAELens' cfg\.json \+ sae_weights\.safetensors, or Gemma Scope's params\.npz/);
+    assert.match((await problemOf(join(tmp, 'nowhere'))).message, /the SAE .*nowhere"?: no SAE there: expected SAELens' cfg\.json \+ sae_weights\.safetensors, or Gemma Scope's params\.npz/);
   });
   it('a stage an SAE cannot read, a feature past d_sae, an edit of no SAE: at their keys', async () => {
     const d = sae('ok', { d_in: 16, d_sae: 4 }, good(16, 4));

@@ -10,6 +10,8 @@ import { safetensorsBytes, tinyGpt2 } from '../../../src/checkpoint/testing';
 import { rng } from '../../../src/core/rng';
 import { mutateBytes, mutateLink, mutateSafetensors } from './mutateFiles';
 import { fileOf, mutateConfig, mutateIndex, mutateModelFile, mutateTokenizer } from './mutateJson';
+import { mutateNpz, npy, writeMembers } from './mutateNpz';
+import { mutateSaeCfg, mutateSaeKeys, mutateSaeWidth, mutateSteer } from './mutateSae';
 import { pickSeed, tinyTokenizer, type FuzzCase, type Seed } from './seeds';
 import { int, jsonText, type Rng } from './values';
 
@@ -24,18 +26,27 @@ export const FAMILIES: ReadonlyArray<readonly [string, number, Mutation]> = [
   ['model-file', 12, mutateModelFile],
   ['symlink', 12, mutateLink],
   ['bytes', 12, mutateBytes],
+  // an SAE beside the checkpoint (saeSeeds.ts; null for a case without one: another family is drawn)
+  ['sae-cfg', 6, mutateSaeCfg],
+  ['sae-safetensors', 6, (c, r, o) => (c.saeDir ? mutateSafetensors(c, r, o, c.saeDir) : null)],
+  ['sae-npz', 6, mutateNpz],
+  ['sae-symlink', 4, (c, r, o) => (c.saeDir ? mutateLink(c, r, o, c.saeDir) : null)],
+  ['sae-width', 3, mutateSaeWidth],
+  ['sae-keys', 5, mutateSaeKeys],
+  ['steer', 6, mutateSteer],
 ];
 
 /** Case `i` of fuzzing seed `seed`: which seed checkpoint, which mutations (labels in c.mutations). */
-export function makeCase(all: readonly Seed[], seed: number, i: number, outside: string): FuzzCase {
+export function makeCase(all: readonly Seed[], seed: number, i: number, outside: string, families: RegExp | null = null): FuzzCase {
   const r = rng((Math.imul(seed, 0x9e3779b1) ^ Math.imul(i + 1, 0x85ebca6b)) >>> 0);
   const c = pickSeed(all, r).make();
   if (r() < 0.02) return c; // (a few untouched: each seed must run clean)
   const n = 1 + (r() < 0.3 ? 1 : 0) + (r() < 0.1 ? 1 : 0);
-  const total = FAMILIES.reduce((s, f) => s + f[1], 0);
+  const drawn = families ? FAMILIES.filter((f) => families.test(f[0])) : FAMILIES;
+  const total = drawn.reduce((s, f) => s + f[1], 0);
   for (let done = 0, tries = 0; done < n && tries < 20; tries++) {
     let x = r() * total;
-    const fam = FAMILIES.find((f) => (x -= f[1]) < 0) ?? FAMILIES[0];
+    const fam = drawn.find((f) => (x -= f[1]) < 0) ?? drawn[0];
     let label: string | null;
     try {
       label = fam[2](c, r, outside);
@@ -107,6 +118,14 @@ export function writeOutside(outside: string): void {
   writeFileSync(join(outside, 'tokenizer.json'), JSON.stringify(tinyTokenizer()));
   writeFileSync(join(outside, 'secret.txt'), 'the secret: read outside the checkpoint folder\n');
   writeFileSync(join(outside, 'model.safetensors.index.json'), JSON.stringify({ weight_map: Object.fromEntries(Object.keys(g.tensors).map((k) => [k, 'model.safetensors'])) }));
+  // an SAE of both layouts, d_in 16 as the seeds' models
+  const sae = join(outside, 'sae');
+  mkdirSync(sae);
+  const ones = (n: number): number[] => new Array<number>(n).fill(0.1);
+  writeFileSync(join(sae, 'cfg.json'), JSON.stringify({ d_in: 16, d_sae: 4 }));
+  writeFileSync(join(sae, 'sae_weights.safetensors'), safetensorsBytes({ W_enc: { shape: [16, 4], data: ones(64) }, W_dec: { shape: [4, 16], data: ones(64) } }));
+  const arr = (shape: number[]): Uint8Array => npy(`{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`, new Uint8Array(4 * shape.reduce((a, b) => a * b, 1)));
+  writeFileSync(join(sae, 'params.npz'), writeMembers([{ name: 'W_enc.npy', data: arr([16, 4]) }, { name: 'W_dec.npy', data: arr([4, 16]) }, { name: 'threshold.npy', data: arr([4]) }]));
 }
 
 export { int };

@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { makeCase, writeCase, writeOutside } from './cases';
 import { classifyRun, type Verdict } from './classify';
-import { seeds } from './seeds';
+import { saeSeeds } from './saeSeeds';
+import { seeds, type Seed } from './seeds';
 import { caseZones, inZones, installWatch, startRecording, stopRecording, type Access } from './watch';
 
 export interface Job {
@@ -25,6 +26,10 @@ export interface Job {
    * that budget; run() alone (no main()) would keep runSize's 2 GiB default, more than the watcher allows.
    */
   readonly machineMb: number;
+  /** Only the seeds whose names match (a regular expression), e.g. "^(sae|steer)-". */
+  readonly seeds?: string;
+  /** Only the families of mutation whose names match (cases.ts's FAMILIES), e.g. "^(sae|steer)". */
+  readonly families?: string;
 }
 
 export interface CaseReport {
@@ -69,16 +74,16 @@ function peakMb(): number {
 
 const send = (m: unknown): Promise<void> => new Promise((res) => (process.send ? process.send(m, undefined, {}, () => res()) : (console.log(JSON.stringify(m)), res())));
 
-async function runCase(run: Run, job: Job, i: number, all: ReturnType<typeof seeds>): Promise<CaseReport> {
+async function runCase(run: Run, job: Job, i: number, all: readonly Seed[]): Promise<CaseReport> {
   const root = join(job.work, 'case');
   const outside = join(job.work, 'outside');
   const w0 = performance.now();
-  const c = makeCase(all, job.seed, i, outside);
+  const c = makeCase(all, job.seed, i, outside, job.families ? new RegExp(job.families) : null);
   const file = writeCase(c, root, outside);
   const writeMs = performance.now() - w0;
   // (what the case is, before it runs: a case that hangs or kills the process is still described)
   await send({ type: 'start', i, seedName: c.seed, mutations: c.mutations, argv: c.argv });
-  const zones = caseZones(file, c.model.checkpoint, c.model.tokenizer);
+  const zones = caseZones(file, c.model.checkpoint, c.model.tokenizer, saePaths(c.model.saes));
   const argv = [c.argv[0], file, ...c.argv.slice(1)];
   let stdout = '';
   let stderr = '';
@@ -105,6 +110,12 @@ async function runCase(run: Run, job: Job, i: number, all: ReturnType<typeof see
   return { i, seedName: c.seed, mutations: c.mutations, argv: c.argv, verdict: v, ms, writeMs, peakMb: peakMb(), outside: out.slice(0, 5), accesses: seen.length };
 }
 
+/** The folders a model file's `saes` names (what the user's file names may be anywhere; what lies in them may not lead out). */
+function saePaths(saes: unknown): string[] {
+  if (!Array.isArray(saes)) return [];
+  return saes.map((s: unknown) => (s && typeof s === 'object' ? (s as { path?: unknown }).path : undefined)).filter((p): p is string => typeof p === 'string');
+}
+
 async function main(job: Job): Promise<void> {
   installWatch(); // before the bundle is loaded
   const cli = createRequire(__filename)(job.cli) as Cli;
@@ -115,7 +126,9 @@ async function main(job: Job): Promise<void> {
   cli.prepareProcess();
   os.totalmem = totalmem;
   const run = cli.run;
-  const all = seeds(job.repo);
+  const every = [...seeds(job.repo), ...saeSeeds(job.repo)];
+  const all = job.seeds ? every.filter((s) => new RegExp(job.seeds!).test(s.name)) : every;
+  if (all.length === 0) throw new Error(`no seed matches ${job.seeds}`);
   writeOutside(join(job.work, 'outside'));
   for (const i of job.cases) {
     const report = await runCase(run, job, i, all);

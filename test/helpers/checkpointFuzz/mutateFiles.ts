@@ -32,8 +32,9 @@ function build(headerText: string, data: Uint8Array, len?: bigint): Uint8Array {
   return out;
 }
 
-/** The checkpoint's safetensors files (shards included), as case paths. */
-function safetensorsFiles(c: FuzzCase): string[] {
+/** The checkpoint's safetensors files (shards included), as case paths; those of folder `dir` of the case (an SAE's) when given. */
+function safetensorsFiles(c: FuzzCase, dir?: string): string[] {
+  if (dir !== undefined) return [...c.files.entries()].filter(([k, e]) => k.startsWith(`${dir}/`) && k.endsWith('.safetensors') && e instanceof Uint8Array).map(([k]) => k);
   const names = [...c.files.keys()].filter((k) => k.startsWith(`${c.ckpt}/`) && k.endsWith('.safetensors')).map((k) => k.slice(c.ckpt.length + 1));
   return names.map((n) => fileOf(c, n)).filter((p): p is string => p !== null);
 }
@@ -41,8 +42,8 @@ function safetensorsFiles(c: FuzzCase): string[] {
 const DTYPES = ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'f32', 'F64', 'I64', 'U8', 'BOOL', 'F8_E4M3', 'F4', '', 'BF16', 'F16', 'F32'];
 
 /** One safetensors file: its header's length field, a tensor's shape/dtype/offsets/name, the header as a whole. */
-export function mutateSafetensors(c: FuzzCase, r: Rng): string | null {
-  const files = safetensorsFiles(c);
+export function mutateSafetensors(c: FuzzCase, r: Rng, _outside?: string, dir?: string): string | null {
+  const files = safetensorsFiles(c, dir);
   if (files.length === 0) return null;
   const rel = pick(r, files);
   const bytes = c.files.get(rel) as Uint8Array;
@@ -125,19 +126,21 @@ export function mutateSafetensors(c: FuzzCase, r: Rng): string | null {
 }
 
 /** A file of the checkpoint replaced by a symlink: out of the folder (absolute or relative), dangling, a loop, a device. */
-export function mutateLink(c: FuzzCase, r: Rng): string | null {
-  const own = [...c.files.keys()].filter((k) => k.startsWith(`${c.ckpt}/`));
-  const names = ['config.json', 'model.safetensors', 'tokenizer.json', 'model.safetensors.index.json', 'tokenizer_config.json'];
-  const rel = r() < 0.8 && own.length ? pick(r, own) : `${c.ckpt}/${pick(r, names)}`;
+export function mutateLink(c: FuzzCase, r: Rng, _outside?: string, dir = c.ckpt): string | null {
+  const own = [...c.files.keys()].filter((k) => k.startsWith(`${dir}/`));
+  const sae = dir !== c.ckpt;
+  const names = sae ? ['cfg.json', 'sae_weights.safetensors', 'params.npz'] : ['config.json', 'model.safetensors', 'tokenizer.json', 'model.safetensors.index.json', 'tokenizer_config.json'];
+  const rel = r() < 0.8 && own.length ? pick(r, own) : `${dir}/${pick(r, names)}`;
   const base = rel.split('/').pop()!;
-  const decoy = base.endsWith('.safetensors') ? 'model.safetensors' : base === 'model.safetensors.index.json' ? 'model.safetensors.index.json' : base === 'tokenizer.json' ? 'tokenizer.json' : 'config.json';
+  // (the decoy outside is a valid file of the same kind: a read that gets out succeeds and is seen)
+  const decoy = sae ? `sae/${names.includes(base) ? base : 'cfg.json'}` : base.endsWith('.safetensors') ? 'model.safetensors' : base === 'model.safetensors.index.json' ? 'model.safetensors.index.json' : base === 'tokenizer.json' ? 'tokenizer.json' : 'config.json';
   const k = int(r, 8);
   const target = [
     `OUTSIDE/${decoy}`, `OUTSIDE/${decoy}`, `OUTSIDE/secret.txt`, '/etc/passwd', '/dev/zero', `${base}`, 'nowhere/at/all', `OUTSIDE`,
   ][k];
   const relative = k <= 2 && r() < 0.5;
   c.files.set(rel, { link: target, relative });
-  return `${rel.slice(c.ckpt.length + 1)} a ${relative ? 'relative ' : ''}symlink to ${target.replace('OUTSIDE', '<outside>')}`;
+  return `${sae ? 'SAE ' : ''}${rel.slice(dir.length + 1)} a ${relative ? 'relative ' : ''}symlink to ${target.replace('OUTSIDE', '<outside>')}`;
 }
 
 /** Bytes of a file flipped, cut or added to. */

@@ -19,6 +19,8 @@ export interface FuzzCase {
   modelText?: string;
   /** The checkpoint folder relative to the root. */
   readonly ckpt: string;
+  /** The SAE's folder relative to the root, where the case has one (saeSeeds.ts). */
+  readonly saeDir?: string;
   /** Arguments after the command (the model file's path is added). */
   argv: string[];
   readonly mutations: string[];

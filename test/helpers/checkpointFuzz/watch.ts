@@ -150,7 +150,7 @@ export function inZones(real: string, zones: readonly Zone[]): boolean {
  * not what else it holds). What lies under the named checkpoint folder is judged where it lands,
  * so a link in it that leads out is still outside.
  */
-export function caseZones(modelFile: string, checkpointKey: unknown, tokenizerKey: unknown): Zone[] {
+export function caseZones(modelFile: string, checkpointKey: unknown, tokenizerKey: unknown, saeKeys: readonly string[] = []): Zone[] {
   const base = path.dirname(path.resolve(modelFile));
   // (the name itself, both as a link and as what it leads to)
   const named = (p: string): Zone[] => [{ path: landing(p, true), folder: false }, { path: landing(p, false), folder: false }];
@@ -162,6 +162,11 @@ export function caseZones(modelFile: string, checkpointKey: unknown, tokenizerKe
     const folder = landing(lexical);
     zones.push({ path: folder, folder: true });
     if (path.basename(path.dirname(folder)) === 'snapshots') zones.push({ path: path.join(path.dirname(path.dirname(folder)), 'blobs'), folder: true });
+  }
+  // (an SAE's folder, as the checkpoint's: the name itself where the user's file points, what lies in it where it lands)
+  for (const key of saeKeys) {
+    const lex = path.resolve(base, key);
+    zones.push(...named(path.dirname(lex)), ...named(lex), { path: landing(lex), folder: true });
   }
   // (a tokenizer the key names inside the checkpoint folder is the folder's: its links may not lead out)
   if (typeof tokenizerKey === 'string') {
