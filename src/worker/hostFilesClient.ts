@@ -4,6 +4,7 @@
 // ranges the loader reads are views of it, answered as soon as they are in; the file is let go
 // KEEP_MS after it is complete and no longer read: what the params keep of it is all that stays.
 import { CheckpointError } from '../checkpoint/errors';
+import { ReadCancelled } from '../checkpoint/readProgress';
 import type { CheckpointFiles } from '../checkpoint/files';
 import type { FromWorker, ToWorker } from '../protocol/worker';
 import { ArrivingFile } from './arrivingFile';
@@ -112,11 +113,14 @@ function heldReads(readFile: (path: string) => ArrivingFile, keepMs: number): (p
   };
 }
 
-/** The host's error code (a FileSystemError's, 'Cancelled', or its message) in our words. */
+/**
+ * The host's error code (a FileSystemError's, 'Cancelled', or its message) in our words. Its Cancel
+ * (the notification of the file it streams) is the read's Cancel, as the Node host's is: the store
+ * says it as such, and reads it again when asked (ReadCancelled).
+ */
 function readError(path: string, code: string): Error {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const message = code === 'FileNotFound' ? `${path} is missing`
-    : code === 'Cancelled' ? `reading ${name} was cancelled (edit the file, or close and open its panel, to read it again)`
-      : `${path} cannot be read (${code || 'unknown error'})`;
+  if (code === 'Cancelled') return Object.assign(new ReadCancelled(name, { file: path }), { code });
+  const message = code === 'FileNotFound' ? `${path} is missing` : `${path} cannot be read (${code || 'unknown error'})`;
   return Object.assign(new CheckpointError(message, { file: path }), { code });
 }
