@@ -207,7 +207,11 @@ export type FromWorker =
    * In the web worker host the worker has no file system: it asks the host (vscode.workspace.fs)
    * for a file's size or its bytes, by path (the document's fileName style).
    */
-  | { readonly type: 'fs'; readonly id: number; readonly op: 'size' | 'read'; readonly path: string }
+  /**
+   * `limit` (a read): the most bytes the worker can hold; a larger file is not sent, its reply is
+   * the error 'TooLarge' with its size (the file comes whole: its memory is the worker's).
+   */
+  | { readonly type: 'fs'; readonly id: number; readonly op: 'size' | 'read'; readonly path: string; readonly limit?: number }
   /** Where `name` under the folder `path` is: the host checks each part of the way for a symbolic link. */
   | { readonly type: 'fs'; readonly id: number; readonly op: 'locate'; readonly path: string; readonly name: string }
   /** How far a long query (patching) has got. */
