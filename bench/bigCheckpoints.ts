@@ -12,7 +12,8 @@ export type BigShape = 'llama-3.2-1b' | 'llama-3.1-8b' | 'gemma-2-2b' | 'qwen2.5
 export type BigDtype = 'bf16' | 'f32';
 
 const REPO = resolve(__dirname, '..');
-const DIR = join(tmpdir(), `ffn-bench-big-${process.pid}`);
+// (FFN_BENCH_BIG_DIR: a folder of them made before, e.g. under /work/big/ on a shared machine: used as they are, kept)
+const DIR = process.env.FFN_BENCH_BIG_DIR || join(tmpdir(), `ffn-bench-big-${process.pid}`);
 let cleanup = false;
 
 export interface BigCheckpoint { folder: string; modelFile: string; bytes: number; makeMs: number }

@@ -15,6 +15,7 @@ import { parseConfig, type ArchConfig } from './config';
 import { describeValue } from '../common/quote';
 import { asOurs, CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
+import type { HeldBytes } from './memoryFit';
 import { checkedFile, checkpointRoot } from './inside';
 import { readSplitColumns, readTensor, readTensorBits, type SafetensorsFile, type TensorInfo } from './safetensors';
 import { openTensors, type TensorLocation } from './shards';
@@ -72,7 +73,7 @@ export interface LoadOptions {
    * Given the tensors the model reads, once they are found and before a byte of them is read: may
    * refuse (throw), and gives the files the weights are read through (counted, cancellable).
    */
-  readonly beforeRead?: (arch: ArchConfig, tensors: readonly TensorInfo[], files: CheckpointFiles) => CheckpointFiles;
+  readonly beforeRead?: (arch: ArchConfig, tensors: readonly TensorInfo[], files: CheckpointFiles, held: HeldBytes) => CheckpointFiles;
   /** BF16/F16 matrices decoded to float32 as they are read (the reference the 16-bit path is tested against). */
   readonly widen16?: boolean;
 }
@@ -119,7 +120,7 @@ async function loadSteps(files: CheckpointFiles, folder: string, holder: WeightH
   const heldHalf = (t: ExpectedTensor): boolean => !opts.widen16 && isHeldHalf(t, locate(t).info.dtype);
   const { bytes, largest } = weightBytes([...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])], locate, heldHalf);
   // (the caller's look before a weight is read: the memory check, progress and Cancel, store.ts)
-  if (opts.beforeRead) files = opts.beforeRead(arch, [...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])].map((t) => locate(t).info), files);
+  if (opts.beforeRead) files = opts.beforeRead(arch, [...eachExpectedTensor(arch), ...(arch.tied ? [] : [head])].map((t) => locate(t).info), files, { bytes, largest: largest.bytes });
   if (holder) checkWeightBytes(bytes, largest, holder.weightLimits?.());
 
   const { used, dtypes, note, count } = tally();

@@ -9,11 +9,13 @@ import { formatBytes, runSize } from '../core/runSize';
 import type { ModelSpec } from '../core/spec';
 import type { TensorInfo } from './safetensorsHeader';
 
-/**
- * Bytes each weight of a tensor stored as `dtype` takes once read: float32 for every dtype today
- * (F16 and BF16 are widened as read). Where weights come to be held in their own dtype, here.
- */
 import type { WeightLimits } from '../core/matmulKernel';
+
+/**
+ * Bytes a weight of a tensor stored as `dtype` takes once read, at most: float32. Which BF16/F16
+ * tensors stay 16-bit is the loader's to say (load.ts: the matrices the forward multiplies and the
+ * embedding); it counts them (modelNeeds' `held`), and this bound serves where it has not.
+ */
 
 export function heldBytesPerWeight(dtype: string): number {
   void dtype;
@@ -70,20 +72,28 @@ export interface ModelNeeds {
   readonly float32: boolean;
 }
 
-/** `tensors`: the ones the model reads; `spec`: its spec for a run of CHECK_TOKENS tokens. */
-export function modelNeeds(tensors: readonly TensorInfo[], spec: ModelSpec): ModelNeeds {
+/** The weights' bytes as the loader holds them (16-bit matrices at 2 bytes), and the largest tensor's with its panels' padding. */
+export interface HeldBytes {
+  readonly bytes: number;
+  readonly largest: number;
+}
+
+/**
+ * `tensors`: the ones the model reads; `spec`: its spec for a run of CHECK_TOKENS tokens; `held`:
+ * the loader's count of their bytes as held (without it, every weight as float32).
+ */
+export function modelNeeds(tensors: readonly TensorInfo[], spec: ModelSpec, held?: HeldBytes): ModelNeeds {
   let weights = 0;
   let largest = 0;
-  let float32 = true;
   for (const t of tensors) {
-    const per = heldBytesPerWeight(t.dtype);
-    if (per !== 4) float32 = false;
-    const bytes = sizeOf(t.shape) * per;
+    const bytes = sizeOf(t.shape) * heldBytesPerWeight(t.dtype);
     weights += bytes;
     largest = Math.max(largest, bytes);
   }
   const run = runSize(spec);
-  return { weights, largest, stages: run.bytes + run.largest * 4, float32 };
+  const stages = run.bytes + run.largest * 4;
+  if (!held) return { weights, largest, stages, float32: true };
+  return { weights: held.bytes, largest: held.largest, stages, float32: held.bytes >= weights };
 }
 
 /**
@@ -92,7 +102,7 @@ export function modelNeeds(tensors: readonly TensorInfo[], spec: ModelSpec): Mod
  */
 export function cannotFit(needs: ModelNeeds, p: MemoryProbe = probe, reusable = 0, limits?: WeightLimits): string | null {
   const total = needs.weights + needs.stages;
-  const as = needs.float32 ? ' as float32' : '';
+  const as = needs.float32 ? ' as float32' : ' as held (16-bit matrices at 2 bytes a number)';
   const parts = `its weights ${formatBytes(needs.weights)}${as}, a run of ${CHECK_TOKENS} tokens ${formatBytes(needs.stages)}`;
   // (a kernel over several memories, wasm/multiKernel.ts, bounds only each array: one memory's cap)
   const { perMemory, memories } = limits ? { perMemory: limits.array, memories: limits.total === Infinity ? Infinity : Math.max(1, Math.floor(limits.total / limits.array)) } : weightMemoryLimit();

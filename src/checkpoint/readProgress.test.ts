@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { readModel } from '../model/read';
 import type { CheckpointFiles } from './files';
-import { percentOf, ReadMeter, watchedFiles } from './readProgress';
+import { percentOf, ReadCancelled, ReadMeter, watchedFiles } from './readProgress';
 import { CheckpointResolver } from './resolve';
 import { CheckpointStore, resolveReadNow, type Loading, type ReadReport } from './store';
 import { checkpointFolder, tinyLlama } from './testing';
@@ -130,5 +130,58 @@ describe('checkpoint read progress', () => {
     assert.deepEqual(p.path, ['checkpoint']);
     assert.equal(text.slice(p.start, p.end), `"${folder}"`);
     assert.match(p.message, /cancelled: edit this file, or run "FFN Lens: Read Cancelled Checkpoints Again"/);
+  });
+});
+
+describe('checkpoint read progress: a late Cancel, the host\'s Cancel, the state kept', () => {
+  it('a Cancel that comes once the last part is read stops nothing: the read ends "read", the model is in', async () => {
+    const { files, folder } = wideLlama();
+    const store = new CheckpointStore(intoFiles(files).files, 10, holder);
+    store.toldFrom = 0;
+    const reports: ReadReport[] = [];
+    let asked: boolean | null = null;
+    store.onRead = (r) => {
+      reports.push(r);
+      assert.deepEqual(store.readReport(folder), r.state === 'reading' ? r : undefined, 'the report kept is the last told, while under way');
+      if (r.state === 'reading' && r.done === r.total) asked = store.cancelRead(folder);
+    };
+    const got = await settled(() => store.checkpoint(folder));
+    assert.equal(asked, true, 'Cancel came while the read was still under way (its last part read)');
+    assert.equal(got.state, 'ready');
+    assert.equal(reports.at(-1)!.state, 'read');
+    assert.equal(store.readReport(folder), undefined);
+    assert.equal(store.cancelRead(folder), false, 'after the read: nothing to cancel');
+    assert.equal(store.retryCancelled(), false);
+  });
+
+  it("the host's Cancel (a file read that ends in ReadCancelled: the web worker host) is the read's Cancel: said as such, kept, read again when asked", async () => {
+    const { files: plain, folder } = wideLlama();
+    const inner = intoFiles(plain).files;
+    let stopped = false;
+    const files: CheckpointFiles = {
+      ...inner,
+      readInto: async (p, start, into) => {
+        if (start > 0 && !stopped) {
+          stopped = true;
+          throw new ReadCancelled('model.safetensors', { file: p });
+        }
+        return inner.readInto!(p, start, into);
+      },
+    };
+    const store = new CheckpointStore(files, 10, holder);
+    store.toldFrom = 0;
+    const reports: ReadReport[] = [];
+    store.onRead = (r) => void reports.push(r);
+    const first = await settled(() => store.checkpoint(folder));
+    assert.equal(first.state, 'failed');
+    assert.equal((first as { cancelled?: boolean }).cancelled, true);
+    assert.match((first as { message: string }).message, /^reading the checkpoint was cancelled: edit this file, or run "FFN Lens: Read Cancelled Checkpoints Again"/);
+    const last = reports.at(-1)!;
+    assert.equal(last.state, 'cancelled');
+    assert.deepEqual(store.readReport(folder), last, 'the cancelled read is kept for a file that asks later');
+    assert.ok(last.done < last.total);
+    assert.equal(store.retryCancelled(), true);
+    assert.equal(store.readReport(folder), undefined, 'asked again: no longer cancelled');
+    assert.equal((await settled(() => store.checkpoint(folder))).state, 'ready');
   });
 });

@@ -6,10 +6,13 @@
 import { CheckpointError } from './errors';
 import type { CheckpointFiles } from './files';
 
-/** A read stopped by Cancel: no error of the checkpoint's (the store keeps it apart from failures). */
+/**
+ * A read stopped by Cancel: no error of the checkpoint's (the store keeps it apart from failures).
+ * `what`: what was being read (the checkpoint; in the web host, the file its host streamed).
+ */
 export class ReadCancelled extends CheckpointError {
-  constructor() {
-    super('reading the checkpoint was cancelled: edit this file, or run "FFN Lens: Read Cancelled Checkpoints Again", to read it');
+  constructor(what = 'the checkpoint', opts?: { file?: string }) {
+    super(`reading ${what} was cancelled: edit this file, or run "FFN Lens: Read Cancelled Checkpoints Again", to read it`, opts);
   }
 }
 

@@ -9,7 +9,7 @@ import { asOurs, CheckpointError, named } from './errors';
 import type { CheckpointFiles } from './files';
 import { checkedFile, checkpointRoot, pathUnder } from './inside';
 import { archSpec, checkComputable, loadCheckpoint, type ArchConfig, type Checkpoint, type WeightHolder } from './load';
-import { cannotFit, CHECK_TOKENS, memoryProbe, modelNeeds } from './memoryFit';
+import { cannotFit, CHECK_TOKENS, memoryProbe, modelNeeds, type HeldBytes } from './memoryFit';
 import { ReadCancelled, ReadMeter, watchedFiles } from './readProgress';
 import type { TensorInfo } from './safetensorsHeader';
 import { isAbsoluteBeside } from './paths';
@@ -58,6 +58,11 @@ export class CheckpointStore {
   private generation = 0;
   /** The checkpoint reads under way, by folder: Cancel sets `cancelled`, their next part is not read. */
   private readonly reads = new Map<string, { cancelled: boolean }>();
+  /**
+   * The last report of a read under way or cancelled, by folder: told again to a file whose run
+   * begins after it was told (a panel opened meanwhile), so the read's state is never only an event.
+   */
+  private readonly reports = new Map<string, ReadReport>();
   /** Bytes a cancelled or failed read had taken, which the next model may take again (their blocks freed as they are collected). */
   private reusable = 0;
   /** Told how a large read goes (the worker posts it: the progress bar, Cancel). */
@@ -138,14 +143,17 @@ export class CheckpointStore {
     this.reads.set(folder, read);
     let meter: ReadMeter | null = null;
     const tell = (state: ReadReport['state'], m: ReadMeter | null = meter): void => {
-      if (m && m.total >= this.toldFrom) this.onRead?.({ folder, done: m.done, total: m.total, state });
+      const report: ReadReport | null = m && { folder, done: m.done, total: m.total, state };
+      if (report && (state === 'reading' || state === 'cancelled')) this.reports.set(folder, report);
+      else this.reports.delete(folder);
+      if (report && report.total >= this.toldFrom) this.onRead?.(report);
     };
     try {
       const checkpoint = await loadCheckpoint(this.files, folder, this.holder, {
         hfCache: this.workspace === null,
         check: checkComputable,
-        beforeRead: (arch, tensors, files) => {
-          meter = this.meter(arch, tensors, (m) => tell('reading', m));
+        beforeRead: (arch, tensors, files, held) => {
+          meter = this.meter(arch, tensors, held, (m) => tell('reading', m));
           return watchedFiles(files, meter, () => read.cancelled);
         },
       });
@@ -155,24 +163,38 @@ export class CheckpointStore {
       // (what it read is let go with this frame: its blocks are the kernel's again when collected)
       const m = meter as ReadMeter | null;
       if (m) this.reusable = Math.max(this.reusable, m.done);
-      tell(read.cancelled ? 'cancelled' : 'failed');
-      throw read.cancelled ? new ReadCancelled() : e;
+      // (Cancel here, or the host's: the web worker host streams the file and stops it itself)
+      const cancelled = read.cancelled || e instanceof ReadCancelled;
+      tell(cancelled ? 'cancelled' : 'failed');
+      throw cancelled ? new ReadCancelled() : e;
     } finally {
       if (this.reads.get(folder) === read) this.reads.delete(folder);
     }
   }
 
   /** The memory check (memoryFit.ts), then the meter of the tensors' bytes. */
-  private meter(arch: ArchConfig, tensors: readonly TensorInfo[], tell: (m: ReadMeter) => void): ReadMeter {
+  private meter(arch: ArchConfig, tensors: readonly TensorInfo[], held: HeldBytes, tell: (m: ReadMeter) => void): ReadMeter {
     const spec = archSpec(arch, { ids: new Array<number>(CHECK_TOKENS).fill(0), temperature: 1, lens: false });
-    const why = cannotFit(modelNeeds(tensors, spec), memoryProbe(), this.reusable, this.holder?.weightLimits?.());
+    // (weights as the loader holds them: BF16/F16 matrices at 2 bytes, so a 16 GB BF16 model needs 16 GB, not 32)
+    const why = cannotFit(modelNeeds(tensors, spec, held), memoryProbe(), this.reusable, this.holder?.weightLimits?.());
     if (why) throw new CheckpointError(why);
     const meter: ReadMeter = new ReadMeter(tensors.reduce((n, t) => n + (t.end - t.begin), 0), () => tell(meter));
     meter.start();
     return meter;
   }
 
-  /** Stops the read of the checkpoint at `folder` (absolute, as onRead names it); false when none is under way. */
+  /**
+   * The read of `folder` under way (state 'reading', as last told) or cancelled (that read's last
+   * report, until it is read again); undefined: neither.
+   */
+  readReport(folder: string): ReadReport | undefined {
+    return this.reports.get(folder);
+  }
+
+  /**
+   * Stops the read of the checkpoint at `folder` (absolute, as onRead names it); false when none is
+   * under way. A Cancel that comes once the last part is read stops nothing: the read ends 'read'.
+   */
   cancelRead(folder: string): boolean {
     const read = this.reads.get(folder);
     if (!read) return false;
@@ -180,13 +202,16 @@ export class CheckpointStore {
     return true;
   }
 
-  /** The checkpoints whose read was cancelled are read again when next asked for (an edit of a file, a command). */
+  /** The checkpoints (and SAEs, tokenizers) whose read was cancelled are read again when next asked for (an edit of a file, a command). */
   retryCancelled(): boolean {
     let any = false;
-    for (const [key, c] of this.checkpoints) {
-      if (c.state !== 'failed' || !c.cancelled) continue;
-      this.checkpoints.delete(key);
-      any = true;
+    for (const map of [this.checkpoints, this.saes, this.tokenizers] as Array<Map<string, Loading<unknown>>>) {
+      for (const [key, c] of map) {
+        if (c.state !== 'failed' || !c.cancelled) continue;
+        map.delete(key);
+        if (this.reports.get(key)?.state === 'cancelled') this.reports.delete(key);
+        any = true;
+      }
     }
     return any;
   }
@@ -248,11 +273,13 @@ export class CheckpointStore {
     if (path === undefined) {
       this.generation++;
       this.checkpoints.clear();
+      for (const [key, r] of this.reports) if (r.state === 'cancelled') this.reports.delete(key);
       this.saes.clear();
       return;
     }
     this.checkpoints.delete(path);
     this.saes.delete(path);
+    if (this.reports.get(path)?.state === 'cancelled') this.reports.delete(path);
   }
 
   private get<T>(map: Map<string, Loading<T>>, key: string, step: string, load: () => Promise<T>): Loading<T> {
@@ -282,7 +309,7 @@ function messageOf(e: unknown, step: string): string {
  * loaded and its prompts are tokenized; `loading` while they are not (ask again when it settles;
  * `tokenizing`: only a prompt is). Other reads are returned as they are.
  */
-export function resolveRead(read: ReadResult, modelFile: string, store: CheckpointStore | null, resolver: CheckpointResolver): { read: ReadResult } | { loading: Promise<void>; tokenizing?: boolean; folder?: string } {
+export function resolveRead(read: ReadResult, modelFile: string, store: CheckpointStore | null, resolver: CheckpointResolver): { read: ReadResult; cancelled?: ReadReport } | { loading: Promise<void>; tokenizing?: boolean; folder?: string } {
   const req = read.checkpoint;
   if (!req) return read.file?.saeKeys?.saes.length ? writtenOutSaes(read, modelFile, store, resolver) : { read };
   const problem = (at: { start: number; end: number; path: readonly (string | number)[] }, message: string, severity: Problem['severity'] = 'error'): { read: ReadResult } => ({
@@ -301,7 +328,11 @@ export function resolveRead(read: ReadResult, modelFile: string, store: Checkpoi
     return { loading: Promise.all([c, t, ...s].map((x) => (x.state === 'loading' ? x.done : undefined))).then(() => undefined), folder };
   }
   // (Cancel is the user's, not the file's fault: a warning, which says how to read it again)
-  if (c.state === 'failed') return problem(req.folderAt, c.message, c.cancelled ? 'warning' : 'error');
+  if (c.state === 'failed') {
+    // (with the cancelled read's report: a panel opened after it was told says it too)
+    const report = c.cancelled ? store.readReport(folder) : undefined;
+    return { ...problem(req.folderAt, c.message, c.cancelled ? 'warning' : 'error'), ...(report?.state === 'cancelled' ? { cancelled: report } : {}) };
+  }
   if (t.state === 'failed') return problem(req.tokenizerAt ?? req.folderAt, t.message);
   const badSae = s.findIndex((x) => x.state === 'failed');
   if (badSae >= 0) return problem(req.saes[badSae].pathAt, `the SAE ${quotePath(req.saes[badSae].path)}: ${(s[badSae] as { message: string }).message}`);

@@ -58,6 +58,11 @@ export class WorkspaceHostFiles implements HostFiles, vscode.Disposable {
         return;
       }
       const size = (await vscode.workspace.fs.stat(uri)).size;
+      // (a file the worker cannot hold is not sent: it says so at the checkpoint key, before a byte comes)
+      if (req.op === 'read' && req.limit !== undefined && size > req.limit) {
+        send({ type: 'fsReply', id: req.id, error: 'TooLarge', size });
+        return;
+      }
       if (size < LARGE_READ) {
         sendWhole(send, req.id, await vscode.workspace.fs.readFile(uri));
         return;

@@ -13,6 +13,8 @@ export const RETRY_READS_COMMAND = 'ffnLens.retryCheckpointReads';
 interface Shown {
   report(done: number, total: number): void;
   end(): void;
+  /** Cancel was pressed (a read that then ends 'read' had read its last part before it came). */
+  readonly cancelAsked: boolean;
 }
 
 export class CheckpointProgress extends Disposable {
@@ -24,6 +26,8 @@ export class CheckpointProgress extends Disposable {
     this._register(client.onMessage((m) => {
       if (m.type === 'checkpointRead') this.read(m);
     }));
+    // (a worker that restarted reads nothing of before: its notifications end, never left open)
+    this._register(client.onRestart(() => this.endAll()));
     this._register(vscode.commands.registerCommand(RETRY_READS_COMMAND, () => client.send({ type: 'retryReads' })));
   }
 
@@ -32,6 +36,8 @@ export class CheckpointProgress extends Disposable {
     if (r.state !== 'reading') {
       open?.end();
       this.shown.delete(r.folder);
+      // (Cancel came after the last part was read: the model computes, and that is said)
+      if (open?.cancelAsked && r.state === 'read') void vscode.window.setStatusBarMessage(`FFN Lens: ${nameOf(r.folder)} was read whole before Cancel reached it: nothing was cancelled`, 10_000);
       return;
     }
     if (open) return open.report(r.done, r.total);
@@ -43,7 +49,7 @@ export class CheckpointProgress extends Disposable {
 
   // The notification, open until end(): its bar moves by whole percents.
   private show(folder: string, total: number): Shown {
-    const name = folder.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? folder;
+    const name = nameOf(folder);
     let progress: vscode.Progress<{ message?: string; increment?: number }> | null = null;
     let pending: { done: number; total: number } | null = null;
     let end: () => void = () => undefined;
@@ -63,26 +69,37 @@ export class CheckpointProgress extends Disposable {
         if (ended) return resolve();
         const cancel = token.onCancellationRequested(() => {
           cancel.dispose();
+          shown.cancelAsked = true;
           p.report({ message: 'cancelling…' });
           this.client.send({ type: 'cancelRead', folder });
         });
         if (pending) report(pending.done, pending.total);
       }),
     );
-    return {
+    const shown = {
       report,
       end: () => {
         ended = true;
         end();
       },
+      cancelAsked: false,
     };
+    return shown;
+  }
+
+  private endAll(): void {
+    for (const s of this.shown.values()) s.end();
+    this.shown.clear();
   }
 
   override dispose(): void {
-    for (const s of this.shown.values()) s.end();
-    this.shown.clear();
+    this.endAll();
     super.dispose();
   }
+}
+
+function nameOf(folder: string): string {
+  return folder.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? folder;
 }
 
 function sizeText(bytes: number): string {

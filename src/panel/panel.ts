@@ -207,6 +207,8 @@ export class Panel extends Disposable {
         this.stats.droppedStale++;
         return;
       }
+      // (the read was cancelled, told with the model message: said however late this panel came)
+      if (m.readCancelled) [this.cancelled, this.loading] = [workerReadNotice(m.readCancelled.what, { ...m.readCancelled, state: 'cancelled' }), true];
       if (m.summary && this.cancelled) this.loading = true; // (a model after all: the cancelled notice goes)
       if (m.summary) this.cancelled = null;
       if (this.loading) {

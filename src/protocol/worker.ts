@@ -174,13 +174,22 @@ export interface CheckpointRead {
   readonly state: 'reading' | 'read' | 'cancelled' | 'failed';
 }
 
+/** Where a checkpoint's read was cancelled (a model message's `readCancelled`). */
+export interface ReadCancelledAt {
+  readonly what: string;
+  readonly folder: string;
+  readonly done: number;
+  readonly total: number;
+}
+
 /** Worker → host */
 export type FromWorker =
   /**
    * `trace` (the benchmark's split of keystroke → pixels; Date.now() of each step, one clock on one
    * machine): the host sent the change, the worker took it, its run began, this message was posted.
    */
-  | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: SummaryMessage | null; readonly trace?: readonly number[] }
+  /** `readCancelled`: the read of the checkpoint the file names (`what`, as it names it) was cancelled there: the panel says so, whenever it opened. */
+  | { readonly type: 'model'; readonly doc: string; readonly version: number; readonly problems: readonly WorkerProblem[]; readonly summary: SummaryMessage | null; readonly trace?: readonly number[]; readonly readCancelled?: ReadCancelledAt }
   /** A stage's numbers in one of their four encodings, the prediction's top words (src/protocol/stageMessages.ts). */
   | ForDoc<StageMessage>
   | ForDoc<TopMessage>
@@ -205,7 +214,11 @@ export type FromWorker =
    * In the web worker host the worker has no file system: it asks the host (vscode.workspace.fs)
    * for a file's size or its bytes, by path (the document's fileName style).
    */
-  | { readonly type: 'fs'; readonly id: number; readonly op: 'size' | 'read'; readonly path: string }
+  /**
+   * `limit` (a read): the most bytes the worker can hold; a larger file is not sent, its reply is
+   * the error 'TooLarge' with its size (the file comes whole: its memory is the worker's).
+   */
+  | { readonly type: 'fs'; readonly id: number; readonly op: 'size' | 'read'; readonly path: string; readonly limit?: number }
   /** Where `name` under the folder `path` is: the host checks each part of the way for a symbolic link. */
   | { readonly type: 'fs'; readonly id: number; readonly op: 'locate'; readonly path: string; readonly name: string }
   /** How far a long query (patching) has got. */

@@ -1,6 +1,7 @@
 // The web worker's files, asked of the host: a large file comes in parts and is read once per
 // checkpoint open, its ranges answered as they come in.
 import * as assert from 'node:assert/strict';
+import { ReadCancelled } from '../checkpoint/readProgress';
 import type { FromWorker, ToWorker } from '../protocol/worker';
 import { ArrivingFile } from './arrivingFile';
 import { hostFilesClient } from './hostFilesClient';
@@ -114,10 +115,24 @@ describe('hostFilesClient: the worker\'s files through the web host', () => {
     await settle();
     send({ type: 'fsData', id: asked[3].id, at: 0, total: 100, bytes: bytes(4).buffer as ArrayBuffer });
     send({ type: 'fsReply', id: asked[3].id, error: 'Cancelled' });
-    await assert.rejects(big, /reading model\.safetensors was cancelled/);
+    // (the host's Cancel is the read's: the store says it as Node's is said, and reads it again when asked)
+    await assert.rejects(big, (e: Error) => e instanceof ReadCancelled && /^reading model\.safetensors was cancelled: edit this file, or run "FFN Lens: Read Cancelled Checkpoints Again"/.test(e.message));
     void c.files.read('/w/ck/model.safetensors', 0, 8);
     await settle();
     assert.equal(asked.length, 5, 'asked again after the cancel');
+  });
+
+  it('a file larger than the worker can hold is asked for with that limit, and the host\'s TooLarge is said in our words, with both sizes', async () => {
+    const asked: Extract<FromWorker, { type: 'fs' }>[] = [];
+    const c = hostFilesClient((m) => void (m.type === 'fs' && asked.push(m)), undefined, () => ({ bytes: 2.15e9, what: "this browser's share of memory (half of what it reports)" }));
+    const big = c.files.read('/w/gemma/model.safetensors', 0, 8);
+    await settle();
+    assert.equal(asked[0].op, 'read');
+    assert.equal((asked[0] as { limit?: number }).limit, 2.15e9);
+    c.reply({ type: 'fsReply', id: asked[0].id, error: 'TooLarge', size: 5.23e9 });
+    await assert.rejects(big, (e: Error) => e.name === 'CheckpointError' && e.message === 'model.safetensors is 5.2 GB: the web extension host holds a checkpoint file whole while it reads its weights '
+      + '(VS Code\'s file system reads whole files only), and can give it 2.1 GB (half of this browser\'s share of memory (half of what it reports), 4.3 GB); '
+      + 'open it where the extension runs in Node (the desktop, or "remote.extensionKind" "workspace"), or a smaller model');
   });
 
   it('readWhole: a model file from disk, in parts, not held; its error code kept for the caller', async () => {

@@ -4,6 +4,8 @@
 // ranges the loader reads are views of it, answered as soon as they are in; the file is let go
 // KEEP_MS after it is complete and no longer read: what the params keep of it is all that stays.
 import { CheckpointError, named } from '../checkpoint/errors';
+import { ReadCancelled } from '../checkpoint/readProgress';
+import { formatBytes } from '../core/runSize';
 import type { CheckpointFiles } from '../checkpoint/files';
 import type { FromWorker, ToWorker } from '../protocol/worker';
 import { ArrivingFile } from './arrivingFile';
@@ -23,17 +25,25 @@ export interface HostFilesClient {
   readWhole(path: string): Promise<Uint8Array>;
 }
 
-export function hostFilesClient(post: (msg: FromWorker) => void, keepMs = KEEP_MS): HostFilesClient {
+/**
+ * `room`: the bytes a file read whole may take in this worker now (half the memory there is: the
+ * weights taken from it are held beside it), and what the memory is in words (the memory probe's);
+ * a larger one is refused before the host sends it. Absent: any size is asked for.
+ */
+export type ReadRoom = () => { readonly bytes: number; readonly what: string };
+
+export function hostFilesClient(post: (msg: FromWorker) => void, keepMs = KEEP_MS, room?: ReadRoom): HostFilesClient {
   let next = 1;
   const sizes = new Map<number, (m: FsReply) => void>();
-  const reads = new Map<number, { file: ArrivingFile; path: string }>();
+  const reads = new Map<number, { file: ArrivingFile; path: string; room?: ReturnType<ReadRoom> }>();
   const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
   const ask = (op: 'size' | 'read' | 'locate', path: string, file?: ArrivingFile, name = ''): Promise<FsReply> => new Promise((res) => {
     const id = next++;
-    if (file) reads.set(id, { file, path });
+    const r = file ? room?.() : undefined;
+    if (file) reads.set(id, { file, path, ...(r ? { room: r } : {}) });
     else sizes.set(id, res);
-    post(op === 'locate' ? { type: 'fs', id, op, path, name } : { type: 'fs', id, op, path });
+    post(op === 'locate' ? { type: 'fs', id, op, path, name } : { type: 'fs', id, op, path, ...(r ? { limit: Math.floor(r.bytes) } : {}) });
   });
   const readFile = (path: string): ArrivingFile => {
     const file = new ArrivingFile(nameOf(path));
@@ -67,6 +77,7 @@ export function hostFilesClient(post: (msg: FromWorker) => void, keepMs = KEEP_M
       }
       reads.delete(msg.id);
       if (msg.bytes) read.file.whole(new Uint8Array(msg.bytes));
+      else if (msg.error === 'TooLarge') read.file.fail(tooLarge(read.path, msg.size ?? 0, read.room));
       else if (msg.error !== undefined) read.file.fail(readError(read.path, msg.error));
       else read.file.end();
     },
@@ -113,11 +124,21 @@ function heldReads(readFile: (path: string) => ArrivingFile, keepMs: number): (p
   };
 }
 
-/** The host's error code (a FileSystemError's, 'Cancelled', or its message) in our words. */
+/** A file larger than this worker can hold, which the host did not send. */
+function tooLarge(path: string, size: number, room: ReturnType<ReadRoom> | undefined): Error {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const room2 = room ? `, and can give it ${formatBytes(room.bytes)} (half of ${room.what}, ${formatBytes(2 * room.bytes)})` : '';
+  return Object.assign(new CheckpointError(`${named(name)} is ${formatBytes(size)}: the web extension host holds a checkpoint file whole while it reads its weights (VS Code's file system reads whole files only)${room2}; open it where the extension runs in Node (the desktop, or "remote.extensionKind" "workspace"), or a smaller model`, { file: path }), { code: 'TooLarge' });
+}
+
+/**
+ * The host's error code (a FileSystemError's, 'Cancelled', or its message) in our words. Its Cancel
+ * (the notification of the file it streams) is the read's Cancel, as the Node host's is: the store
+ * says it as such, and reads it again when asked (ReadCancelled).
+ */
 function readError(path: string, code: string): Error {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const message = code === 'FileNotFound' ? `${named(path)} is missing`
-    : code === 'Cancelled' ? `reading ${named(name)} was cancelled (edit the file, or close and open its panel, to read it again)`
-      : `${named(path)} cannot be read (${code ? errorDetail(new Error(code), 60) : 'unknown error'})`;
+  if (code === 'Cancelled') return Object.assign(new ReadCancelled(name, { file: path }), { code });
+  const message = code === 'FileNotFound' ? `${named(path)} is missing` : `${named(path)} cannot be read (${code ? errorDetail(new Error(code), 60) : 'unknown error'})`;
   return Object.assign(new CheckpointError(message, { file: path }), { code });
 }

@@ -188,6 +188,9 @@ export class DocRunner {
     const read = text.ensureRead();
     if (text.loading) {
       if (!text.tokenizing) out.post({ type: 'loading', doc, version, what: read.checkpoint?.folder ?? '', ...(text.loadingFolder ? { folder: text.loadingFolder } : {}) });
+      // (how far its read is, now: a panel opened after the read began is told before the next percent)
+      const under = text.readUnderWay();
+      if (under) out.post({ type: 'checkpointRead', ...under });
       return out.release();
     }
     const t1 = performance.now();
@@ -197,7 +200,7 @@ export class DocRunner {
     }
     const file = read.file;
     const plan = file ? this.engine.planOf(file.model.spec) : null;
-    publisher.postModel(version, text.problems(), file && plan && { file, plan }, trace && [...trace, Date.now()]);
+    publisher.postModel(version, text.problems(), file && plan && { file, plan }, trace && [...trace, Date.now()], text.readCancelledAt(read));
     if (!file) return out.release();
     // compare: the baseline first (its stages are what each stage is posted against), in full
     const compare = comparison.begin(version, file, this.engine, () => this.rerunFull());
@@ -235,7 +238,7 @@ export class DocRunner {
   replay(): void {
     const { text, publisher } = this.p;
     const file = text.read?.file ?? null;
-    publisher.postModel(text.readOf, text.problems(), file && { file, plan: this.engine.planOf(file.model.spec) });
+    publisher.postModel(text.readOf, text.problems(), file && { file, plan: this.engine.planOf(file.model.spec) }, undefined, text.read ? text.readCancelledAt(text.read) : undefined);
     const last = this.last;
     if (!file || !last) return;
     for (const s of last.stages) publisher.postStage(s, last.version, true);

@@ -8,7 +8,7 @@ import { shownFirst } from '../core/shownFirst';
 import type { Stage } from '../core/stages';
 import type { ModelFile } from '../model/read';
 import type { AxisKind, ModelSummary, StageView, SummaryMessage } from '../protocol/stages';
-import type { FromWorker, WorkerProblem } from '../protocol/worker';
+import type { FromWorker, ReadCancelledAt, WorkerProblem } from '../protocol/worker';
 import { layoutSignature, stageView, summarize } from './summary';
 import { DEFAULT_POOL_COLS, HEAD_PROBS, poolAcrossVocab, PREDICTION_TOP, topWords, vocabWide } from './vocabStages';
 
@@ -121,7 +121,7 @@ export class StagePublisher {
    * The model message of `version`: the file's problems and, when it reads as a model (`model`
    * and its `plan`), its summary as the subscriber is sent it. The plan's stages are those posted next.
    */
-  postModel(version: number, problems: readonly WorkerProblem[], model: { file: ModelFile; plan: readonly StageDef[]; generated?: number } | null, trace?: readonly number[]): void {
+  postModel(version: number, problems: readonly WorkerProblem[], model: { file: ModelFile; plan: readonly StageDef[]; generated?: number } | null, trace?: readonly number[], readCancelled?: ReadCancelledAt): void {
     // (a run's stages follow its model message: a stage is named as the numbers of another sent
     // in this run only; a run again of the same version, compare turned on or off, is another run)
     this.sentNow = { version: -1, byData: new Map() };
@@ -129,7 +129,7 @@ export class StagePublisher {
     const made = model && this.summary(model.file, model.plan);
     const summary = made ? this.wire(model?.generated === undefined ? made : { ...made, generated: { input: model.generated } }, version) : null;
     if (model) this.axes = new Map(model.plan.map((d) => [d.id, d.cols]));
-    this.post({ type: 'model', doc: this.doc, version, problems, summary, ...(trace ? { trace } : {}) });
+    this.post({ type: 'model', doc: this.doc, version, problems, summary, ...(trace ? { trace } : {}), ...(readCancelled ? { readCancelled } : {}) });
   }
 
   /** The summary as the subscriber is sent it in `version`'s model message: its words and plan left out when it holds them. */

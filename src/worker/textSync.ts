@@ -10,8 +10,8 @@ import { ReadPatch } from '../model/incremental';
 import { formatPath } from '../model/problems';
 import { isModelRoot, readModel, type ReadResult } from '../model/read';
 import { CheckpointResolver } from '../checkpoint/resolve';
-import { resolveRead, type CheckpointStore } from '../checkpoint/store';
-import type { LineCol, TextChange, WorkerProblem } from '../protocol/worker';
+import { resolveRead, type CheckpointStore, type ReadReport } from '../checkpoint/store';
+import type { LineCol, ReadCancelledAt, TextChange, WorkerProblem } from '../protocol/worker';
 
 export class DocText {
   /** The text of an editor's document (in chunks: see TextChunks), or the bytes of a file read from disk. */
@@ -36,6 +36,8 @@ export class DocText {
   tokenizing = false;
   /** The checkpoint folder being loaded, as the store's read reports name it. */
   loadingFolder: string | undefined = undefined;
+  /** The read of the checkpoint this text names was cancelled: its last report (the panel says it). */
+  cancelledRead: ReadReport | null = null;
   /** Edits read incrementally so far (tests and the benchmark look). */
   incrementalEdits = 0;
 
@@ -142,6 +144,7 @@ export class DocText {
   private withCheckpoint(read: ReadResult): ReadResult {
     this.loading = null;
     const r = resolveRead(read, this.fileName, this.store, this.resolver);
+    this.cancelledRead = 'cancelled' in r ? r.cancelled ?? null : null;
     if ('read' in r) return r.read;
     const version = this.version;
     const loading = r.loading.then(() => {
@@ -154,6 +157,18 @@ export class DocText {
     this.tokenizing = r.tokenizing === true;
     this.loadingFolder = 'folder' in r ? r.folder : undefined;
     return read;
+  }
+
+  /** The read of the checkpoint this text waits for, as last told, while it is under way. */
+  readUnderWay(): ReadReport | undefined {
+    const r = this.loadingFolder === undefined ? undefined : this.store?.readReport(this.loadingFolder);
+    return r?.state === 'reading' ? r : undefined;
+  }
+
+  /** Where the read of the checkpoint `read` names was cancelled, for its model message; undefined: it was not. */
+  readCancelledAt(read: ReadResult): ReadCancelledAt | undefined {
+    const r = this.cancelledRead;
+    return r ? { what: read.checkpoint?.folder ?? '', folder: r.folder, done: r.done, total: r.total } : undefined;
   }
 
   /**

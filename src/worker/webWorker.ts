@@ -2,7 +2,8 @@
 // bundled file). Files come through the extension host (hostFilesClient.ts). Its body is
 // workerMain.ts, shared with the Node worker (computeWorker.ts).
 import type { FromWorker, ToWorker } from '../protocol/worker';
-import { hostFilesClient } from './hostFilesClient';
+import { hostFilesClient, KEEP_MS } from './hostFilesClient';
+import { memoryProbe } from '../checkpoint/memoryFit';
 import { runWorker } from './workerMain';
 import { webTokenizerThread } from '../tokenizer/webTokenizerThread';
 import { TOKENIZER_THREAD_SOURCE } from '../tokenizer/webTokenizerSource';
@@ -15,7 +16,11 @@ interface WorkerScope {
 }
 const scope = globalThis as unknown as WorkerScope;
 const post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => scope.postMessage(msg, transfer ?? []);
-const host = hostFilesClient(post);
+// (a file is read whole here, its weights taken beside it: one larger than half the memory this browser gives is refused before it comes)
+const host = hostFilesClient(post, KEEP_MS, () => {
+  const p = memoryProbe();
+  return { bytes: p.free() / 2, what: p.what };
+});
 let handler: ((m: ToWorker) => void) | null = null;
 scope.addEventListener('message', (e) => {
   if (e.data.type === 'fsReply' || e.data.type === 'fsData') host.reply(e.data);

@@ -2,14 +2,21 @@
 // GPT-2-small preset shows its percent in a notification with Cancel and in the panel; Cancel stops
 // it, with no error toast, the panel saying it was cancelled and how to read it again; the command
 // "Read Cancelled Checkpoints Again" reads it whole and the model is computed.
+// The read cannot end before its Cancel: it begins only when the test edits the model file to name
+// the folder (the panel already open), and the page clicks Cancel the moment the notification is
+// drawn (test/e2e/lib/readCancel.ts); a read takes longer than that round trip whatever the machine.
 // Run: node scripts/run-e2e.mjs --files out/test/e2e/checkpointProgress.test.js
 import * as assert from 'node:assert/strict';
+import { edit } from './lib/editor';
 import { GPT2_SMALL_FOLDER, writeGpt2SmallCheckpoint } from './lib/gpt2Checkpoint';
+import { cancelWhenShown, recordNotices } from './lib/readCancel';
 import { until } from './lib/until';
 import { Workbench } from './lib/workbench';
 
 const FILE = 'gpt2-small.ffn.json';
-const TEXT = `{\n  "version": 1,\n  "name": "GPT-2 small (random weights)",\n  "checkpoint": "./${GPT2_SMALL_FOLDER}",\n  "prompt": "Michael Jordan plays the sport of"\n}\n`;
+// (it names a folder that is not there: the edit that names the checkpoint begins its read)
+const LATER = './not-yet';
+const TEXT = `{\n  "version": 1,\n  "name": "GPT-2 small (random weights)",\n  "checkpoint": "${LATER}",\n  "prompt": "Michael Jordan plays the sport of"\n}\n`;
 const TITLE = 'FFN Lens: GPT-2 small (random weights)';
 const READING = /FFN Lens: reading the checkpoint gpt2-small-random \(498 MB\)/;
 
@@ -26,47 +33,33 @@ describe('a large checkpoint\'s read: its percent and Cancel', function () {
     if (this.currentTest?.state === 'failed') await wb.screenshot(`checkpoint-progress-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
   });
 
-  /** Records every text the panel's notice line shows (a MutationObserver in the webview). */
-  async function recordNotices(): Promise<() => Promise<string[]>> {
-    const frame = await wb.webviewFrame('FFN Lens', { timeoutMs: 60_000 });
-    await frame.evaluate(() => {
-      const g = globalThis as any;
-      const seen: string[] = g.__ffnNotices = [];
-      const take = (): void => {
-        for (const el of g.document.querySelectorAll('.notice')) {
-          const t = (el.textContent ?? '').trim();
-          if (t && seen[seen.length - 1] !== t) seen.push(t);
-        }
-      };
-      new g.MutationObserver(take).observe(g.document.body, { childList: true, subtree: true, characterData: true });
-      take();
-    });
-    return () => frame.evaluate(() => [...((globalThis as any).__ffnNotices ?? [])] as string[]);
-  }
-
   let notices: () => Promise<string[]> = async () => [];
 
-  it('the read shows its percent in a notification and in the panel; Cancel stops it, said in the panel, no error toast', async () => {
+  it('the read, begun with the panel open, shows its percent in the panel; Cancel in its notification stops it, said in the panel, no error toast', async () => {
     await wb.recordNotifications();
     await wb.openFile(FILE);
     await wb.runCommand('FFN Lens: Visualize FFN');
-    notices = await recordNotices();
-    const toast = wb.page.locator('.notifications-toasts .notification-list-item', { hasText: READING }).first();
-    await toast.waitFor({ state: 'visible', timeout: 120_000 });
-    // Cancel at once (a 498 MB read from the page cache takes seconds); its percent is checked in what was recorded
-    await toast.hover();
-    await toast.getByRole('button', { name: 'Cancel' }).click();
-    const frame = await wb.webviewFrame('FFN Lens');
+    const frame = await wb.webviewFrame('FFN Lens', { timeoutMs: 60_000 });
+    await until('the panel to say the folder is missing', async () => /not-yet/.test(await frame.locator('body.has-errors').innerText().catch(() => '')), { timeoutMs: 120_000, everyMs: 300 });
+    notices = await recordNotices(frame);
+    const clicked = await cancelWhenShown(wb.page, READING);
+    // the model file names the checkpoint: its read begins
+    await edit(wb, { file: FILE, line: 4, col: TEXT.split('\n')[3].indexOf(LATER) + 1, select: LATER.length, text: `./${GPT2_SMALL_FOLDER}`, insert: true });
     const cancelled = await until('the panel to say the read was cancelled', async () => {
       const t = await frame.locator('.notice').innerText().catch(() => '');
       return /was cancelled at \d+ % of 498 MB/.test(t) && t;
-    }, { timeoutMs: 60_000, everyMs: 200 });
+    }, { timeoutMs: 120_000, everyMs: 200, describe: async () => `Cancel clicked on ${JSON.stringify(await clicked())}; the panel said ${JSON.stringify(await notices())}` });
+    const toast = wb.page.locator('.notifications-toasts .notification-list-item', { hasText: READING }).first();
     await toast.waitFor({ state: 'hidden', timeout: 30_000 });
+    // the file's own state says it too: a warning at its checkpoint key (its hover), the folder missing before the edit gone from the panel
+    await until('the panel to drop the problem of the text before the edit', async () => !/not-yet/.test(await frame.locator('body').innerText().catch(() => 'not-yet')), { timeoutMs: 120_000, everyMs: 300 });
+    const hover = await wb.hover('gpt2-small-random', { expect: /reading the checkpoint was cancelled: edit this file/, timeoutMs: 60_000 });
+    assert.equal(/cannot be read|could not|failed/i.test(hover), false, `a warning, no error: ${hover}`);
     await wb.screenshot('checkpoint-progress-cancelled');
     const toasts = await wb.recordedNotifications();
     const inPanel = await notices();
-    console.log(`      notifications: ${JSON.stringify(toasts)}; panel: ${JSON.stringify(inPanel)}`);
-    assert.ok(toasts.some((t) => /FFN Lens: reading the checkpoint gpt2-small-random \(498 MB\): \d+ %/.test(t.replace(/\s+/g, ' '))), 'the notification said a percent');
+    console.log(`      Cancel clicked on ${JSON.stringify(await clicked())}; notifications: ${JSON.stringify(toasts)}; panel: ${JSON.stringify(inPanel)}`);
+    assert.ok(await clicked(), 'the page clicked Cancel in the notification');
     assert.ok(inPanel.some((t) => /Reading the checkpoint \.\/gpt2-small-random: \d+ % of 498 MB/.test(t)), 'the panel said a percent');
     assert.match(cancelled, /Read Cancelled Checkpoints Again/);
     const pct = Number(/at (\d+) %/.exec(cancelled)![1]);
@@ -90,6 +83,9 @@ describe('a large checkpoint\'s read: its percent and Cancel', function () {
     console.log(`      the panel said again: ${JSON.stringify(after.filter((t) => / % of/.test(t)).slice(-2))}`);
     assert.ok(pcts.length >= 2, `the panel said the read's percent again: ${JSON.stringify(after)}`);
     assert.ok(pcts.every((p, i) => i === 0 || p >= pcts[i - 1]), `in order: ${pcts}`);
+    // (its notification said the percent as it went)
+    const toasts = (await wb.recordedNotifications()).map((t) => t.replace(/\s+/g, ' '));
+    assert.ok(toasts.some((t) => /FFN Lens: reading the checkpoint gpt2-small-random \(498 MB\): \d+ %/.test(t)), `the notification said a percent: ${JSON.stringify(toasts)}`);
     const frame = await wb.webviewFrame(TITLE);
     const px = await wb.readCanvas(frame, '.stream-map .hm-canvas');
     assert.deepEqual([px.width, px.height], [6, 12], '6 tokens × 12 layers');
