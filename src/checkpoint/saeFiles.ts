@@ -101,6 +101,7 @@ async function loadSaeLens(files: CheckpointFiles, cfgPath: string, weightsPath:
     step.now = `reading the tensor ${name} of ${WEIGHTS}`;
     return t && want[name] ? readTensor(files, file, t) : null;
   };
+  step.now = `reading the tensor W_enc of ${WEIGHTS}`;
   const Wenc = await readEncoder(files, file, file.tensors.get('W_enc')!, dIn, dSae, holder);
   const weights: SaeWeights = { Wenc, benc: await read('b_enc'), Wdec: (await read('W_dec'))!, bdec: await read('b_dec'), threshold: await read('threshold') };
   return { format: 'saelens', config, weights };
