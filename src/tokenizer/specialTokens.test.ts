@@ -121,8 +121,8 @@ describe('special tokens: BOS and EOS as transformers adds them', () => {
       return assert.fail('it loaded');
     };
     assert.equal(refused({ add_bos_token: true, bos_token: '<s>' }),
-      'tokenizer_config.json: its bos_token "<s>" is not in tokenizer.json\'s vocabulary, and prompts are to begin with it (add_bos_token); name a token of the vocabulary, or set add_bos_token to false');
-    assert.match(refused({ tokenizer_class: 'GPTNeoXTokenizer', add_eos_token: true, eos_token: '</s>' }), /^tokenizer_config\.json: its eos_token "<\/s>" is not in .*\(add_eos_token\)/);
+      'tokenizer_config.json: its bos_token "<s>" is not in tokenizer.json\'s vocabulary (add_bos_token puts it in every prompt): name one of its tokens, or set add_bos_token to false');
+    assert.match(refused({ tokenizer_class: 'GPTNeoXTokenizer', add_eos_token: true, eos_token: '</s>' }), /^tokenizer_config\.json: its eos_token "<\/s>" is not in .*\(add_eos_token puts it/);
     assert.equal(refused({ add_bos_token: 'yes' }), 'tokenizer_config.json: add_bos_token must be true, false or null, not "yes"');
     assert.equal(refused({ bos_token: 7 }), 'tokenizer_config.json: bos_token must be a token (a string, or an object with its "content"), or null, not 7');
     assert.equal(refused({ tokenizer_class: ['Llama'] }), 'tokenizer_config.json: tokenizer_class must be a string or null, not ["Llama"]');

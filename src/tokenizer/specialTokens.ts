@@ -70,7 +70,7 @@ export function checkSpecialTokens(special: SpecialTokens, has: (token: string) 
   for (const [key, token] of [['bos_token', special.bos], ['eos_token', special.eos]] as const) {
     if (token !== null && !has(token)) {
       const flag = key === 'bos_token' ? 'add_bos_token' : 'add_eos_token';
-      throw new TokenizerError(`tokenizer_config.json: its ${key} ${quote(token)} is not in ${file}'s vocabulary, and prompts are to begin${key === 'eos_token' ? ' and end' : ''} with it (${flag}); name a token of the vocabulary, or set ${flag} to false`);
+      throw new TokenizerError(`tokenizer_config.json: its ${key} ${quote(token, 40)} is not in ${file}'s vocabulary (${flag} puts it in every prompt): name one of its tokens, or set ${flag} to false`);
     }
   }
 }
