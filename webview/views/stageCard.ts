@@ -93,6 +93,7 @@ export class StageCard {
   setData(stage: StageData, version: number): void {
     this.stage = stage;
     this.dataVersion = version;
+    this.el.dataset.version = String(version); // (tests read which render's numbers a card shows)
     this.el.dataset.state = 'drawn';
     this.draw(true);
   }

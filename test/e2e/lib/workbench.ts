@@ -337,10 +337,19 @@ export class Workbench {
       return d.hasFocus() && a && a !== d.body && !!a.closest('.monaco-workbench') && a.tagName !== 'IFRAME';
     });
     if (focused) return;
-    // An editor group's empty tab strip area / editor area: clicking there is harmless.
-    const box = await this.page.locator('.part.editor').boundingBox();
-    if (box) await this.page.mouse.click(box.x + box.width - 30, box.y + box.height - 30);
-    else await this.page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } });
+    // The keyboard to a text editor shown (as a click into it would, the cursor where it was), else
+    // to the explorer's list: either way out of a webview, whose frame keeps Ctrl+P and F1 in the web
+    // host (clicking the editor area's corner, as before, clicked the panel when a panel was beside).
+    const moved = await this.page.evaluate(() => {
+      const d = (globalThis as any).document;
+      const visible = (el: any): boolean => !!el && el.getClientRects().length > 0;
+      const target = [...d.querySelectorAll('.part.editor .monaco-editor textarea')].find(visible)
+        ?? [...d.querySelectorAll('.part.sidebar .monaco-list')].find(visible);
+      target?.focus();
+      const a = d.activeElement;
+      return !!a && a !== d.body && a.tagName !== 'IFRAME' && !!a.closest('.monaco-workbench');
+    });
+    if (!moved) await this.page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } });
   }
 
   private get quickInput(): Locator { return this.page.locator('.quick-input-widget input.input').first(); }
@@ -352,10 +361,21 @@ export class Workbench {
   async openFile(name: string, opts: { timeoutMs?: number } = {}): Promise<void> {
     const base = name.split('/').pop()!;
     await step(`open ${name} with Quick Open`, async () => {
-      await this.focusWorkbench();
-      await this.page.keyboard.press('Control+P');
-      await this.quickInput.waitFor({ state: 'visible' });
-      await this.quickInput.fill(name);
+      // (Quick Open that does not open or take the name within 15 s is closed and opened again)
+      const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+      for (;;) {
+        const failed = await (async () => {
+          await this.focusWorkbench();
+          await this.page.keyboard.press('Control+P');
+          await this.quickInput.waitFor({ state: 'visible', timeout: 15_000 });
+          await this.quickInput.fill(name, { timeout: 15_000 });
+          return null;
+        })().catch((e: unknown) => e);
+        if (failed === null) break;
+        const seen = await this.pageState();
+        await this.page.keyboard.press('Escape');
+        if (Date.now() >= deadline) throw new Error(`Quick Open did not take "${name}": ${firstLine(failed)}; ${seen}`);
+      }
       await this.quickRows(base).first().waitFor({ timeout: opts.timeoutMs ?? 60_000 });
       await this.page.keyboard.press('Enter');
       await this.tab(base).waitFor({ timeout: opts.timeoutMs ?? 60_000 });
@@ -371,10 +391,21 @@ export class Workbench {
       const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
       const row = this.quickRows(exactly(title)).first();
       for (;;) {
-        await this.focusWorkbench();
-        await this.page.keyboard.press('F1');
-        await this.quickInput.waitFor({ state: 'visible' });
-        await this.quickInput.fill(`>${title}`);
+        // (a palette that does not open or take the text within 15 s is closed and opened again:
+        // on a loaded machine a keystroke can land before the widget is ready for it)
+        const failed = await (async () => {
+          await this.focusWorkbench();
+          await this.page.keyboard.press('F1');
+          await this.quickInput.waitFor({ state: 'visible', timeout: 15_000 });
+          await this.quickInput.fill(`>${title}`, { timeout: 15_000 });
+          return null;
+        })().catch((e: unknown) => e);
+        if (failed !== null) {
+          const seen = await this.pageState();
+          await this.page.keyboard.press('Escape');
+          if (Date.now() >= deadline) throw new Error(`the command palette did not take "${title}": ${firstLine(failed)}; ${seen}`);
+          continue;
+        }
         try {
           await row.waitFor({ timeout: Math.max(500, Math.min(3_000, deadline - Date.now())) });
           break;
@@ -392,6 +423,19 @@ export class Workbench {
         return !input || !widget || widget.style.display === 'none' || input.value !== typed;
       }, `>${title}`, { timeout: 5_000 }).catch(() => undefined);
     });
+  }
+
+  /** What the page shows that can keep the palette from typing (a dialog, where the keyboard is), for a message. */
+  private async pageState(): Promise<string> {
+    return this.page.evaluate(() => {
+      const d = (globalThis as any).document;
+      const dialog = d.querySelector('.monaco-dialog-box')?.innerText?.slice(0, 200);
+      const a = d.activeElement;
+      const input = d.querySelector('.quick-input-widget input.input');
+      return `the keyboard is at ${a ? `${a.tagName.toLowerCase()}.${String(a.className).split(' ').slice(0, 3).join('.')}` : 'nothing'}; `
+        + `the palette's input ${input ? `${input.disabled ? 'disabled' : 'enabled'}${input.readOnly ? ', read-only' : ''}, shown: ${input.closest('.quick-input-widget')?.style.display !== 'none'}` : 'absent'}`
+        + (dialog ? `; a dialog says: ${JSON.stringify(dialog)}` : '');
+    }).catch((e: unknown) => `(could not tell: ${firstLine(e)})`);
   }
 
   /**
