@@ -15,6 +15,11 @@ import { STAGE, stageId, unitId } from '../core/ids';
 import { saeFeatureResult, saeFitResult } from './saeFeatureInfo';
 import { internalFault } from '../common/faultText';
 
+/** Each lens as the panel names it, for a fault's message. */
+const LENS_NAME: Record<Exclude<LensRequest, { kind: 'patch' }>['kind'], string> = {
+  logitLens: 'the logit lens', dla: 'the attribution lens', heads: 'the head scores', saeFeature: "the SAE feature's summary", saeFit: "the SAE's fit",
+};
+
 /** Above this many tokens the heads' patterns are not sent for the hover (T² per head). */
 const MAX_PATTERN_T = 64;
 
@@ -34,7 +39,7 @@ export function lensQuery(req: Exclude<LensRequest, { kind: 'patch' }>, file: Mo
   } catch (e) {
     if (e instanceof LensError) return { kind: 'error', lens: req.kind, message: e.message };
     // (a fault of ours: said in the lens's place as that, the worker goes on)
-    return { kind: 'error', lens: req.kind, message: internalFault(`the ${req.kind} lens`, e) };
+    return { kind: 'error', lens: req.kind, message: internalFault(LENS_NAME[req.kind], e) };
   }
 }
 
