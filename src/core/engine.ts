@@ -76,7 +76,7 @@ export class Engine {
    */
   *walk(model: Model, edits: ParamChanges = new Map(), emit?: StageSink): Generator<string, Stage[], void> {
     this.abandon();
-    const T0 = this.appendedFrom(model, edits);
+    const { T0, oldT } = this.keptRows(model, edits);
     const changes = this.paramChanges(model, edits);
     this.model = model;
     this.planOf(model.spec);
@@ -89,7 +89,7 @@ export class Engine {
     try {
       for (const def of plan) {
         if (this.unfinished !== reached) throw new Error('engine: another run began while this one was under way');
-        const s = this.stage(model, plan, def, T0, out, stageChanged, changes);
+        const s = this.stage(model, plan, def, T0, oldT, out, stageChanged, changes);
         reached.add(def.id);
         stages.push(s);
         emit?.(s);
@@ -117,7 +117,7 @@ export class Engine {
   }
 
   /** One stage of a run: as the last run's if nothing it reads changed, else computed (in part if it can). */
-  private stage(model: Model, plan: readonly StageDef[], def: StageDef, T0: number, out: Map<string, Float32Array>, stageChanged: Map<string, Cols>, changes: Map<string, Cols>): Stage {
+  private stage(model: Model, plan: readonly StageDef[], def: StageDef, T0: number, oldT: number, out: Map<string, Float32Array>, stageChanged: Map<string, Cols>, changes: Map<string, Cols>): Stage {
     const key = keyOf(def);
     const prev = this.computed.get(def.id);
     const same = prev !== undefined && prev.key === key;
@@ -130,9 +130,9 @@ export class Engine {
       changed = null;
       kept = prev.kept;
     } else if (T0 > 0 && prev !== undefined && prev.op === def.op.name && def.op.append) {
-      // tokens appended: the first T0 rows are the last run's
+      // the first T0 tokens kept (the rest appended or replaced): their rows are the last run's
       kept = new Map();
-      data = this.append(model, plan, def, T0, prev.data, out);
+      data = this.append(model, plan, def, T0, T0 === oldT ? prev.data : firstRows(def, prev.data, oldT, T0), out);
       changed = 'all';
     } else {
       kept = new Map(same ? prev.kept : []);
@@ -206,25 +206,31 @@ export class Engine {
   }
 
   /**
-   * T0 > 0 when `model` is the last run's with tokens appended to a causal input: the same params
-   * (the same objects, no edits), the same spec but for T and the token ids, which begin with the
-   * last run's T0 ids. Then every stage's first T0 rows are as they were (nothing reads a later
-   * token: every attention is causal), and only the new rows are computed. 0 otherwise.
+   * T0 > 0 when `model` is the last run's with its first T0 token ids kept and the rest replaced or
+   * appended (a prompt typed at its end: a token more, or the last one another), in a causal
+   * model: the same params (the same objects, no edits), the same spec but for T and the token ids.
+   * Then every stage's first T0 rows are the last run's (nothing reads a later token: every
+   * attention is causal), and only the rows from T0 are computed. At least the last row is
+   * computed (T0 < T). 0 otherwise. `oldT`: the last run's T, whose stages hold those rows.
    */
-  private appendedFrom(model: Model, edits: ParamChanges): number {
+  private keptRows(model: Model, edits: ParamChanges): { T0: number; oldT: number } {
+    const none = { T0: 0, oldT: 0 };
     const old = this.model;
-    if (!old || old === model || edits.size) return 0;
+    if (!old || old === model || edits.size) return none;
     const a = old.spec;
     const b = model.spec;
-    if (a.embedding.kind !== 'tokens' || b.embedding.kind !== 'tokens' || b.T <= a.T) return 0;
-    if (!b.layers.every((l) => !l.attention || l.attention.causal)) return 0;
+    if (a.embedding.kind !== 'tokens' || b.embedding.kind !== 'tokens') return none;
+    if (!b.layers.every((l) => !l.attention || l.attention.causal)) return none;
+    const was = a.embedding.ids;
     const ids = b.embedding.ids;
-    if (!a.embedding.ids.every((id, t) => ids[t] === id)) return 0;
+    let T0 = 0;
+    while (T0 < was.length && T0 < ids.length - 1 && ids[T0] === was[T0]) T0++;
+    if (T0 === 0) return none;
     const rest = (s: ModelSpec): string => JSON.stringify({ ...s, T: 0, embedding: { ...s.embedding, ids: [] }, eps: [...s.eps] });
-    if (rest(a) !== rest(b)) return 0;
-    if (old.params.size !== model.params.size) return 0;
-    for (const [id, p] of model.params) if (old.params.get(id) !== p) return 0;
-    return a.T;
+    if (rest(a) !== rest(b)) return none;
+    if (old.params.size !== model.params.size) return none;
+    for (const [id, p] of model.params) if (old.params.get(id) !== p) return none;
+    return { T0, oldT: a.T };
   }
 
   /** A stage of T rows whose first T0 are `previous`'s (see StageOp.append). */
