@@ -208,18 +208,23 @@ describe('engine: the last tokens of a causal input replaced (a prompt typed at 
     }
   }
 
-  it('a run stopped part way, then the last token another: every stage equals the reference forward', () => {
+  it('a run stopped part way (each key stops the last), then the last token another: only the rows after the ids kept, from the stages of both runs; every stage equals the reference forward', () => {
     const r = rng(31);
     const [C, F, NH, KVH, V, L] = [8, 16, 2, 2, 11, 2];
     const ps = params('gpt2', r, C, F, NH, KVH, V, L);
-    const engine = new Engine(tsKernel);
+    const count = counting(tsKernel);
+    const engine = new Engine(count.kernel);
     engine.run({ spec: spec('gpt2', [3, 1, 4, 1], C, F, NH, KVH, V, L), params: ps });
     for (const stopAt of [1, 5, 12, 1000]) {
       const walk = engine.walk({ spec: spec('gpt2', [3, 1, 4, 1 + (stopAt % 5)], C, F, NH, KVH, V, L), params: ps });
       for (let i = 0; i < stopAt && !walk.next().done;) i++;
       walk.return([]);
       const model: Model = { spec: spec('gpt2', [3, 1, 4, 10 - (stopAt % 7), 2], C, F, NH, KVH, V, L), params: ps };
+      count.reset();
       const got = engine.run(model);
+      // (2 rows after the ids the stopped run kept; 1 for a stage the stopped run did not reach, of an earlier run with these ids but its last)
+      assert.ok(count.rows.length > 0 && count.rows.every((m) => m === 2 || m === 1), `every matmul multiplies the rows after the ids kept, not all 5: ${[...new Set(count.rows)]} (stopped after ${stopAt})`);
+      if (stopAt === 12) assert.ok(count.rows.includes(1), 'a stage the stopped run did not reach: its rows of an earlier run kept');
       const want = forward(model, tsKernel);
       got.forEach((s, i) => assert.ok(Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength).equals(Buffer.from(want[i].data.buffer, want[i].data.byteOffset, want[i].data.byteLength)), `${s.id} bit for bit (stopped after ${stopAt})`));
     }
