@@ -948,7 +948,7 @@ function keystroke(): void {
 
 function promptTyping(): void {
   console.log('\n# typing a prompt: " basketball" typed at 120 ms per key into a GPT-2-small-shaped checkpoint\'s prompt in a real VS Code (code-server + Chromium) → the final text\'s render drawn');
-  const r = runInVsCode<{ ms: number[]; median: number; min: number; max: number; toModelMs: number; echoMs: number; path: Record<string, number>; inBetweenAfterLastKey: number[]; drawnWhileTyping: number[] }>('promptTyping.js', 900, { 'files.autoSave': 'off' }, 'typing');
+  const r = runInVsCode<{ ms: number[]; median: number; min: number; max: number; toModelMs: number; echoMs: number; path: Record<string, number>; panel?: Record<string, number>; inBetweenAfterLastKey: number[]; drawnWhileTyping: number[] }>('promptTyping.js', 900, { 'files.autoSave': 'off' }, 'typing');
   for (const l of r.stdout.split('\n')) if (/round \d|typing → final/.test(l)) console.log(`  ${l.trim()}`);
   const t = r.figures;
   if (!t) {
@@ -960,7 +960,7 @@ function promptTyping(): void {
   // GPT-2-small"; absolute like keystroke → pixels: a wait a person feels. 1.42 s and more before
   // a newer keystroke stopped the run in flight.)
   target('typing a prompt on GPT-2-small in a real VS Code: the last key → the final text\'s render drawn', '≤ 300 ms', 'ms', stat(t.ms), stat(t.ms).median <= 300,
-    `${t.ms.length} rounds of " basketball" at 120 ms per key; medians: the word in the editor ${t.echoMs} ms, the final model message in the panel ${t.toModelMs} ms (${Object.entries(t.path).map(([k, v]) => `${k} ${v}`).join(', ')}); in-between renders drawn after the last key: ${t.inBetweenAfterLastKey.join(', ')}; renders drawn while typing: ${t.drawnWhileTyping.join(', ')}`);
+    `${t.ms.length} rounds of " basketball" at 120 ms per key; medians: the word in the editor ${t.echoMs} ms, the final model message in the panel ${t.toModelMs} ms (${Object.entries(t.path).map(([k, v]) => `${k} ${v}`).join(', ')}; of the panel's part: ${Object.entries(t.panel ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}); in-between renders drawn after the last key: ${t.inBetweenAfterLastKey.join(', ')}; renders drawn while typing: ${t.drawnWhileTyping.join(', ')}`);
 }
 
 // --- the architectures of issue 29 --------------------------------------------------------------

@@ -201,7 +201,9 @@ export class App {
     // the same layout: every card keeps its old numbers until the new ones arrive
     if (begun === 'same') for (const c of this.layout.cards.values()) c.setPending();
     else {
+      const t0 = performance.now();
       this.content.replaceChildren(...this.layout.build(summary, this.overview, this.lenses.el, this.generation.el));
+      document.body.dataset.layoutMs = String(Math.round(performance.now() - t0)); // (the typing bench splits the panel's part with it)
       this.generation.placed();
       this.watchLenses();
       this.wanted.post();

@@ -21,7 +21,7 @@ const KEY_MS = 120;
 const ROUNDS = 5;
 
 /** One render the webview stamped: its version, when it was drawn, when its model message came, and that message's stamps. */
-interface Logged { v: number; at: number; modelAt: number; trace: string }
+interface Logged { v: number; at: number; modelAt: number; trace: string; doneAt: number; busyMs: number; layoutMs: number; arrivals: string }
 
 /** In the webview's page: a log of every render stamped on its body from now on. */
 async function armLog(frame: Frame): Promise<void> {
@@ -35,7 +35,8 @@ async function armLog(frame: Frame): Promise<void> {
       const d = body.dataset;
       if (d.renderedAt === last) return;
       last = d.renderedAt;
-      log.push({ v: Number(d.renderedVersion ?? -1), at: Number(d.renderedAt ?? 0), modelAt: Number(d.modelAt ?? 0), trace: d.trace ?? '' });
+      log.push({ v: Number(d.renderedVersion ?? -1), at: Number(d.renderedAt ?? 0), modelAt: Number(d.modelAt ?? 0), trace: d.trace ?? '', doneAt: Number(d.doneAt ?? 0), busyMs: Number(d.busyMs ?? 0), layoutMs: Number(d.layoutMs ?? 0), arrivals: d.arrivals ?? '' });
+      d.layoutMs = '0';
     });
     obs.observe(body, { attributes: true, attributeFilter: ['data-rendered-at'] });
     g.__renders = { log, obs };
@@ -81,7 +82,7 @@ async function drawn(wb: Workbench, frame: Frame, v: number, ms: number): Promis
  * forwarded it): key → host, host → worker, the worker's wait, its read, worker → host, host →
  * webview; then the stages to the frame drawn.
  */
-interface Round { lastKeyToFinalMs: number; inBetweenAfterLastKey: number; drawnWhileTyping: number; lastKeyToModelMs: number; typedMs: number; versions: number[]; echoMs: number; path: number[] }
+interface Round { lastKeyToFinalMs: number; inBetweenAfterLastKey: number; drawnWhileTyping: number; lastKeyToModelMs: number; typedMs: number; versions: number[]; echoMs: number; path: number[]; panel: number[] }
 
 /** Types WORD at the cursor, KEY_MS per key, then times the final render; deletes it again. */
 async function round(wb: Workbench, frame: Frame, v0: number, shot: boolean): Promise<Round> {
@@ -114,6 +115,7 @@ async function round(wb: Workbench, frame: Frame, v0: number, shot: boolean): Pr
     lastKeyToModelMs: at.modelAt - last,
     typedMs: last - t0,
     versions: log.map((r) => r.v - v0),
+    panel: [at.layoutMs, lastArrival(at.arrivals), Math.round(at.busyMs), at.doneAt - at.modelAt, at.at - at.doneAt],
   };
   // the word deleted again (selected, one change), and the panel back at rest
   for (let i = 0; i < WORD.length; i++) await wb.page.keyboard.press('Shift+ArrowLeft');
@@ -122,6 +124,12 @@ async function round(wb: Workbench, frame: Frame, v0: number, shot: boolean): Pr
   await wb.page.waitForTimeout(1500);
   return out;
 }
+
+/** When the last stage piece came, in ms after the model message (the webview's `arrivals`: `id@offset:ms …`). */
+const lastArrival = (arrivals: string): number => Math.max(0, ...arrivals.split(' ').filter(Boolean).map((a) => Number(a.slice(a.lastIndexOf(':') + 1))));
+
+/** The panel's own part of `stages → drawn`: the cards laid out anew, the last stage in, the time handling the stages, the worker's done, the frame after it. */
+const PANEL = ['layout built', 'last stage in', 'stages handled', 'done in', 'done → frame'];
 
 const PATH = ['key → host', 'host → worker', 'worker waits', 'worker reads (and computes, a run held in a burst)', 'worker → host', 'host → webview', 'stages → drawn'];
 const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -148,7 +156,7 @@ describe('typing a prompt on a GPT-2-small-shaped checkpoint (benchmark)', funct
       for (let k = 0; k <= ROUNDS; k++) {
         const v0 = (await rendered(frame)).v;
         const r = await round(wb, frame, v0, k === 0);
-        console.log(`  round ${k}${k === 0 ? ' (warm-up)' : ''}: last key → final render ${r.lastKeyToFinalMs} ms (its model message at ${r.lastKeyToModelMs} ms; ${PATH.map((n, i) => `${n} ${r.path[i]}`).join(', ')}); the word in the editor ${r.echoMs} ms; in-between renders after the last key ${r.inBetweenAfterLastKey}, while typing ${r.drawnWhileTyping}; versions drawn ${r.versions.join(',')}`);
+        console.log(`  round ${k}${k === 0 ? ' (warm-up)' : ''}: last key → final render ${r.lastKeyToFinalMs} ms (its model message at ${r.lastKeyToModelMs} ms; ${PATH.map((n, i) => `${n} ${r.path[i]}`).join(', ')}); the word in the editor ${r.echoMs} ms; panel ${PANEL.map((n, i) => `${n} ${r.panel[i]}`).join(', ')}; in-between renders after the last key ${r.inBetweenAfterLastKey}, while typing ${r.drawnWhileTyping}; versions drawn ${r.versions.join(',')}`);
         if (k > 0) rounds.push(r);
       }
       const ms = rounds.map((r) => r.lastKeyToFinalMs);
@@ -157,6 +165,7 @@ describe('typing a prompt on a GPT-2-small-shaped checkpoint (benchmark)', funct
         toModelMs: med(rounds.map((r) => r.lastKeyToModelMs)),
         echoMs: med(rounds.map((r) => r.echoMs)),
         path: Object.fromEntries(PATH.map((n, i) => [n, med(rounds.map((r) => r.path[i] ?? NaN))])),
+        panel: Object.fromEntries(PANEL.map((n, i) => [n, med(rounds.map((r) => r.panel[i] ?? NaN))])),
         inBetweenAfterLastKey: rounds.map((r) => r.inBetweenAfterLastKey),
         drawnWhileTyping: rounds.map((r) => r.drawnWhileTyping),
         keyMs: KEY_MS, word: WORD, prompt: PROMPT,

@@ -123,15 +123,20 @@ describe('engine: tokens appended to a causal input', () => {
     }
   }
 
-  it('computes everything again when the input is not an extension (an id changed, a non-causal layer, other params)', () => {
+  it('computes everything again when no first token is kept (the first id changed, a non-causal layer, other params)', () => {
     const r = rng(3);
     const ps = params('llama', r, 8, 12, 4, 2, 13, 1);
     const count = counting(tsKernel);
     const engine = new Engine(count.kernel);
     engine.run({ spec: spec('llama', [1, 2, 3], 8, 12, 4, 2, 13, 1), params: ps });
     count.reset();
+    engine.run({ spec: spec('llama', [6, 2, 3, 4], 8, 12, 4, 2, 13, 1), params: ps });
+    assert.ok(count.rows.length > 0 && count.rows.every((m) => m === 4), 'the first id changed: all rows');
+    count.reset();
     engine.run({ spec: spec('llama', [1, 5, 3, 4], 8, 12, 4, 2, 13, 1), params: ps });
-    assert.ok(count.rows.length > 0 && count.rows.every((m) => m === 4), 'an earlier id changed: all rows');
+    count.reset();
+    engine.run({ spec: spec('llama', [1, 5, 3, 4], 8, 12, 4, 2, 13, 1), params: new Map([...ps].map(([id, p]) => [id, id === 'layers.0.ffn.W1' ? { ...p } : p])) });
+    assert.ok(count.rows.length > 0 && count.rows.every((m) => m === 4), 'another param object: all rows');
     const s = spec('llama', [1, 5, 3, 4, 2], 8, 12, 4, 2, 13, 1);
     count.reset();
     engine.run({ spec: { ...s, layers: s.layers.map((l) => ({ ...l, attention: { ...l.attention!, causal: false } })) }, params: ps });
@@ -163,4 +168,65 @@ describe('engine: tokens appended while the run of the tokens before is stopped'
       }
     });
   }
+});
+
+describe('engine: the last tokens of a causal input replaced (a prompt typed at its end)', () => {
+  const wasm = createWasmKernel();
+  for (const [kname, base] of [['ts', tsKernel], ['wasm', wasm]] as const) {
+    for (const arch of ['gpt2', 'llama'] as const) {
+      it(`${arch}, ${kname} kernel: only the rows after the ids kept are multiplied; every stage equals the reference forward`, function () {
+        if (!base) this.skip();
+        const r = rng(arch === 'gpt2' ? 23 : 29);
+        const [C, F, NH, KVH, V, L] = arch === 'gpt2' ? [8, 16, 2, 2, 11, 2] : [8, 12, 4, 2, 13, 3];
+        const ps = params(arch, r, C, F, NH, KVH, V, L);
+        const count = counting(base);
+        const engine = new Engine(count.kernel);
+        // each: the ids after the last run's, and how many of the first are kept (at least the last row is computed)
+        const steps: Array<[number[], number]> = [
+          [[3, 1, 4, 1, 5], 0], // (the first run)
+          [[3, 1, 4, 1, 9], 4], // the last token another
+          [[3, 1, 4, 2, 6, 5], 3], // the last two others, one more
+          [[3, 1, 4, 2], 3], // shorter, its last kept: it is computed again
+          [[3, 1, 4, 2], 4], // the same ids, another model object: nothing computed
+          [[3, 7], 1], // shorter, another last
+          [[3, 7, 2, 8, 1, 0, 4], 2], // longer (the plain append)
+        ];
+        for (const [ids, T0] of steps) {
+          const model: Model = { spec: spec(arch, ids, C, F, NH, KVH, V, L), params: ps };
+          count.reset();
+          const got = engine.run(model);
+          assert.deepEqual([...new Set(count.rows)], T0 === ids.length ? [] : [ids.length - T0], `every matmul multiplies ${ids.length - T0} rows (${ids})`);
+          const want = forward(model, base);
+          assert.deepEqual(got.map((s) => s.id), want.map((s) => s.id));
+          got.forEach((s, i) => {
+            assert.deepEqual(s.shape, want[i].shape, s.id);
+            assert.ok(Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength).equals(Buffer.from(want[i].data.buffer, want[i].data.byteOffset, want[i].data.byteLength)), `${s.id} bit for bit (${ids})`);
+          });
+        }
+        engine.dispose();
+      });
+    }
+  }
+
+  it('a run stopped part way (each key stops the last), then the last token another: only the rows after the ids kept, from the stages of both runs; every stage equals the reference forward', () => {
+    const r = rng(31);
+    const [C, F, NH, KVH, V, L] = [8, 16, 2, 2, 11, 2];
+    const ps = params('gpt2', r, C, F, NH, KVH, V, L);
+    const count = counting(tsKernel);
+    const engine = new Engine(count.kernel);
+    engine.run({ spec: spec('gpt2', [3, 1, 4, 1], C, F, NH, KVH, V, L), params: ps });
+    for (const stopAt of [1, 5, 12, 1000]) {
+      const walk = engine.walk({ spec: spec('gpt2', [3, 1, 4, 1 + (stopAt % 5)], C, F, NH, KVH, V, L), params: ps });
+      for (let i = 0; i < stopAt && !walk.next().done;) i++;
+      walk.return([]);
+      const model: Model = { spec: spec('gpt2', [3, 1, 4, 10 - (stopAt % 7), 2], C, F, NH, KVH, V, L), params: ps };
+      count.reset();
+      const got = engine.run(model);
+      // (2 rows after the ids the stopped run kept; 1 for a stage the stopped run did not reach, of an earlier run with these ids but its last)
+      assert.ok(count.rows.length > 0 && count.rows.every((m) => m === 2 || m === 1), `every matmul multiplies the rows after the ids kept, not all 5: ${[...new Set(count.rows)]} (stopped after ${stopAt})`);
+      if (stopAt === 12) assert.ok(count.rows.includes(1), 'a stage the stopped run did not reach: its rows of an earlier run kept');
+      const want = forward(model, tsKernel);
+      got.forEach((s, i) => assert.ok(Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength).equals(Buffer.from(want[i].data.buffer, want[i].data.byteOffset, want[i].data.byteLength)), `${s.id} bit for bit (stopped after ${stopAt})`));
+    }
+  });
 });

@@ -22,7 +22,14 @@ interface Computed {
   readonly op: string;
   readonly data: Float32Array;
   readonly kept: Map<string, Float32Array>;
+  /** The model it is of, the edits in place made before it (see Engine.epoch), the walk that computed it. */
+  readonly model: Model;
+  readonly epoch: number;
+  readonly walk: number;
 }
+
+/** The first T0 token rows of a stage are those of a stage of `oldT` tokens computed before (see Engine.keptRows). */
+interface KeptRows { readonly T0: number; readonly oldT: number }
 
 interface PackEntry { packed: Packed; K: number; N: number }
 
@@ -39,6 +46,13 @@ export class Engine {
   private unfinished: Set<string> | null = null;
   /** The last walk was stopped before its end: not every stage of `model` is held. */
   private partial = false;
+  /**
+   * Counts the runs given edits in place (a param changed without becoming another object): a
+   * stage of an older model than the last run's (left by a stopped run) keeps rows only within one.
+   */
+  private epoch = 0;
+  /** Walks begun: a stage the last walk did not compute (it stopped before) is of an older one. */
+  private walks = 0;
 
   constructor(readonly kernel: MatmulKernel) {}
 
@@ -69,14 +83,22 @@ export class Engine {
   /**
    * The same run a stage at a time: it yields after each stage, so that its caller can read newer
    * edits between two stages and stop it there (`return()`). A walk stopped, or left unfinished
-   * when the next one begins, leaves the engine as of its model for the stages it computed, and
-   * forgets the stages it did not reach (they held an older model's numbers, and what changed
-   * since is known only against this one's): the next run computes those afresh. So the next run
-   * takes only the edits made after this one's (its own were applied when it began).
+   * when the next one begins, leaves the engine as of its model for the stages it computed; the
+   * stages it did not reach hold an older model's numbers, and what changed since is known only
+   * against this one's: the next run computes those afresh, but for their rows of the token ids
+   * both keep when no param changed since (a prompt typed: each key stops the run before). So the
+   * next run takes only the edits made after this one's (its own were applied when it began).
    */
   *walk(model: Model, edits: ParamChanges = new Map(), emit?: StageSink): Generator<string, Stage[], void> {
     this.abandon();
-    const T0 = this.appendedFrom(model, edits);
+    if (edits.size) this.epoch++;
+    const lastWalk = this.walks++;
+    const rowsOf = new Map<Model, KeptRows>();
+    const keptOf = (from: Model): KeptRows => {
+      let r = rowsOf.get(from);
+      if (!r) rowsOf.set(from, (r = this.keptRows(from, model, edits)));
+      return r;
+    };
     const changes = this.paramChanges(model, edits);
     this.model = model;
     this.planOf(model.spec);
@@ -89,7 +111,7 @@ export class Engine {
     try {
       for (const def of plan) {
         if (this.unfinished !== reached) throw new Error('engine: another run began while this one was under way');
-        const s = this.stage(model, plan, def, T0, out, stageChanged, changes);
+        const s = this.stage(model, lastWalk, keptOf, plan, def, out, stageChanged, changes);
         reached.add(def.id);
         stages.push(s);
         emit?.(s);
@@ -107,19 +129,26 @@ export class Engine {
     return this.unfinished !== null;
   }
 
-  /** A walk left unfinished: the stages it did not reach are forgotten (see walk()). */
+  /**
+   * A walk ended: the stages of another plan are forgotten. Left unfinished, the stages it did not
+   * reach stay as an older model's (see walk()): only their rows of the token ids kept are used.
+   */
   private abandon(partial = true): void {
     const reached = this.unfinished;
     if (!reached) return;
     this.unfinished = null;
-    for (const id of [...this.computed.keys()]) if (!reached.has(id)) this.computed.delete(id);
+    const planned = new Set(this.plan.map((d) => d.id));
+    for (const id of [...this.computed.keys()]) if (!reached.has(id) && !(partial && planned.has(id))) this.computed.delete(id);
     this.partial = partial;
   }
 
   /** One stage of a run: as the last run's if nothing it reads changed, else computed (in part if it can). */
-  private stage(model: Model, plan: readonly StageDef[], def: StageDef, T0: number, out: Map<string, Float32Array>, stageChanged: Map<string, Cols>, changes: Map<string, Cols>): Stage {
+  private stage(model: Model, lastWalk: number, keptOf: (from: Model) => KeptRows, plan: readonly StageDef[], def: StageDef, out: Map<string, Float32Array>, stageChanged: Map<string, Cols>, changes: Map<string, Cols>): Stage {
     const key = keyOf(def);
-    const prev = this.computed.get(def.id);
+    const found = this.computed.get(def.id);
+    // (a stage an older run than the last computed, the last stopped before it: its rows alone, if the edits are the same)
+    const prev = found?.walk === lastWalk ? found : undefined;
+    const { T0, oldT } = found && (prev || found.epoch === this.epoch) ? keptOf(found.model) : { T0: 0, oldT: 0 };
     const same = prev !== undefined && prev.key === key;
     const untouched = same && def.inputs.every((i) => stageChanged.get(i) === null) && def.params.every((p) => (changes.get(p) ?? null) === null);
     let data: Float32Array;
@@ -129,10 +158,10 @@ export class Engine {
       data = prev.data;
       changed = null;
       kept = prev.kept;
-    } else if (T0 > 0 && prev !== undefined && prev.op === def.op.name && def.op.append) {
-      // tokens appended: the first T0 rows are the last run's
+    } else if (T0 > 0 && found !== undefined && found.op === def.op.name && def.op.append) {
+      // the first T0 tokens kept (the rest appended or replaced): their rows are the last run's
       kept = new Map();
-      data = this.append(model, plan, def, T0, prev.data, out);
+      data = this.append(model, plan, def, T0, T0 === oldT ? found.data : firstRows(def, found.data, oldT, T0), out);
       changed = 'all';
     } else {
       kept = new Map(same ? prev.kept : []);
@@ -141,7 +170,7 @@ export class Engine {
       checkSize(`stage ${def.id}`, def.shape, data);
       if (!same) changed = 'all';
     }
-    this.computed.set(def.id, { key, op: def.op.name, data, kept });
+    this.computed.set(def.id, { key, op: def.op.name, data, kept, model, epoch: this.epoch, walk: this.walks });
     out.set(def.id, data);
     stageChanged.set(def.id, changed);
     return changed === null ? { id: def.id, shape: def.shape as number[], data, kept: true }
@@ -206,25 +235,30 @@ export class Engine {
   }
 
   /**
-   * T0 > 0 when `model` is the last run's with tokens appended to a causal input: the same params
-   * (the same objects, no edits), the same spec but for T and the token ids, which begin with the
-   * last run's T0 ids. Then every stage's first T0 rows are as they were (nothing reads a later
-   * token: every attention is causal), and only the new rows are computed. 0 otherwise.
+   * T0 > 0 when `model` is the last run's with its first T0 token ids kept and the rest replaced or
+   * appended (a prompt typed at its end: a token more, or the last one another), in a causal
+   * model: the same params (the same objects, no edits), the same spec but for T and the token ids.
+   * Then every stage's first T0 rows are the last run's (nothing reads a later token: every
+   * attention is causal), and only the rows from T0 are computed. At least the last row is
+   * computed (T0 < T). 0 otherwise. `oldT`: the last run's T, whose stages hold those rows.
    */
-  private appendedFrom(model: Model, edits: ParamChanges): number {
-    const old = this.model;
-    if (!old || old === model || edits.size) return 0;
+  private keptRows(old: Model | null, model: Model, edits: ParamChanges): KeptRows {
+    const none = { T0: 0, oldT: 0 };
+    if (!old || old === model || edits.size) return none;
     const a = old.spec;
     const b = model.spec;
-    if (a.embedding.kind !== 'tokens' || b.embedding.kind !== 'tokens' || b.T <= a.T) return 0;
-    if (!b.layers.every((l) => !l.attention || l.attention.causal)) return 0;
+    if (a.embedding.kind !== 'tokens' || b.embedding.kind !== 'tokens') return none;
+    if (!b.layers.every((l) => !l.attention || l.attention.causal)) return none;
+    const was = a.embedding.ids;
     const ids = b.embedding.ids;
-    if (!a.embedding.ids.every((id, t) => ids[t] === id)) return 0;
+    let T0 = 0;
+    while (T0 < was.length && T0 < ids.length - 1 && ids[T0] === was[T0]) T0++;
+    if (T0 === 0) return none;
     const rest = (s: ModelSpec): string => JSON.stringify({ ...s, T: 0, embedding: { ...s.embedding, ids: [] }, eps: [...s.eps] });
-    if (rest(a) !== rest(b)) return 0;
-    if (old.params.size !== model.params.size) return 0;
-    for (const [id, p] of model.params) if (old.params.get(id) !== p) return 0;
-    return a.T;
+    if (rest(a) !== rest(b)) return none;
+    if (old.params.size !== model.params.size) return none;
+    for (const [id, p] of model.params) if (old.params.get(id) !== p) return none;
+    return { T0, oldT: a.T };
   }
 
   /** A stage of T rows whose first T0 are `previous`'s (see StageOp.append). */

@@ -4,9 +4,9 @@ import type { FromWorker } from '../protocol/worker';
 import { DroppedParts, toWebview } from './relay';
 
 const view = (id: string): StageView => ({ id, shape: [2, 3], kind: id, layer: -1, group: 'input', title: id, meaning: '', cols: 'dim', perHead: false, masked: false, source: null, inputs: [], params: [], show: {} });
-const summary = (keys: { vocabKey: number; planKey: number }, parts: { vocab: readonly string[] | null; stages: readonly StageView[] | null }): SummaryMessage => ({
+const summary = (keys: { vocabKey: number; planKey: number }, parts: { vocab: readonly string[] | null; stages: readonly StageView[] | null; T?: number }): SummaryMessage => ({
   name: 'm', tokens: ['a', 'b'], T: 2, C: 3, layout: 'out_in', norm: 'none', normKind: 'layernorm', residual: false, positional: 'none', finalNorm: false,
-  layers: [], head: null, params: { attention: 0, ffn: 0, norm: 0, head: 0, total: 0 } as ModelSummary['params'], layoutKey: 1, ...keys, ...parts,
+  layers: [], head: null, params: { attention: 0, ffn: 0, norm: 0, head: 0, total: 0 } as ModelSummary['params'], layoutKey: 1, ...keys, tokenDims: parts.stages && parts.stages.map(() => 1), ...parts,
 });
 
 describe('panel/relay: what the host passes on to the webview', () => {
@@ -39,11 +39,22 @@ describe('panel/relay: what the host passes on to the webview', () => {
     const restored = parts.restore(summary({ vocabKey: 2, planKey: 7 }, { vocab: null, stages: null }));
     assert.deepEqual(restored.vocab, ['w']);
     assert.equal(restored.stages, stages);
+    assert.deepEqual(restored.tokenDims, [1], 'the plan\'s dims that are T come with it');
     // once passed on, the webview holds them: nothing is put back again
     const after = summary({ vocabKey: 2, planKey: 7 }, { vocab: null, stages: null });
     assert.equal(parts.restore(after), after);
     // another key: not theirs
     parts.dropped(summary({ vocabKey: 2, planKey: 8 }, { vocab: null, stages }));
     assert.equal(parts.restore(summary({ vocabKey: 2, planKey: 9 }, { vocab: null, stages: null })).stages, null);
+  });
+
+  it('DroppedParts: a plan dropped at another T goes on as it was sent, with its dims that are T (the webview sets them to the T of the summary)', () => {
+    const parts = new DroppedParts();
+    const stages = [view('input')];
+    parts.dropped(summary({ vocabKey: 2, planKey: 7 }, { vocab: null, stages, T: 2 }));
+    const restored = parts.restore(summary({ vocabKey: 2, planKey: 7 }, { vocab: null, stages: null, T: 5 }));
+    assert.equal(restored.T, 5);
+    assert.equal(restored.stages, stages);
+    assert.deepEqual(restored.tokenDims, [1]);
   });
 });

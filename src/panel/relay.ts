@@ -48,20 +48,21 @@ type Part<T> = { readonly key: number; readonly value: T } | null;
  */
 export class DroppedParts {
   private vocab: Part<readonly string[]> = null;
-  private stages: Part<NonNullable<SummaryMessage['stages']>> = null;
+  private stages: Part<{ stages: NonNullable<SummaryMessage['stages']>; tokenDims: NonNullable<SummaryMessage['tokenDims']> }> = null;
 
   /** A summary dropped on the way. */
   dropped(s: SummaryMessage): void {
     if (s.vocab) this.vocab = { key: s.vocabKey, value: s.vocab };
-    if (s.stages) this.stages = { key: s.planKey, value: s.stages };
+    if (s.stages && s.tokenDims) this.stages = { key: s.planKey, value: { stages: s.stages, tokenDims: s.tokenDims } };
   }
 
   /** A summary passed on: the parts it leaves out that were dropped under its keys, put back. */
   restore(s: SummaryMessage): SummaryMessage {
     const vocab = s.vocab ?? (this.vocab?.key === s.vocabKey ? this.vocab.value : null);
-    const stages = s.stages ?? (this.stages?.key === s.planKey ? this.stages.value : null);
+    // (the plan at the dropped summary's T: the webview sets its dims that are T to this one's)
+    const plan = s.stages ? null : this.stages?.key === s.planKey ? this.stages.value : null;
     this.clear(); // (the webview holds this summary's parts now: the worker's next summary builds on them)
-    return vocab === s.vocab && stages === s.stages ? s : { ...s, vocab, stages };
+    return vocab === s.vocab && !plan ? s : { ...s, vocab, ...(plan ?? {}) };
   }
 
   /** The webview starts again (it holds nothing), or shows another document. */

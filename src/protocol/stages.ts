@@ -43,13 +43,22 @@ export interface ModelSummary {
   /** Every stage, in computation order. */
   readonly stages: readonly StageView[];
   /**
+   * Which dims of each of `stages`' shapes are T, a bitmask per stage (bit d: shape[d] is T), so
+   * that the plan at another T is these dims set to it (src/core/stageView.ts's stagesAtT).
+   */
+  readonly tokenDims: readonly number[];
+  /**
    * Changes exactly when the panel's layout does (another set of stages or shapes, other tokens
    * or words): the panel keeps its cards while it stays the same.
    */
   readonly layoutKey: number;
   /** Changes exactly when the words (`vocab`) do: a summary sent without them has those of the last one with this key. */
   readonly vocabKey: number;
-  /** Changes exactly when `stages` (the plan as the panel reads it) does: a summary sent without them has those of the last one with this key. */
+  /**
+   * Changes exactly when `stages` (the plan as the panel reads it) does but for their dims that are
+   * T (`tokenDims`): a summary sent without them has those of the last one with this key, those
+   * dims set to its own T. A prompt typed keeps it.
+   */
   readonly planKey: number;
   /**
    * A run of the input followed by the tokens generated from it (ToWorker `showGenerated`): its
@@ -80,12 +89,15 @@ export type HighlightTarget =
  * panel lacks them: `vocab` is null when it is the one of the last summary sent to that panel with
  * the same `vocabKey` (GPT-2's 50,257 words go once, not with every edit of its prompt: ~0.5 MB of
  * strings cloned and serialized on the extension host's thread), `stages` null when they are those
- * of the last summary with the same `planKey` (GPT-2-small's plan: ~63 KB of JSON, the same after
- * an edit of a weight, an override or a token). A panel that lacks them asks for everything again.
+ * of the last summary with the same `planKey` at this T (GPT-2-small's plan: ~63 KB of JSON, the
+ * same after an edit of a weight, an override, a token or a prompt typed). A panel that lacks them asks for everything again.
  */
-export type SummaryMessage = Omit<ModelSummary, 'vocab' | 'stages'> & {
+export type SummaryMessage = Omit<ModelSummary, 'vocab' | 'stages' | 'tokenDims'> & {
   readonly vocab: readonly string[] | null;
+  /** (at this summary's T; null: the last summary's of this planKey, its dims that are T set to this T) */
   readonly stages: readonly StageView[] | null;
+  /** With `stages`; null when they are null. */
+  readonly tokenDims: readonly number[] | null;
 };
 
 

@@ -123,7 +123,7 @@ describe('a checkpoint document in the worker', () => {
     assert.equal((await model(3)).summary!.vocab?.length, 512);
   });
 
-  it('the plan (the summary\'s stages) goes to the panel only when it changed: an ablate or another token keeps it, a token more sends it, a new subscriber gets it again', async () => {
+  it('the plan (the summary\'s stages) goes to the panel only when it changed: an ablate, another token or a token more keeps it (its dims that are T follow T), a new subscriber gets it again', async () => {
     const h = new Harness();
     const model = async (version: number): Promise<Extract<FromWorker, { type: 'model' }>> => (await h.next((m) => m.type === 'model' && m.version === version && m.summary !== null)) as Extract<FromWorker, { type: 'model' }>;
     const first = await model(1);
@@ -142,14 +142,17 @@ describe('a checkpoint document in the worker', () => {
     await h.next((m) => m.type === 'done' && m.version === 3);
     h.replace('[1, 403, 408]', '[1, 403, 408, 261]');
     const more = await model(4);
-    assert.notEqual(more.summary!.planKey, first.summary!.planKey);
-    assert.deepEqual(more.summary!.stages?.find((s) => s.id === 'layers.0.ffn.up')?.shape, [4, 172], 'a token more: the plan, its shapes of 4 tokens');
+    assert.equal(more.summary!.planKey, first.summary!.planKey);
+    assert.equal(more.summary!.stages, null, 'a token more: the same plan but for T, not sent');
+    assert.equal(more.summary!.T, 4);
+    const up = stages.findIndex((s) => s.id === 'layers.0.ffn.up');
+    assert.deepEqual([stages[up].shape, first.summary!.tokenDims?.[up]], [[3, 172], 1], 'layers.0.ffn.up: [T, F], its dim 0 is T');
     await h.next((m) => m.type === 'done' && m.version === 4);
     h.messages.length = 0;
     h.session.subscribe(true); // (a panel reloaded holds nothing)
     const replayed = await model(4);
     assert.equal(replayed.summary!.planKey, more.summary!.planKey);
-    assert.deepEqual(replayed.summary!.stages, more.summary!.stages);
+    assert.deepEqual(replayed.summary!.stages?.find((s) => s.id === 'layers.0.ffn.up')?.shape, [4, 172], 'a new subscriber: the plan whole, its shapes of 4 tokens');
   });
 
   it('loads the checkpoint once, then recomputes only what an edit changes, bit for bit', async () => {

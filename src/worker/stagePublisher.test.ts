@@ -42,9 +42,31 @@ describe('StagePublisher: the summary\'s words and plan, sent only when the pane
     const { model, pub } = setup();
     const k = model(1).summary!.planKey;
     pub.postModel(2, [], { file, plan: planModel(file.model.spec) });
-    const other = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3, seq: 3 }), 'm.ffn.json').file!;
+    const other = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3, dFf: 24 }), 'm.ffn.json').file!;
     assert.equal(model(3).summary!.planKey, k);
     pub.postModel(4, [], { file: other, plan: planModel(other.model.spec) });
     assert.notEqual(model(5).summary!.planKey, k, 'back to the first plan after another: a new key');
+  });
+
+  it('another token count keeps the plan\'s key (its dims that are T follow the summary\'s T): the plan is not sent again', () => {
+    const posted: FromWorker[] = [];
+    const pub = new StagePublisher('doc', (m) => posted.push(m), (s) => s);
+    pub.subscribe(true);
+    const summaryOf = (seq: number, v: number) => {
+      const f = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3, seq }), 'm.ffn.json').file!;
+      pub.postModel(v, [], { file: f, plan: planModel(f.model.spec) });
+      const m = posted.at(-1)!;
+      assert.ok(m.type === 'model' && m.summary);
+      return { s: m.summary, T: f.model.spec.T, plan: planModel(f.model.spec) };
+    };
+    const a = summaryOf(4, 1);
+    assert.equal(a.s.stages?.length, a.plan.length);
+    assert.ok(a.s.tokenDims?.some((m) => m !== 0), 'some dims are T');
+    const b = summaryOf(3, 2);
+    assert.notEqual(b.T, a.T);
+    assert.equal(b.s.planKey, a.s.planKey);
+    assert.equal(b.s.stages, null, 'the plan is not sent again');
+    assert.equal(b.s.tokenDims, null);
+    assert.notEqual(b.s.layoutKey, a.s.layoutKey, 'the layout changed (other shapes): the cards are built anew');
   });
 });

@@ -5,10 +5,13 @@
 // decides when; this decides how.
 import type { StageDef } from '../core/graph';
 import { shownFirst } from '../core/shownFirst';
+import type { ModelSpec } from '../core/spec';
+import { stagesAtT } from '../core/stageView';
 import type { Stage } from '../core/stages';
 import type { ModelFile } from '../model/read';
 import type { AxisKind, ModelSummary, StageView, SummaryMessage } from '../protocol/stages';
 import type { FromWorker, ReadCancelledAt, WorkerProblem } from '../protocol/worker';
+import { planTokenDims } from './planTokens';
 import { layoutSignature, stageView, summarize } from './summary';
 import { DEFAULT_POOL_COLS, HEAD_PROBS, poolAcrossVocab, PREDICTION_TOP, topWords, vocabWide } from './vocabStages';
 
@@ -38,8 +41,11 @@ class HeldPart {
   }
 }
 
-/** The plan as the panel reads it (its stages without their ops), and a number that changes exactly when it does. */
-interface Planned { readonly plan: readonly StageDef[] | null; readonly views: readonly StageView[]; readonly json: string; readonly key: number }
+/**
+ * The plan as the panel reads it (its stages without their ops, `dims`: which of their dims are T),
+ * and a number that changes exactly when it does but for T (the panel sets those dims to the summary's T).
+ */
+interface Planned { readonly plan: readonly StageDef[] | null; readonly views: readonly StageView[]; readonly dims: readonly number[]; readonly json: string; readonly key: number }
 
 export class StagePublisher {
   subscribed = false;
@@ -49,7 +55,7 @@ export class StagePublisher {
   private layout: { signature: string; vocab: readonly string[]; key: number } = { signature: '', vocab: [], key: 0 };
   /** The words of the model and a number that changes with them (ModelSummary.vocabKey: a prompt typed keeps them). */
   private words: { vocab: readonly string[]; key: number } = { vocab: [], key: 0 };
-  private planned: Planned = { plan: null, views: [], json: '', key: 0 };
+  private planned: Planned = { plan: null, views: [], dims: [], json: '', key: 0 };
   /** The words and the plan the subscriber holds (the model message then leaves them out). */
   private readonly vocabHeld = new HeldPart();
   private readonly planHeld = new HeldPart();
@@ -137,7 +143,7 @@ export class StagePublisher {
     if (!this.subscribed) return s;
     const vocab = this.vocabHeld.has(s.vocabKey, version) ? null : s.vocab;
     const stages = this.planHeld.has(s.planKey, version) ? null : s.stages;
-    return vocab === s.vocab && stages === s.stages ? s : { ...s, vocab, stages };
+    return vocab === s.vocab && stages === s.stages ? s : { ...s, vocab, stages, tokenDims: stages && s.tokenDims };
   }
 
   /** The model's summary; a new layout key when its stages, tokens or words changed (the panel then holds nothing). */
@@ -148,19 +154,23 @@ export class StagePublisher {
       this.sent.clear(); // (a panel builds its cards anew for another layout: they hold nothing)
     }
     if (!sameStrings(m.vocab, this.words.vocab)) this.words = { vocab: m.vocab, key: this.words.key + 1 };
-    const planned = this.plannedOf(plan);
-    const summary = summarize(m, planned.views, { layoutKey: this.layout.key, vocabKey: this.words.key, planKey: planned.key });
+    const planned = this.plannedOf(plan, m.model.spec);
+    const summary = summarize(m, planned.views, { layoutKey: this.layout.key, vocabKey: this.words.key, planKey: planned.key }, planned.dims);
     this.shownFirst = shownFirst(summary.stages, summary.layers.length);
     return summary;
   }
 
-  /** The plan's stages as the panel reads them, under a key that changes exactly when they do (the engine keeps one plan per spec). */
-  private plannedOf(plan: readonly StageDef[]): Planned {
+  /**
+   * The plan's stages as the panel reads them, under a key that changes exactly when they do but
+   * for their dims that are T (the engine keeps one plan per spec): another T keeps the key.
+   */
+  private plannedOf(plan: readonly StageDef[], spec: ModelSpec): Planned {
     if (plan === this.planned.plan) return this.planned;
     const views = plan.map(stageView);
-    const json = JSON.stringify(views);
+    const dims = planTokenDims(views, spec) ?? views.map(() => 0);
+    const json = JSON.stringify([stagesAtT(views, dims, 0), dims]);
     const was = this.planned;
-    this.planned = json === was.json ? { ...was, plan } : { plan, views, json, key: was.key + 1 };
+    this.planned = { plan, views, dims, json, key: json === was.json ? was.key : was.key + 1 };
     return this.planned;
   }
 

@@ -20,7 +20,8 @@ export function layoutSignature(m: ModelFile, plan: readonly StageDef[]): string
 /** The numbers that say what changed since the last summary (ModelSummary's layoutKey, vocabKey, planKey). */
 export type SummaryKeys = Pick<ModelSummary, 'layoutKey' | 'vocabKey' | 'planKey'>;
 
-export function summarize(m: ModelFile, stages: readonly StageView[], keys: SummaryKeys): ModelSummary {
+/** `tokenDims`: which dims of each of `stages` are T (ModelSummary.tokenDims; absent: none). */
+export function summarize(m: ModelFile, stages: readonly StageView[], keys: SummaryKeys, tokenDims: readonly number[] = stages.map(() => 0)): ModelSummary {
   const { spec, params } = m.model;
   const e = spec.embedding;
   return {
@@ -48,6 +49,7 @@ export function summarize(m: ModelFile, stages: readonly StageView[], keys: Summ
     head: spec.head && { temperature: spec.head.temperature, V: spec.head.V },
     params: m.paramCounts,
     stages,
+    tokenDims,
     ...keys,
   };
 }
