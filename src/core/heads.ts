@@ -34,6 +34,14 @@ export function mergeHeads(out: Float32Array, inp: Float32Array, T: number, H: n
   }
 }
 
+// (H,T,W) -> (H,r1−r0,W): rows r0 … r1−1 of every head
+export function headRows(inp: Float32Array, H: number, T: number, W: number, r0: number, r1: number): Float32Array {
+  const n = r1 - r0;
+  const out = new Float32Array(H * n * W);
+  for (let h = 0; h < H; h++) out.set(inp.subarray((h * T + r0) * W, (h * T + r1) * W), h * n * W);
+  return out;
+}
+
 export interface HeadsArgs {
   readonly x: string;
   readonly W: string;
