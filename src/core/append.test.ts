@@ -163,11 +163,12 @@ describe('engine: tokens appended to a causal input', () => {
       it(`${arch}, ${dtype} weights in panels: every stage of T 31 → 32 and of widths past whole panels equals the reference forward`, function () {
         if (!wasm) this.skip();
         // (C 24, F 20, V 19, HS 6 / 3: no whole panel of 16 nor of 4 lanes)
-        for (const [C, F, NH, KVH, V, L, T0, grow] of [[24, 20, 4, 2, 19, 2, 31, 1], [24, 40, 8, 8, 37, 1, 5, 2], [16, 16, 2, 1, 16, 2, 1, 1]]) {
+        const shapes: Array<[number, number, number, number, number, number, number, number]> = [[24, 20, 4, 2, 19, 2, 31, 1], [24, 40, 8, 8, 37, 1, 5, 2], [16, 16, 2, 1, 16, 2, 1, 1]];
+        for (const [C, F, NH, KVH, V, L, T0, grow] of shapes) {
           const r = rng(C + F + T0);
           const ps = halfPanels(params(arch, r, C, F, NH, KVH, V, L), wasm!, dtype, r);
           if (arch === 'gpt2') ps.set('pos', { data: Float32Array.from({ length: 64 * C }, () => Math.fround(r() - 0.5)), shape: [64, C], layout: 'out_in' }); // (positions for T 32)
-          const engine = new Engine(wasm!);
+          const engine: Engine = new Engine(wasm!);
           const ids = Array.from({ length: T0 + grow }, () => Math.floor(r() * V));
           engine.run({ spec: spec(arch, ids.slice(0, T0), C, F, NH, KVH, V, L), params: ps });
           const model: Model = { spec: spec(arch, ids, C, F, NH, KVH, V, L), params: ps };

@@ -6,7 +6,7 @@
 // Tokens appended: their rows, and the new keys' columns of the rows before (appendScores).
 
 import type { StageOp } from './graph';
-import { headRows } from './heads';
+import { copyRows, headRows } from './heads';
 import { matmulHeads, type MatmulKernel } from './kernel';
 import { softcap } from './softcap';
 
@@ -50,16 +50,14 @@ export function appendScores(q: Float32Array, k: Float32Array, a: ScoresArgs, T:
   const n = T - T0;
   const out = new Float32Array(NH * T * T);
   const width = previous.length / (NH * T0);
-  for (let h = 0; h < NH; h++) {
-    for (let i = 0; i < T0; i++) out.set(previous.subarray((h * T0 + i) * width, (h * T0 + i) * width + T0), (h * T + i) * T);
-  }
+  for (let h = 0; h < NH; h++) copyRows(out, h * T * T, T, previous, h * T0 * width, width, T0, T0);
   const rows = new Float32Array(NH * n * T); // (NH,n,T): the new queries against every key
   scoresOf(rows, headRows(q, NH, T, HS, T0, T), k, NH, KVH, n, T, HS, kernel, a);
   const cols = new Float32Array(NH * T0 * n); // (NH,T0,n): the queries before against the new keys
   scoresOf(cols, headRows(q, NH, T, HS, 0, T0), headRows(k, KVH, T, HS, T0, T), NH, KVH, T0, n, HS, kernel, a);
   for (let h = 0; h < NH; h++) {
-    out.set(rows.subarray(h * n * T, (h + 1) * n * T), (h * T + T0) * T);
-    for (let i = 0; i < T0; i++) out.set(cols.subarray((h * T0 + i) * n, (h * T0 + i + 1) * n), (h * T + i) * T + T0);
+    copyRows(out, (h * T + T0) * T, T, rows, h * n * T, T, n, T);
+    copyRows(out, h * T * T + T0, T, cols, h * T0 * n, n, T0, n);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 //   weights_h = softmax(scores_h with −∞ where isMasked)     (T,T)
 
 import type { StageOp } from './graph';
+import { copyRows } from './heads';
 import { softmaxForward } from './softmax';
 
 /**
@@ -30,7 +31,7 @@ function maskedRows(scores: Float32Array, NH: number, T: number, i0: number, i1:
     const j0 = window === null ? 0 : Math.max(0, i - window + 1);
     const j1 = causal ? i + 1 : T;
     if (j1 <= j0) continue;
-    for (let h = 0; h < NH; h++) masked.set(scores.subarray((h * T + i) * T + j0, (h * T + i) * T + j1), (h * n + i - i0) * T + j0);
+    for (let h = 0; h < NH; h++) copyRows(masked, (h * n + i - i0) * T + j0, 0, scores, (h * T + i) * T + j0, 0, 1, j1 - j0);
   }
   return masked;
 }
@@ -46,12 +47,10 @@ export function appendWeights(scores: Float32Array, a: WeightsArgs, T: number, T
   const n = T - T0;
   const out = new Float32Array(NH * T * T);
   const width = previous.length / (NH * T0);
-  for (let h = 0; h < NH; h++) {
-    for (let i = 0; i < T0; i++) out.set(previous.subarray((h * T0 + i) * width, (h * T0 + i) * width + T0), (h * T + i) * T);
-  }
+  for (let h = 0; h < NH; h++) copyRows(out, h * T * T, T, previous, h * T0 * width, width, T0, T0);
   const fresh = new Float32Array(NH * n * T);
   softmaxForward(fresh, maskedRows(scores, NH, T, T0, T, true, a.window ?? null), NH * n, T);
-  for (let h = 0; h < NH; h++) out.set(fresh.subarray(h * n * T, (h + 1) * n * T), (h * T + T0) * T);
+  for (let h = 0; h < NH; h++) copyRows(out, (h * T + T0) * T, T, fresh, h * n * T, T, n, T);
   return out;
 }
 
