@@ -1,13 +1,16 @@
 // Tokens appended to a causal model's input: the engine computes only the new rows of every
 // row-by-row stage (embedding, norms, Q/K/V with RoPE at their positions, every linear layer, the
-// activation, residuals, the head, the lens) and the attention stages in full, and gets every
-// stage bit for bit as the reference forward of the longer input does. Every matmul of the
-// appending run multiplies the new rows alone.
+// activation, residuals, the head, the lens) and of attention (the new queries' scores, weights
+// and context, the new keys' scores of the queries before), and gets every stage bit for bit as
+// the reference forward of the longer input does: with float32 weights, and with BF16 / F16 ones
+// in panels (one row multiplied by the 16-bit panel where it lies, the longer input's rows by its
+// widened copy). Every matmul of the appending run multiplies the new rows alone.
 import * as assert from 'node:assert/strict';
 import { Engine } from './engine';
 import { forward } from './forward';
 import { tsKernel, type MatmulKernel, type Packed } from './kernel';
 import type { Model } from './model';
+import { halfPanelsInto, type HalfDtype } from './halfWeights';
 import type { Param } from './params';
 import type { ModelSpec } from './spec';
 import { createWasmKernel } from './wasm';
@@ -57,6 +60,33 @@ function inKernel(ps: Map<string, Param>, k: MatmulKernel): Map<string, Param> {
   return out;
 }
 
+/** Random 16-bit weights of `dtype` (about ±(1e-2 … 1), a few zeros) for every matrix of `ps`, as panels in the kernel's memory (as a checkpoint's are). */
+function halfPanels(ps: Map<string, Param>, k: MatmulKernel, dtype: HalfDtype, r: () => number): Map<string, Param> {
+  const made = new Map<Param, Param>(); // (the tied head stays the embedding's)
+  const out = new Map<string, Param>();
+  for (const [id, p] of ps) {
+    if (p.shape.length !== 2 || id === 'pos') {
+      out.set(id, p);
+      continue;
+    }
+    let q = made.get(p);
+    if (!q) {
+      const [K, N] = p.layout === 'in_out' ? p.shape : [p.shape[1], p.shape[0]];
+      const src = Uint16Array.from({ length: K * N }, () => {
+        const x = Math.floor(r() * 0x10000);
+        if (x % 23 === 0) return 0;
+        return (x & 0x8000) | (dtype === 'BF16' ? 0x3c00 + (x % 0x380) : 0x2000 + (x % 0x1c00));
+      });
+      const bits = k.halfArray(Math.ceil(N / 16) * 16 * K);
+      halfPanelsInto(src, bits, K, N, p.layout === 'in_out' ? 'kn' : 'nk');
+      q = { shape: [N, K], layout: 'panels', half: { dtype, bits } };
+      made.set(p, q);
+    }
+    out.set(id, q);
+  }
+  return out;
+}
+
 function spec(arch: Arch, ids: number[], C: number, F: number, NH: number, KVH: number, V: number, L: number): ModelSpec {
   return {
     T: ids.length, C, normKind: arch === 'gpt2' ? 'layernorm' : 'rmsnorm', eps: new Map(), residual: true, norm: 'pre', finalNorm: true,
@@ -73,11 +103,13 @@ function spec(arch: Arch, ids: number[], C: number, F: number, NH: number, KVH: 
  * A kernel that records how many rows each matmul of a layer's own weights multiplies (attention's
  * Q·Kᵀ and weights·V pack their operands for one product and release them at once: left out).
  */
-function counting(k: MatmulKernel): { kernel: MatmulKernel; rows: number[]; reset(): void } {
+function counting(k: MatmulKernel): { kernel: MatmulKernel; rows: number[]; attention: number[]; reset(): void } {
   let calls: Array<{ M: number; p: Packed }> = [];
   const once = new Set<Packed>();
   return {
     get rows() { return calls.filter((c) => !once.has(c.p)).map((c) => c.M); },
+    /** M·N of each of attention's products (the ones packed for one call). */
+    get attention() { return calls.filter((c) => once.has(c.p)).map((c) => c.M * c.p.N); },
     reset() { calls = []; once.clear(); },
     kernel: {
       name: k.name, threads: k.threads, fused: k.fused, pack: k.pack.bind(k), matmulColumns: k.matmulColumns.bind(k), repackColumns: k.repackColumns.bind(k), weightArray: k.weightArray.bind(k), halfArray: k.halfArray.bind(k), intoPanels: k.intoPanels.bind(k),
@@ -111,6 +143,9 @@ describe('engine: tokens appended to a causal input', () => {
           const got = engine.run(model);
           assert.ok(count.rows.length >= 7 * L, `${count.rows.length} products`);
           assert.deepEqual([...new Set(count.rows)], [ids.length - T0], `every matmul of the appending run multiplies ${ids.length - T0} rows`);
+          const n = ids.length - T0;
+          // (scores: the new queries × every key, the queries before × the new keys; context: the new rows × HS)
+          assert.ok(count.attention.length >= 3 * L * KVH && count.attention.every((mn) => mn <= n * Math.max(ids.length, C / NH)), `attention's products: ${count.attention.join(' ')}`);
           const want = forward(model, base!);
           assert.deepEqual(got.map((s) => s.id), want.map((s) => s.id));
           got.forEach((s, i) => {
@@ -119,6 +154,32 @@ describe('engine: tokens appended to a causal input', () => {
           });
         }
         engine.dispose();
+      });
+    }
+  }
+
+  for (const dtype of ['BF16', 'F16'] as const) {
+    for (const arch of ['gpt2', 'llama'] as const) {
+      it(`${arch}, ${dtype} weights in panels: every stage of T 31 → 32 and of widths past whole panels equals the reference forward`, function () {
+        if (!wasm) this.skip();
+        // (C 24, F 20, V 19, HS 6 / 3: no whole panel of 16 nor of 4 lanes)
+        const shapes: Array<[number, number, number, number, number, number, number, number]> = [[24, 20, 4, 2, 19, 2, 31, 1], [24, 40, 8, 8, 37, 1, 5, 2], [16, 16, 2, 1, 16, 2, 1, 1]];
+        for (const [C, F, NH, KVH, V, L, T0, grow] of shapes) {
+          const r = rng(C + F + T0);
+          const ps = halfPanels(params(arch, r, C, F, NH, KVH, V, L), wasm!, dtype, r);
+          if (arch === 'gpt2') ps.set('pos', { data: Float32Array.from({ length: 64 * C }, () => Math.fround(r() - 0.5)), shape: [64, C], layout: 'out_in' }); // (positions for T 32)
+          const engine: Engine = new Engine(wasm!);
+          const ids = Array.from({ length: T0 + grow }, () => Math.floor(r() * V));
+          engine.run({ spec: spec(arch, ids.slice(0, T0), C, F, NH, KVH, V, L), params: ps });
+          const model: Model = { spec: spec(arch, ids, C, F, NH, KVH, V, L), params: ps };
+          const got = engine.run(model);
+          const want = forward(model, wasm!);
+          assert.deepEqual(got.map((s) => s.id), want.map((s) => s.id));
+          got.forEach((s, i) => assert.ok(Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength).equals(Buffer.from(want[i].data.buffer, want[i].data.byteOffset, want[i].data.byteLength)), `${s.id} bit for bit (C ${C}, T ${T0} → ${ids.length})`));
+          const logits = want.find((s) => s.id === 'head.logits')!.data;
+          assert.ok(logits.every(Number.isFinite) && logits.some((x) => x !== 0), 'finite logits');
+          engine.dispose();
+        }
       });
     }
   }

@@ -2,10 +2,11 @@
 // head's slice scaled by its unit scale (0 for a head switched off by `ablate`, the factor of
 // `scale`; 1 without either).
 //   context[:, h·HS … (h+1)·HS-1] = (weights_h · V_g) · u_h       (T, NH·HS), g = kvHead(h)
-// After an edit of the unit scales alone, only those heads' slices are scaled again.
+// After an edit of the unit scales alone, only those heads' slices are scaled again. Tokens
+// appended to a causal input: their rows alone (appendContext).
 
 import type { StageOp } from './graph';
-import { mergeHeads } from './heads';
+import { headRows, mergeHeads } from './heads';
 import { matmulHeads, type MatmulKernel } from './kernel';
 import type { Cols } from './params';
 
@@ -23,6 +24,33 @@ export function scaleHeads(out: Float32Array, pre: Float32Array, units: Float32A
     const u = units[h];
     for (let t = 0; t < T; t++) for (let d = h * HS; d < (h + 1) * HS; d++) out[t * W + d] = pre[t * W + d] * u;
   }
+}
+
+/**
+ * Queries T0 … T−1 appended to a causal input (see StageOp.append): their rows, weights (NH,T,T)
+ * rows T0… · v, scaled; the rows before are `previous`'s. A row before's full sum goes on past its
+ * T0 terms with weight 0 for each new key: acc + 0·v is acc exactly (the sums start at +0, so
+ * never −0), the bits of the shorter sum. A new value that is not finite (0·∞ is NaN) has every
+ * row computed.
+ */
+export function appendContext(weights: Float32Array, v: Float32Array, units: Float32Array | null, a: ContextArgs, T: number, T0: number, previous: Float32Array, kernel: MatmulKernel): Float32Array {
+  const { NH, KVH, HS } = a;
+  const n = T - T0;
+  const W = NH * HS;
+  if (!headRows(v, KVH, T, HS, T0, T).every(Number.isFinite)) {
+    const all = new Float32Array(T * W);
+    attentionContextForward(all, weights, v, NH, KVH, T, HS, kernel);
+    if (units) scaleHeads(all, all, units, T, NH, HS, null);
+    return all;
+  }
+  const perHead = new Float32Array(NH * n * HS);
+  matmulHeads(kernel, perHead, headRows(weights, NH, T, T, T0, T), v, NH, KVH, n, T, HS, 'kn');
+  const out = new Float32Array(T * W);
+  out.set(previous.subarray(0, T0 * W));
+  const fresh = out.subarray(T0 * W);
+  mergeHeads(fresh, perHead, n, NH, HS);
+  if (units) scaleHeads(fresh, fresh, units, n, NH, HS, null);
+  return out;
 }
 
 export interface ContextArgs {
@@ -65,4 +93,5 @@ export const attentionContextOp: StageOp<ContextArgs> = {
     for (const h of heads ?? []) for (let d = h * a.HS; d < (h + 1) * a.HS; d++) cols.add(d);
     return { data: out, changed: cols };
   },
+  append: (ctx, a, T0, previous) => appendContext(ctx.input(a.weights), ctx.input(a.v), ctx.param(a.units)?.data ?? null, a, ctx.T, T0, previous, ctx.kernel),
 };

@@ -1,6 +1,7 @@
 // Scores with grouped-query attention against a naive triple loop: query head h reads key head h / (NH/KVH).
 import * as assert from 'node:assert/strict';
-import { attentionScoresForward, kvHead } from './attentionScores';
+import { appendScores, attentionScoresForward, kvHead } from './attentionScores';
+import { headRows } from './heads';
 import { tsKernel } from './kernel';
 import { createWasmKernel } from './wasm';
 
@@ -59,4 +60,28 @@ describe('attentionScoresForward, options (gemma: scale, soft-cap)', () => {
       assert.ok(capped > 10, `the cap bit on ${capped} entries`);
     }
   });
+});
+
+describe('appendScores: queries appended to a causal input', () => {
+  const bits = (x: Float32Array): Buffer => Buffer.from(x.buffer, x.byteOffset, x.byteLength);
+  // (the wasm kernel's products and the TypeScript one's; HS 6 and 9 are not a whole number of lanes)
+  for (const [kname, kernel] of [['ts', tsKernel], ['wasm', createWasmKernel()]] as const) {
+    it(`${kname} kernel: the new rows and the new keys' columns, the rest kept, are the full scores' bits`, function () {
+      if (!kernel) this.skip();
+      for (const [NH, KVH, HS, T0, T, opts] of [[4, 2, 6, 31, 32, {}], [2, 2, 9, 3, 7, { softcap: 1.5 }], [8, 1, 4, 1, 2, { scale: 0.3 }], [3, 3, 16, 17, 20, {}]] as const) {
+        const q = Float32Array.from({ length: NH * T * HS }, (_, i) => Math.sin(i * 0.37 + T0) * 2);
+        const k = Float32Array.from({ length: KVH * T * HS }, (_, i) => Math.cos(i * 0.53 + T) * 2);
+        const want = new Float32Array(NH * T * T);
+        attentionScoresForward(want, q, k, NH, KVH, T, HS, kernel, opts);
+        // what the run of the first T0 tokens computed, and a full run's first T0 rows (as patching passes them)
+        const before = new Float32Array(NH * T0 * T0);
+        attentionScoresForward(before, headRows(q, NH, T, HS, 0, T0), headRows(k, KVH, T, HS, 0, T0), NH, KVH, T0, HS, kernel, opts);
+        const args = { q: 'q', k: 'k', NH, KVH, HS, ...opts };
+        for (const previous of [before, headRows(want, NH, T, T, 0, T0)]) {
+          const got = appendScores(q, k, args, T, T0, previous, kernel);
+          assert.equal(bits(got).compare(bits(want)), 0, `NH ${NH} KVH ${KVH} HS ${HS}, T ${T0} → ${T}, previous ${previous.length / (NH * T0)} keys wide`);
+        }
+      }
+    });
+  }
 });

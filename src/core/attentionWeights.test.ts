@@ -2,7 +2,7 @@
 // query i iff i − window < j ≤ i; masked weights exactly 0; against a naive softmax. And the causal
 // mask alone never leaves a row without a visible key.
 import * as assert from 'node:assert/strict';
-import { attentionWeightsForward, isMasked } from './attentionWeights';
+import { appendWeights, attentionWeightsForward, isMasked } from './attentionWeights';
 import { softmaxForward } from './softmax';
 
 function naive(scores: Float32Array, NH: number, T: number, causal: boolean, window: number | null): Float64Array {
@@ -89,4 +89,25 @@ describe('attention weights, every head in one softmax', () => {
       assert.ok(want.some((v) => v > 0));
     });
   }
+});
+
+describe('appendWeights: queries appended to a causal input', () => {
+  const bits = (x: Float32Array): Buffer => Buffer.from(x.buffer, x.byteOffset, x.byteLength);
+  it('the new rows computed, the rows before kept with zeros for the new keys: the full softmax\'s bits (row lengths across a multiple of 4, a window)', () => {
+    for (const [NH, T0, T, window] of [[4, 31, 32, null], [2, 3, 4, null], [3, 5, 9, null], [2, 6, 13, 4], [1, 1, 2, null], [2, 60, 64, 7]] as const) {
+      const scores = Float32Array.from({ length: NH * T * T }, (_, i) => Math.sin(i * 0.71 + T0) * 6);
+      const want = new Float32Array(NH * T * T);
+      attentionWeightsForward(want, scores, NH, T, true, window);
+      const before = new Float32Array(NH * T0 * T0);
+      const firstScores = new Float32Array(NH * T0 * T0);
+      for (let h = 0; h < NH; h++) for (let i = 0; i < T0; i++) firstScores.set(scores.subarray((h * T + i) * T, (h * T + i) * T + T0), (h * T0 + i) * T0);
+      attentionWeightsForward(before, firstScores, NH, T0, true, window);
+      const fullFirst = new Float32Array(NH * T0 * T);
+      for (let h = 0; h < NH; h++) fullFirst.set(want.subarray(h * T * T, (h * T + T0) * T), h * T0 * T);
+      for (const previous of [before, fullFirst]) {
+        const got = appendWeights(scores, { scores: 's', NH, causal: true, window }, T, T0, previous);
+        assert.equal(bits(got).compare(bits(want)), 0, `NH ${NH}, T ${T0} → ${T}, window ${window}, previous ${previous.length / (NH * T0)} keys wide`);
+      }
+    }
+  });
 });

@@ -351,10 +351,12 @@ export class Engine {
 }
 
 // The first T0 tokens of a stage of T (what StageOp.append takes as `previous`): rows of a [T, …]
-// stage, each head's rows of a per-head [H, T, …] one.
+// stage, each head's rows of a per-head [H, T, …] one, as wide as they were (attention's [H, T, T]
+// rows are T keys wide: the op reads the first T0 of them).
 function firstRows(def: StageDef, data: Float32Array, T: number, T0: number): Float32Array {
   if (!def.perHead || def.shape.length !== 3) return data.subarray(0, (data.length / T) * T0);
-  const [H, , W] = def.shape;
+  const H = def.shape[0];
+  const W = data.length / (H * T);
   const out = new Float32Array(H * T0 * W);
   for (let h = 0; h < H; h++) out.set(data.subarray(h * T * W, (h * T + T0) * W), h * T0 * W);
   return out;

@@ -80,3 +80,21 @@ export function halfPanelsInto(src: Uint16Array, out: Uint16Array, K: number, N:
     }
   }
 }
+
+/**
+ * The reference of the kernel's products from 16-bit panels (wasm/matmulHalves.ts) as its module
+ * without fused multiply-add computes them: out (M,N) = a (M,K) · B, B in `h`'s panels (as
+ * halfPanelsInto makes them), each output summed in float32, acc + a·w rounded at each step in
+ * the order k = 0…K−1.
+ */
+export function halfPanelProduct(out: Float32Array, a: Float32Array, h: HalfBits, M: number, K: number, N: number): void {
+  const f = Math.fround;
+  for (let i = 0; i < M; i++) {
+    for (let j = 0; j < N; j++) {
+      const base = Math.floor(j / UNITS) * K * UNITS + (j % UNITS);
+      let acc = 0;
+      for (let k = 0; k < K; k++) acc = f(acc + f(a[i * K + k] * widenOne(h.dtype, h.bits[base + k * UNITS])));
+      out[i * N + j] = acc;
+    }
+  }
+}

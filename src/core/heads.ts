@@ -34,6 +34,24 @@ export function mergeHeads(out: Float32Array, inp: Float32Array, T: number, H: n
   }
 }
 
+// dst[dAt + r·dStride + j] = src[sAt + r·sStride + j] for r < rows, j < width: a plain loop, since
+// rows of a few dozen numbers copied by subarray and set cost a microsecond or two each
+export function copyRows(dst: Float32Array, dAt: number, dStride: number, src: Float32Array, sAt: number, sStride: number, rows: number, width: number): void {
+  for (let r = 0; r < rows; r++) {
+    const d = dAt + r * dStride;
+    const s = sAt + r * sStride;
+    for (let j = 0; j < width; j++) dst[d + j] = src[s + j];
+  }
+}
+
+// (H,T,W) -> (H,r1−r0,W): rows r0 … r1−1 of every head
+export function headRows(inp: Float32Array, H: number, T: number, W: number, r0: number, r1: number): Float32Array {
+  const n = r1 - r0;
+  const out = new Float32Array(H * n * W);
+  for (let h = 0; h < H; h++) copyRows(out, h * n * W, 0, inp, (h * T + r0) * W, 0, 1, n * W);
+  return out;
+}
+
 export interface HeadsArgs {
   readonly x: string;
   readonly W: string;

@@ -4,7 +4,7 @@
 // bias; and on two threads against one.
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { halfPanelsInto, widen, type HalfBits, type HalfDtype } from '../halfWeights';
+import { halfPanelProduct, halfPanelsInto, widen, type HalfBits, type HalfDtype } from '../halfWeights';
 import { toPanels } from '../params';
 import { nodeMatmulHelper } from '../../worker/nodeMatmulHelper';
 import { createWasmKernel, type WasmMatmulKernel } from './wasmKernel';
@@ -134,6 +134,44 @@ describe('16-bit panels in the product (src/core/wasm/matmulHalves)', () => {
       });
     }
   });
+});
+
+describe('one or two rows from 16-bit panels, widened in registers (src/core/wasm/matmulHalves)', () => {
+  // The row of an appended token is multiplied alone (M = 1), the whole input's with the others (M
+  // = T ≥ 3, the panel widened into scratch first): the two must give the same bits.
+  const cases: Array<[number, number]> = [[1, 1], [3, 17], [16, 16], [64, 100], [130, 33], [256, 1000], [7, 1]];
+  for (const fused of [true, false]) {
+    const k = createWasmKernel(undefined, { fused })!;
+    for (const dtype of ['BF16', 'F16'] as const) {
+      it(`${dtype}, ${fused ? 'fused' : 'mul then add'}: rows alone are those rows of a product of 5, bit for bit${fused ? '' : ', and the scalar reference\'s'}`, () => {
+        let seed = 40;
+        for (const [K, N] of cases) {
+          const bits = k.halfArray(Math.ceil(N / 16) * 16 * K);
+          halfPanelsInto(randomBits(N * K, seed++, dtype), bits, K, N, 'nk');
+          const packed = k.pack({ dtype, bits }, K, N, 'panels');
+          const M = 5;
+          const a = Float32Array.from({ length: M * K }, (_, i) => Math.sin(i * 3.7 + seed) * 2);
+          const all = new Float32Array(M * N);
+          k.matmul(all, a, M, packed);
+          assert.ok(all.some((v) => v !== 0));
+          for (const [from, rows] of [[0, 1], [4, 1], [2, 1], [1, 2], [3, 2]]) {
+            const got = new Float32Array(rows * N).fill(NaN);
+            k.matmul(got, a.subarray(from * K, (from + rows) * K), rows, packed);
+            assert.equal(bytes(got).compare(bytes(all.subarray(from * N, (from + rows) * N))), 0, `${K}×${N}: ${rows} row(s) from ${from}`);
+          }
+          if (!fused) {
+            const want = new Float32Array(M * N);
+            halfPanelProduct(want, a, { dtype, bits }, M, K, N);
+            assert.equal(bytes(all).compare(bytes(want)), 0, `${K}×${N}: the reference`);
+            const one = new Float32Array(N);
+            k.matmul(one, a, 1, packed);
+            assert.equal(bytes(one).compare(bytes(want.subarray(0, N))), 0, `${K}×${N}: one row, the reference`);
+          }
+          k.release(packed);
+        }
+      });
+    }
+  }
 });
 
 describe('the SIMD widening (src/core/wasm/matmulHalves)', () => {

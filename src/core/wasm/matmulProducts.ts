@@ -6,7 +6,7 @@ import { copyPanel } from './matmulPacking';
 import { FuncBuilder, I32, V128, type Local } from './wasmBytes';
 
 // acc + x·b on the stack, where pushAcc pushes acc (a local, or a load): fused or mul then add.
-function mulAdd(f: FuncBuilder, fused: boolean, pushAcc: () => void, x: Local, b: Local): void {
+export function mulAdd(f: FuncBuilder, fused: boolean, pushAcc: () => void, x: Local, b: Local): void {
   if (fused) {
     f.get(x).get(b);
     pushAcc();
