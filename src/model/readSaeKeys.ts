@@ -12,7 +12,8 @@ import { quote } from '../common/quote';
 import { parseSaeId, parseStageId, STAGE } from '../core/ids';
 import { SAE_SITES } from '../core/planSae';
 
-export const SITE_FORMS = '"layers.12.out" (the stream after layer 12), "layers.12.attn.residual", "layers.12.attn.out", "layers.12.ffn.down", "input"';
+// (short: a message quoting a hostile "at" with its escapes explained stays one line under 300 characters)
+export const SITE_FORMS = '"layers.N.out", "layers.N.attn.residual", "layers.N.attn.out", "layers.N.ffn.down" or "input"';
 
 /** `saes`: [{ "path": "./dir", "at": "layers.12.out" }, …]. */
 export function readSaes(r: NumberReader, p: PropertyNode | undefined): SaeRef[] {

@@ -144,6 +144,13 @@ describe('SAE files: clear errors at saes[i].path', () => {
     const bad = await readIn({ ...base, saes: [{ path: d, at: 'layers.0.ffn.up' }] }, new CheckpointResolver(), tmp);
     assert.deepEqual(bad.problems[0].path, ['saes', 0, 'at']);
     assert.match(bad.problems[0].message, /"layers\.0\.ffn\.up" is not a stage an SAE can read/);
+    // (the fuzzer's case 83952 of seed 20261128: terminal escapes and a line break in "at" made a 304-character message)
+    const hostile = await readIn({ ...base, saes: [{ path: d, at: '\u001b[2J\u001b]0;pwned\u0007\r\nerror: fake \u2026' }] }, new CheckpointResolver(), tmp);
+    const said = hostile.problems[0].message;
+    assert.deepEqual(hostile.problems[0].path, ['saes', 0, 'at']);
+    const line = `saes[0].at: ${said}`; // (as the CLI prints it after file:line:col)
+    assert.ok(line.length <= 300 && !/[\u0000-\u001f]/.test(line), `${line.length} characters: ${line}`);
+    assert.ok(said.includes('is not a stage an SAE can read; the forms are "layers.N.out"'), said);
     const far = await problemOf(d, 'layers.5.out');
     assert.deepEqual(far.path, ['saes', 0, 'at']);
     assert.match(far.message, /no stage layers\.5\.out \(its layers are 0 to 1\)/);
