@@ -236,7 +236,10 @@ export class Panel extends Disposable {
     } else if (m.type === 'top' || m.type === 'done') {
       // A render overtaken by an edit while it streamed is not shown as complete: its cards that
       // did not get numbers stay marked as older until the newer render comes.
-      if (m.version !== this.shown || this.isStale(m.version)) return;
+      if (m.version !== this.shown || this.isStale(m.version)) {
+        if (m.type === 'done') this.client.send({ type: 'drawn', doc: this.src.key, version: m.version }); // (never drawn: the next goes out)
+        return;
+      }
       if (m.type === 'done') this.stats.posted.done++;
       if (m.type === 'done') this.generation.rendered(m.version);
     } else if (m.type === 'compare') {
@@ -276,6 +279,7 @@ export class Panel extends Disposable {
         void this.showInEditor(rangeOf({ line: m.line, col: m.col, endLine: m.line, endCol: m.col }), false);
         return;
       case 'rendered':
+        this.client.send({ type: 'drawn', doc: this.src.key, version: m.version }); // (the worker's next render may go out: outbox.ts)
         this.stats.lastRenderedVersion = m.version;
         this._onDidRender.fire(m.version);
         return;

@@ -70,6 +70,8 @@ export type ToWorker =
    * than that is sent pooled to it).
    */
   | { readonly type: 'want'; readonly doc: string; readonly ids: readonly string[] | null; readonly cols: number }
+  /** The panel drew the render of `version`, or never will (the host dropped it as stale): the next may go out (src/worker/outbox.ts). */
+  | { readonly type: 'drawn'; readonly doc: string; readonly version: number }
   /**
    * Settings, and Workspace Trust: `restrictedTo` the workspace's folders in Restricted Mode
    * (checkpoints and tokenizers outside them are refused), absent or null when trusted.

@@ -122,7 +122,7 @@ export class DocRunner {
 
   /** Stops the run under way (a newer text or a new subscriber): what it sent the panel is not built on. */
   stopRun(): void {
-    this.p.out.drop(); // (what it posted goes nowhere)
+    this.dropHeld(); // (what it posted goes nowhere)
     const r = this.running;
     if (!r) return;
     this.running = null;
@@ -130,6 +130,12 @@ export class DocRunner {
     r.slices.stop();
     this.stoppedRuns++;
     this.p.publisher.forget(r.version);
+  }
+
+  /** The messages the outbox holds go nowhere; a run that ended and waited for the panel is forgotten with them. */
+  private dropHeld(): void {
+    const waited = this.p.out.drop();
+    if (waited !== null) this.p.publisher.forget(waited);
   }
 
   /** Runs a pending computation now, to its end, instead of at its timer and in slices. */
@@ -161,7 +167,7 @@ export class DocRunner {
   /** A bug of ours: said plainly, once, as a problem of the file; the worker lives on. */
   private failed(e: unknown): void {
     this.running = null;
-    this.p.out.drop();
+    this.dropHeld();
     this.p.text.forgetRead();
     this._engine?.dispose();
     this._engine = null;
@@ -191,17 +197,17 @@ export class DocRunner {
       // (how far its read is, now: a panel opened after the read began is told before the next percent)
       const under = text.readUnderWay();
       if (under) out.post({ type: 'checkpointRead', ...under });
-      return out.release();
+      return out.release(version);
     }
     const t1 = performance.now();
     if (text.notModel(read)) {
       out.post({ type: 'notModel', doc, version });
-      return out.release();
+      return out.release(version);
     }
     const file = read.file;
     const plan = file ? this.engine.planOf(file.model.spec) : null;
     publisher.postModel(version, text.problems(), file && plan && { file, plan }, trace && [...trace, Date.now()], text.readCancelledAt(read));
-    if (!file) return out.release();
+    if (!file) return out.release(version);
     // compare: the baseline first (its stages are what each stage is posted against), in full
     const compare = comparison.begin(version, file, this.engine, () => this.rerunFull());
     if (compare) out.post(compare);
@@ -216,8 +222,8 @@ export class DocRunner {
       this.running = null;
       this.last = { version, stages: all, file };
       this.postDone(version, { parse: t1 - t0, forward: performance.now() - t1 });
-      out.release();
-      this.p.ended?.(version, file);
+      // (generation begins once the panel has this run: its messages may wait for the render before)
+      out.release(version, () => this.p.ended?.(version, file));
     };
     const running: Running = { version, stages, slices: new SlicedRun(walk, ended, (e) => this.failed(e)) };
     this.running = running;

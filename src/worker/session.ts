@@ -48,7 +48,7 @@ export class DocSession {
     private readonly store: CheckpointStore | null = null,
   ) {
     this.text = new DocText(fileName, text, version, store, () => this.runner.schedule(true), sniffed);
-    this.out = new Outbox(postOut);
+    this.out = new Outbox(postOut, () => this.publisher.subscribed);
     this.comparison = new Comparison(doc, store);
     this.publisher = new StagePublisher(doc, this.out.post, (s) => this.comparison.shown(s));
     this.generation = new DocGeneration(doc, postOut, kernel);
@@ -73,6 +73,11 @@ export class DocSession {
       shown: (s) => this.comparison.shown(s),
       lineCol: (a, b) => text.lineCol(a, b),
     };
+  }
+
+  /** The version of the last run that ended (-1: none; tests look). */
+  get endedVersion(): number {
+    return this.runner.stagesVersion;
   }
 
   /** The version of the run under way, or null (tests look). */
@@ -117,10 +122,16 @@ export class DocSession {
   }
 
   subscribe(on: boolean): void {
+    this.out.reset(); // (a run waiting for the render before it goes out now: the panel starts again)
     this.publisher.subscribe(on);
     if (!on) return;
     if (this.runner.upToDateWithText) this.runner.replay();
     else this.runner.runFullNext(); // (the subscriber has none of the stages the next run would call unchanged)
+  }
+
+  /** The panel drew the render of `version` (or never will): a run that waited for it goes out. */
+  drawn(version: number): void {
+    this.out.drawn(version);
   }
 
   /** The panel shows these stages now: the ones it lacks of the current run (or of the one under way) are sent at once. */
@@ -146,6 +157,7 @@ export class DocSession {
     this.stopJob('the model file was closed');
     this.generation.dispose();
     this.runner.dispose();
+    this.out.dispose();
   }
 
   /** Runs a pending computation now, to its end, instead of at its timer and in slices (tests drive the session this way). */

@@ -117,6 +117,9 @@ class WorkerBody {
       case 'want':
         s?.want(msg.ids, msg.cols);
         return;
+      case 'drawn':
+        s?.drawn(msg.version);
+        return;
       case 'config':
         this.debounceMs = msg.debounceMs;
         this.setThreads(msg.threads ?? 0);

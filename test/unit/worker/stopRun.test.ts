@@ -13,6 +13,7 @@ import { CheckpointStore } from '../../../src/checkpoint/store';
 import { generateModelText } from '../../../src/model/generate';
 import type { FromWorker } from '../../../src/protocol/worker';
 import { DocSession } from '../../../src/worker/session';
+import { drawWait } from '../../../src/worker/outbox';
 import { slicing } from '../../../src/worker/slicedRun';
 import { applyStageMessage, type StageView } from '../../helpers/stageView';
 
@@ -169,6 +170,85 @@ describe('a newer change stops the run in flight', () => {
     await live.done(1);
     await stopMidRun(live, () => live.replace('407]', '407, 261]'), () => live.replace('261]', '261, 300]'), 2, 'a token appended, then another', CHECKPOINT_FILE, STORE);
     await stopMidRun(live, () => live.replace(', 300]', ']'), () => live.replace('403, ', ''), 5, 'a token deleted, then another', CHECKPOINT_FILE, STORE);
+    live.session.dispose();
+  });
+});
+
+/** Lets the session's slices run until the run of the current version has ended (bounded: a failure, not a wait for time). */
+async function idle(live: Live): Promise<void> {
+  for (let t = Date.now(); live.session.endedVersion !== live.version;) {
+    assert.ok(Date.now() - t < 60_000, 'the run ended');
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('one render in flight: a burst\'s run that ends while the panel has not drawn the render before waits for it', () => {
+  let was: [number, number];
+  before(() => { was = [slicing.ms, drawWait.ms]; slicing.ms = 0; drawWait.ms = 1e9; });
+  after(() => { [slicing.ms, drawWait.ms] = was; });
+
+  /** Two changes, the second while the first's run is under way: its run is a burst's, held, and ends while version `shown` is undrawn. */
+  async function burstEndsUndrawn(live: Live): Promise<number> {
+    const first = live.version + 1;
+    live.replace('"version": 1', '"version": 1 ');
+    await live.until((m) => m.type !== 'model' && versionOf(m) === first);
+    live.replace('"version": 1 ', '"version": 1');
+    await idle(live);
+    return live.version;
+  }
+
+  it('goes out, whole and in order, once the panel says it drew the render before; what it names is what the panel holds', async () => {
+    const live = new Live(generateModelText({ preset: 'd64', seed: 8 }));
+    await live.done(1);
+    const waited = await burstEndsUndrawn(live);
+    assert.equal(live.messages.filter((m) => versionOf(m) === waited).length, 0, 'nothing of the ended run went out while version 1 was not drawn');
+    const at = live.messages.length;
+    live.session.drawn(0); // (an older render drawn: still waiting)
+    assert.equal(live.messages.length, at);
+    live.session.drawn(1);
+    const out = live.messages.slice(at);
+    assert.deepEqual([out[0].type, out[out.length - 2].type, out[out.length - 1].type], ['model', 'done', 'runtime'], 'its messages, from its model message to its done');
+    assert.ok(out.every((m) => versionOf(m) === waited));
+    sameAsFresh(live.messages, fresh(live.text), 'after the run that waited went out');
+    live.session.dispose();
+  });
+
+  it('a newer change drops it: nothing of it ever goes out, and the next render names nothing it carried', async () => {
+    const live = new Live(generateModelText({ preset: 'd64', seed: 9 }));
+    await live.done(1);
+    const waited = await burstEndsUndrawn(live);
+    live.replace('"version": 1', '"version": 1  ');
+    await live.done(live.version);
+    live.session.drawn(1);
+    live.session.drawn(live.version);
+    assert.equal(live.messages.filter((m) => versionOf(m) === waited).length, 0, 'the dropped run never went out');
+    assert.equal(live.messages.filter((m) => (m.type === 'kept' || m.type === 'cols') && m.base === waited).length, 0, 'no stage was named as its numbers');
+    sameAsFresh(live.messages, fresh(live.text), 'after the run that waited was dropped');
+    live.session.dispose();
+  });
+
+  it('a panel that never says (hidden, gone) holds it up for drawWait.ms at most', async () => {
+    const live = new Live(generateModelText({ preset: 'd64', seed: 10 }));
+    await live.done(1);
+    drawWait.ms = 5;
+    try {
+      live.replace('"version": 1', '"version": 1 ');
+      await live.done(live.version); // (its timer began with this done: a burst's run after it waits at most 5 ms)
+      const waited = await burstEndsUndrawn(live);
+      await live.done(waited);
+      sameAsFresh(live.messages, fresh(live.text), 'after the wait ran out');
+    } finally {
+      drawWait.ms = 1e9;
+    }
+    live.session.dispose();
+  });
+
+  it('a panel subscribing again lets it out at once', async () => {
+    const live = new Live(generateModelText({ preset: 'd64', seed: 11 }));
+    await live.done(1);
+    const waited = await burstEndsUndrawn(live);
+    live.session.subscribe(true);
+    await live.done(waited);
     live.session.dispose();
   });
 });
