@@ -9,7 +9,7 @@
 // Run by `npm run bench` (section "typing"); writes its figures to $FFN_BENCH_OUT.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import type { Frame } from 'playwright-core';
+import type { CDPSession, Frame } from 'playwright-core';
 import { GPT2_SMALL_FOLDER, writeGpt2SmallCheckpoint } from '../../test/e2e/lib/gpt2Checkpoint';
 import { Workbench } from '../../test/e2e/lib/workbench';
 import { focusEditor, panelFrame, rendered } from './panelProbe';
@@ -82,7 +82,7 @@ async function drawn(wb: Workbench, frame: Frame, v: number, ms: number): Promis
  * forwarded it): key → host, host → worker, the worker's wait, its read, worker → host, host →
  * webview; then the stages to the frame drawn.
  */
-interface Round { lastKeyToFinalMs: number; inBetweenAfterLastKey: number; drawnWhileTyping: number; lastKeyToModelMs: number; typedMs: number; versions: number[]; echoMs: number; path: number[]; panel: number[] }
+interface Round { lastKeyAt: number; lastKeyToFinalMs: number; inBetweenAfterLastKey: number; drawnWhileTyping: number; lastKeyToModelMs: number; typedMs: number; versions: number[]; echoMs: number; path: number[]; panel: number[] }
 
 /** Types WORD at the cursor, KEY_MS per key, then times the final render; deletes it again. */
 async function round(wb: Workbench, frame: Frame, v0: number, shot: boolean): Promise<Round> {
@@ -107,6 +107,7 @@ async function round(wb: Workbench, frame: Frame, v0: number, shot: boolean): Pr
   const echo = await readEcho(wb);
   const t = at.trace.split(',').filter(Boolean).map(Number);
   const out: Round = {
+    lastKeyAt: last,
     echoMs: echo ? echo - last : NaN,
     path: t.length === 5 ? [t[0] - last, t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], at.modelAt - t[4], at.at - at.modelAt] : [],
     lastKeyToFinalMs: at.at - last,
@@ -123,6 +124,32 @@ async function round(wb: Workbench, frame: Frame, v0: number, shot: boolean): Pr
   assert.ok(await drawn(wb, frame, final + 1, 30_000), 'the panel drew the prompt as it was');
   await wb.page.waitForTimeout(1500);
   return out;
+}
+
+/** Starts Chromium's tracing through the page's DevTools session (a persistent context has no Browser to trace). */
+async function startTrace(wb: Workbench): Promise<CDPSession> {
+  const cdp = await wb.context.newCDPSession(wb.page);
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8.execute', 'blink.user_timing', 'ipc', 'mojom', 'disabled-by-default-devtools.timeline.frame'] },
+  });
+  return cdp;
+}
+
+/** Ends the trace and writes it to `file`, with the round's clock (Date.now() of the last key and of the final frame) beside it. */
+async function stopTrace(cdp: CDPSession, file: string, r: Round): Promise<void> {
+  const done = new Promise<string>((res) => cdp.once('Tracing.tracingComplete', (e) => res((e as { stream: string }).stream)));
+  await cdp.send('Tracing.end');
+  const stream = await done;
+  const parts: string[] = [];
+  for (;;) {
+    const c = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
+    parts.push(c.base64Encoded ? Buffer.from(c.data, 'base64').toString('utf8') : c.data);
+    if (c.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  writeFileSync(file, parts.join(''));
+  writeFileSync(`${file}.round.json`, JSON.stringify(r));
 }
 
 /** When the last stage piece came, in ms after the model message (the webview's `arrivals`: `id@offset:ms …`). */
@@ -153,9 +180,13 @@ describe('typing a prompt on a GPT-2-small-shaped checkpoint (benchmark)', funct
       await wb.page.keyboard.press('Enter');
       await wb.page.waitForTimeout(1000);
       const rounds: Round[] = [];
+      // ($FFN_TYPING_TRACE: Chromium's trace of the last round, every renderer's threads, for where the time goes)
+      const tracing = process.env.FFN_TYPING_TRACE;
       for (let k = 0; k <= ROUNDS; k++) {
         const v0 = (await rendered(frame)).v;
+        const cdp = tracing && k === ROUNDS ? await startTrace(wb) : null;
         const r = await round(wb, frame, v0, k === 0);
+        if (cdp && tracing) await stopTrace(cdp, tracing, r);
         console.log(`  round ${k}${k === 0 ? ' (warm-up)' : ''}: last key → final render ${r.lastKeyToFinalMs} ms (its model message at ${r.lastKeyToModelMs} ms; ${PATH.map((n, i) => `${n} ${r.path[i]}`).join(', ')}); the word in the editor ${r.echoMs} ms; panel ${PANEL.map((n, i) => `${n} ${r.panel[i]}`).join(', ')}; in-between renders after the last key ${r.inBetweenAfterLastKey}, while typing ${r.drawnWhileTyping}; versions drawn ${r.versions.join(',')}`);
         if (k > 0) rounds.push(r);
       }

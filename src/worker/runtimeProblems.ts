@@ -28,13 +28,7 @@ export function runtimeProblems(c: DocStages): RuntimeProblem[] {
   };
   // NaN or ±∞: the first stage that has one, and why.
   for (const s of c.stages.values()) {
-    let bad = -1;
-    for (let i = 0; i < s.data.length; i++) {
-      if (!Number.isFinite(s.data[i])) {
-        bad = i;
-        break;
-      }
-    }
+    const bad = firstNonFinite(s.data);
     if (bad < 0) continue;
     const { layer } = parseStageId(s.id);
     const def = c.plan.find((d) => d.id === s.id);
@@ -71,4 +65,21 @@ export function runtimeProblems(c: DocStages): RuntimeProblem[] {
     }
   });
   return out;
+}
+
+/**
+ * The index of the first NaN or ±∞ in `data`, or −1. Each run scans every stage (GPT-2-small's
+ * logits alone are T × 50,257 numbers), so blocks are summed as x · 0 first, without a branch per
+ * number: the sum is NaN exactly when the block holds a NaN or an ∞.
+ */
+export function firstNonFinite(data: Float32Array): number {
+  const BLOCK = 4096;
+  for (let at = 0; at < data.length; at += BLOCK) {
+    const end = Math.min(data.length, at + BLOCK);
+    let z = 0;
+    for (let i = at; i < end; i++) z += data[i] * 0;
+    if (z === z) continue;
+    for (let i = at; i < end; i++) if (!Number.isFinite(data[i])) return i;
+  }
+  return -1;
 }

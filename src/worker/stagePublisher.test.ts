@@ -3,7 +3,9 @@ import { planModel } from '../core/plan';
 import { generateModelText } from '../model/generate';
 import { readModel } from '../model/read';
 import type { FromWorker } from '../protocol/worker';
+import { planTokenDims } from './planTokens';
 import { StagePublisher } from './stagePublisher';
+import { stageView } from './summary';
 
 describe('StagePublisher: the summary\'s words and plan, sent only when the panel lacks them', () => {
   const file = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3 }), 'm.ffn.json').file!;
@@ -68,5 +70,24 @@ describe('StagePublisher: the summary\'s words and plan, sent only when the pane
     assert.equal(b.s.stages, null, 'the plan is not sent again');
     assert.equal(b.s.tokenDims, null);
     assert.notEqual(b.s.layoutKey, a.s.layoutKey, 'the layout changed (other shapes): the cards are built anew');
+  });
+
+  it('the dims that are T, kept from the plan before when only T changed, are those planning the model at T + 1 finds', () => {
+    const posted: FromWorker[] = [];
+    const pub = new StagePublisher('doc', (m) => posted.push(m), (s) => s);
+    let v = 0;
+    let key = -1;
+    for (const [seq, dFf] of [[4, 16], [3, 16], [5, 16], [9, 16], [2, 16], [2, 24], [7, 24]]) {
+      const f = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3, seq, dFf }), 'm.ffn.json').file!;
+      const p = planModel(f.model.spec);
+      pub.postModel(++v, [], { file: f, plan: p });
+      const k = (posted.at(-1) as Extract<FromWorker, { type: 'model' }>).summary!.planKey;
+      if (key >= 0) assert.equal(k === key, dFf === 16 || seq === 7, `T ${seq}, d_ff ${dFf}: the key follows the plan but for T`);
+      key = k;
+      pub.subscribe(true); // (the next summary carries the plan whole, with its dims)
+      pub.postModel(++v, [], { file: f, plan: p });
+      const m = posted.at(-1) as Extract<FromWorker, { type: 'model' }>;
+      assert.deepEqual(m.summary!.tokenDims, planTokenDims(p.map(stageView), f.model.spec), `T ${seq}, d_ff ${dFf}`);
+    }
   });
 });

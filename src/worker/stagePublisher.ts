@@ -167,9 +167,15 @@ export class StagePublisher {
   private plannedOf(plan: readonly StageDef[], spec: ModelSpec): Planned {
     if (plan === this.planned.plan) return this.planned;
     const views = plan.map(stageView);
+    const was = this.planned;
+    // (a token more or less, most often: the dims that were T are T again and the rest is as it
+    // was, so the model need not be planned once more at T + 1 to find them)
+    if (was.plan && was.views.length === views.length && spec.T > 0 && atT(views, was.dims, spec.T)) {
+      const json = JSON.stringify([stagesAtT(views, was.dims, 0), was.dims]);
+      if (json === was.json) return (this.planned = { ...was, plan, views });
+    }
     const dims = planTokenDims(views, spec) ?? views.map(() => 0);
     const json = JSON.stringify([stagesAtT(views, dims, 0), dims]);
-    const was = this.planned;
     this.planned = { plan, views, dims, json, key: json === was.json ? was.key : was.key + 1 };
     return this.planned;
   }
@@ -228,6 +234,11 @@ export class StagePublisher {
     // the chart of the prediction reads the top words, not the 50,257 probabilities of each token
     if (s.id === HEAD_PROBS && s.shape.length === 2) this.post({ type: 'top', doc: this.doc, version, top: topWords(s.data, s.shape[0], s.shape[1], PREDICTION_TOP) });
   }
+}
+
+/** Every dim `dims` marks as T (a bit per dim of each stage's shape, as core/stageView.ts's tokenDims) is `T`. */
+function atT(views: readonly StageView[], dims: readonly number[], T: number): boolean {
+  return views.every((v, i) => v.shape.every((d, k) => !(dims[i] & (1 << k)) || d === T));
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
