@@ -31,6 +31,7 @@
 //              heatmaps drawn: d = 64, d = 512, and d = 512 handed to VS Code's JSON service
 //   typing     " basketball" typed into a GPT-2-small-shaped checkpoint's prompt at 120 ms per key in a
 //              real VS Code → the final text's render drawn
+import { unbatch } from '../src/worker/postBatch';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -424,11 +425,13 @@ async function edits(): Promise<void> {
     let version = 1;
     const waiters = new Map<number, (stages: number) => void>();
     let stages = 0;
-    w.on('message', (m: FromWorker) => {
-      if (m.type === 'stage' && m.offset === 0) stages++;
-      if (m.type === 'done') {
-        waiters.get(m.version)?.(stages);
-        stages = 0;
+    w.on('message', (b: FromWorker) => {
+      for (const m of unbatch(b)) {
+        if (m.type === 'stage' && m.offset === 0) stages++;
+        if (m.type === 'done') {
+          waiters.get(m.version)?.(stages);
+          stages = 0;
+        }
       }
     });
     const send = (m: ToWorker): void => w.postMessage(m);

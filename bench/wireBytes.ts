@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { FromWorker, ToWorker } from '../src/protocol/worker';
 import { toWebview } from '../src/panel/relay';
+import { unbatch } from '../src/worker/postBatch';
 
 /** Bytes of one edit, per hop: all, and the part that is not stage numbers (JSON: cloned and serialized on the host's thread). */
 export interface HopBytes { total: number; json: number; messages: number }
@@ -48,14 +49,17 @@ export async function wireBytesOfEdits(workerJs: string, folder: string, dir: st
   let text = file(ids);
   let current: EditBytes | null = null;
   const ended = new Map<number, () => void>();
-  w.on('message', (m: FromWorker) => {
+  w.on('message', (b: FromWorker) => {
+    for (const m of unbatch(b)) take(m);
+  });
+  const take = (m: FromWorker): void => {
     if (!('doc' in m) || m.doc !== doc || !('version' in m) || m.version !== version || !current) return;
     add(current.toHost, m);
     const out = toWebview(m);
     if (out) add(current.toWebview, out);
     if (m.type === 'model' && m.summary) current.summaryJson = messageBytes(m.summary).json;
     if (m.type === 'runtime') ended.get(m.version)?.(); // (the last message of a run)
-  });
+  };
   const send = (m: ToWorker): void => w.postMessage(m);
   const edit = async (next: string): Promise<EditBytes> => {
     const old = text;

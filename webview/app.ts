@@ -100,6 +100,16 @@ export class App {
     compare: (m) => this.onCompare(m),
     lensProgress: (m) => this.lenses.progress(m.done, m.total),
     generation: (m) => this.generation.handle(m),
+    // the host's messages passed on at once: each in turn, one's fault not the others' (main.ts's rule)
+    batch: (m) => {
+      for (const x of m.messages) {
+        try {
+          this.handle(x);
+        } catch (err) {
+          console.error('FFN Lens panel:', err);
+        }
+      }
+    },
     // now if the render is complete, else once it is (heights settle as the maps draw)
     focusStage: (m) => this.nav.focusStage(m.id, !!this.stream.render && document.body.dataset.renderedVersion === String(this.stream.render.version)),
   };

@@ -20,7 +20,11 @@ export class ComputeClient extends Disposable {
   private config: ToWorker | null = null;
 
   private readonly _onMessage = this._register(new vscode.EventEmitter<FromWorker>());
+  /** Each message of the worker's (a batch's one by one). */
   readonly onMessage = this._onMessage.event;
+  /** A batch's messages begin (true) and end (false): what they make a panel post can go as one message. */
+  private readonly _onBatch = this._register(new vscode.EventEmitter<boolean>());
+  readonly onBatch = this._onBatch.event;
   /** Fired after a restart: documents must be opened again. */
   private readonly _onRestart = this._register(new vscode.EventEmitter<void>());
   readonly onRestart = this._onRestart.event;
@@ -38,8 +42,15 @@ export class ComputeClient extends Disposable {
   private start(): void {
     const w = this.startWorker();
     this.worker = w;
-    w.onMessage((msg: FromWorker) => timed(`worker message ${msg.type}`, () => {
-      if (msg.type === 'fs') {
+    const take = (msg: FromWorker): void => {
+      if (msg.type === 'batch') {
+        this._onBatch.fire(true);
+        try {
+          for (const m of msg.messages) take(m);
+        } finally {
+          this._onBatch.fire(false);
+        }
+      } else if (msg.type === 'fs') {
         // (a large file comes in parts: each goes to the worker that asked, while it lives)
         void this.files?.answer(msg, (reply, transfer) => {
           if (this.worker !== w) return false;
@@ -57,7 +68,8 @@ export class ComputeClient extends Disposable {
       } else {
         this._onMessage.fire(msg);
       }
-    }));
+    };
+    w.onMessage((msg: FromWorker) => timed(`worker message ${msg.type}`, () => take(msg)));
     w.onError((message) => this.log.error(`compute worker failed: ${message}`));
     if (this.config) w.postMessage(this.config);
     w.onExit((code) => {

@@ -36,6 +36,8 @@ export interface PanelStats {
 export class Panel extends Disposable {
   /** The version of the render the webview is being sent (its stages and 'done' pass), or -1. */
   private shown = -1;
+  /** What this panel posts while a worker's batch is taken (null: none is), to go as one message. */
+  private held: ToWebview[] | null = null;
   /**
    * What the webview last asked to be shown of this document (null: everything): told to the worker
    * again on (re)subscribing. Undefined until it asks: the worker then sends what a new panel shows.
@@ -187,16 +189,23 @@ export class Panel extends Disposable {
     this.panel.title = name ? `FFN Lens: ${name}` : `FFN Lens: ${this.src.uri.path.split('/').pop() ?? ''}`;
   }
 
+  /** A worker's batch begins (true: what this panel posts is held) or ends (false: it goes as one message). */
+  batch(begins: boolean): void {
+    const held = this.held;
+    this.held = begins ? [] : null;
+    if (begins || !held?.length) return;
+    this.post(held.length === 1 ? held[0] : { type: 'batch', messages: held });
+  }
+
   private post(msg: ToWebview): void {
     if (this.isDisposed) return; // (a late result, or the cursor moving, after the panel closed)
     if (!this.webviewReady && msg.type !== 'init') return; // sent in full on 'ready'
+    if (this.held) return void this.held.push(msg);
     // (a webview disposed between the check and the post rejects: nothing to tell anyone)
     timed(`postMessage ${msg.type}`, () => this.panel.webview.postMessage(msg)).then(undefined, () => undefined);
   }
 
-  private isStale(version: number): boolean {
-    return version < this.src.version;
-  }
+  private isStale(version: number): boolean { return version < this.src.version; }
 
   /** A message from the worker about this panel's document. */
   fromWorker(m: FromWorker): void {
@@ -378,13 +387,9 @@ export class Panel extends Disposable {
   }
 
   /** Scrolls the panel to a stage's card (the webview waits for the card if need be). */
-  focusStage(id: string): void {
-    this.post({ type: 'focusStage', id });
-  }
+  focusStage(id: string): void { this.post({ type: 'focusStage', id }); }
 
-  postHighlight(msg: ToWebview & { type: 'highlight' }): void {
-    this.post(msg);
-  }
+  postHighlight(msg: ToWebview & { type: 'highlight' }): void { this.post(msg); }
 
   override dispose(): void {
     this.webviewReady = false;

@@ -41,6 +41,9 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
         else p.fromWorker(m);
       }
     }));
+    this._register(client.onBatch((begins) => {
+      for (const p of this.panels) p.batch(begins);
+    }));
     this._register(client.onRestart(() => {
       for (const p of this.panels) p.resubscribe();
     }));

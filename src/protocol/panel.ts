@@ -58,7 +58,9 @@ export type ToWebview =
    * none (its "generate" key went), the view goes.
    */
   | GenerationMessage
-  | { readonly type: 'generation'; readonly event: 'off' };
+  | { readonly type: 'generation'; readonly event: 'off' }
+  /** Messages the host passed on at once (a worker's batch): each taken in turn. */
+  | { readonly type: 'batch'; readonly messages: readonly ToWebview[] };
 
 /** Webview → host */
 export type FromWebview =

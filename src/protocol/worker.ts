@@ -227,4 +227,10 @@ export type FromWorker =
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
   /** Generation (ToWorker `generate`): its start, each token with its top_k, its end (src/protocol/generation.ts). */
   | GenerationMessage
-  | { readonly type: 'log'; readonly message: string };
+  | { readonly type: 'log'; readonly message: string }
+  /**
+   * A run's messages that went out at once (held in a burst, or waiting for the panel: outbox.ts),
+   * as one message: the host passes its panel's part on as one too (each message through VS Code's
+   * channel to the webview is a task or three on the window's thread).
+   */
+  | { readonly type: 'batch'; readonly messages: readonly FromWorker[] };

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { nodeFiles } from '../checkpoint/nodeFiles';
 import type { FromWorker, ToWorker } from '../protocol/worker';
+import { unbatch } from './postBatch';
 import { runWorker } from './workerMain';
 
 const REPO = resolve(__dirname, '../../..');
@@ -21,9 +22,11 @@ describe('Restricted Mode in the worker', () => {
     return seen ? Promise.resolve(seen) : new Promise((res) => waiters.push({ test, resolve: res }));
   };
   before(() => runWorker({
-    post: (m) => {
-      messages.push(m);
-      waiters = waiters.filter((w) => (w.test(m) ? (w.resolve(m), false) : true));
+    post: (b) => {
+      for (const m of unbatch(b)) {
+        messages.push(m);
+        waiters = waiters.filter((w) => (w.test(m) ? (w.resolve(m), false) : true));
+      }
     },
     onMessage: (h) => void (send = h),
     files: nodeFiles,

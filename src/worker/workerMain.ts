@@ -2,6 +2,7 @@
 // pass, so the extension host's thread (the editor's) never waits on either. One DocSession per
 // document. Its entries give it the platform: computeWorker.ts (a worker_threads worker, Node's
 // files) and webWorker.ts (a Web Worker, files through the extension host's workspace.fs).
+import { batchedPost } from './postBatch';
 import type { FromWorker, QueryResult, ToWorker } from '../protocol/worker';
 import { defaultKernel, type MatmulKernel } from '../core/kernel';
 import { vectorExp } from '../core/expf';
@@ -56,7 +57,8 @@ class WorkerBody {
   private kernel: MatmulKernel | null = null;
   /** Checkpoints, loaded once for every document that names them, their weights in the kernel's memory (held once). */
   private readonly store: CheckpointStore;
-  private readonly post = (msg: FromWorker, transfer?: ArrayBuffer[]): void => this.platform.post(msg, transfer);
+  /** What a task posts leaves as one message when it ends (postBatch.ts). */
+  private readonly post = batchedPost((msg: FromWorker, transfer?: ArrayBuffer[]): void => this.platform.post(msg, transfer));
   private readonly getKernel = (): MatmulKernel => {
     if (this.kernel === null) {
       const threads = threadCount(this.threadsSetting, this.platform.cores ?? 1);
