@@ -1,8 +1,9 @@
 // Issue 27: "after undo the editor was left scrolled 334 px sideways (check whether ours)". The
 // same keys in the same editor, beside the same panel: a number near the end of a 3,000-character
 // line (a d = 64 model's b1) retyped, then Ctrl+Z, once in the model file (tracked, computed, drawn)
-// and once in a copy of its text as plain text (nothing of ours runs on it). VS Code keeps the
-// editor scrolled to the cursor it restores; what we add must not move it: both end scrolled alike.
+// and once in a copy of its text as plain text (nothing of ours runs on it). Found: undo leaves the
+// editor scrolled where the edit put it (the cursor it restores is in view), in both alike: VS
+// Code's behaviour, not ours; what we add must not move it.
 import * as assert from 'node:assert/strict';
 import { generateModelText } from '../../src/model/generate';
 import { edit, focusEditor, pressInEditor } from './lib/editor';
@@ -60,7 +61,8 @@ describe('undo leaves the editor scrolled as VS Code does for plain text', funct
     }
     console.log(`      after the edit, after undo (px): model ${JSON.stringify(ended[MODEL])}, plain ${JSON.stringify(ended[PLAIN])}`);
     assert.ok(ended[MODEL].before.left > 0, 'the edit scrolled the editor sideways (the case the issue saw)');
-    assert.deepEqual({ left: ended[MODEL].left, top: ended[MODEL].top }, { left: ended[PLAIN].left, top: ended[PLAIN].top }, 'the model file ends scrolled as the plain copy');
-    assert.ok(Number.isFinite(ended[MODEL].left));
+    // (the model file's lines sit lower under our code lenses: its downward scroll is not the copy's)
+    for (const f of [MODEL, PLAIN]) assert.equal(ended[f].left, ended[f].before.left, `${f}: undo left the sideways scroll where the edit had put it`);
+    assert.ok(Math.abs(ended[MODEL].left - ended[PLAIN].left) < 8, `the model file ends scrolled sideways as the plain copy, within a character (${ended[MODEL].left} and ${ended[PLAIN].left} px)`);
   });
 });
