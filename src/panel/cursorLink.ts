@@ -16,16 +16,25 @@ export class CursorLink extends Disposable {
   private pending: vscode.TextEditor | null = null;
   private quietUntil = 0;
   private lastKey = '';
+  /** The version of each document whose numbers the panel was last sent ('done'). */
+  private readonly doneAt = new Map<string, number>();
 
   constructor(private readonly client: ComputeClient, private readonly docs: ModelDocuments, private readonly panels: PanelManager) {
     super();
-    this._register(vscode.window.onDidChangeTextEditorSelection((e) => timed('selection', () => this.schedule(e.textEditor))));
+    this._register(vscode.window.onDidChangeTextEditorSelection((e) => timed('selection', () => {
+      // (the cursor moved by typing: the text is newer than the numbers, and its run's 'done' shows
+      // it; a query and a highlight per key would only go ahead of that render on the way)
+      const d = e.textEditor.document;
+      if (d.version > (this.doneAt.get(d.uri.toString()) ?? -1)) return;
+      this.schedule(e.textEditor);
+    })));
     this._register(panels.onDidReveal(() => {
       this.quietUntil = Date.now() + QUIET_AFTER_REVEAL_MS;
     }));
     // new numbers: what the neuron under the cursor writes has changed; show it again
     this._register(client.onMessage((m) => {
       if (m.type !== 'done') return;
+      this.doneAt.set(m.doc, m.version);
       const ed = vscode.window.activeTextEditor;
       if (ed && ed.document.uri.toString() === m.doc) {
         this.lastKey = '';
