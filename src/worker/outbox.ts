@@ -3,10 +3,11 @@
 // build each in-between text's layout and draw its stages, and fall behind the typing), and one
 // that ends posts all at once.
 //
-// One render in flight: a render posted to a panel is on its way until the panel says it drew it
-// ('drawn'). A burst's run that ends meanwhile waits here, and a newer change drops it: VS Code's
-// channel to the webview is a queue, and every render in it would go ahead of the one the user
-// waits for (typing " basketball": two or three in-between renders drawn after the last key).
+// A burst's run that ends goes out once the keys have paused (`notBefore`: the debounce after the
+// last change) and the panel has drawn the render before ('drawn': one render in flight); a newer
+// change drops it meanwhile. VS Code's channel to the webview is a queue, and every render in it
+// goes ahead of the one the user waits for: typing " basketball" at 120 ms a key, each in-between
+// render drawn after the last key held the final one back by 100–700 ms.
 import type { FromWorker } from '../protocol/worker';
 import type { Post } from './stagePublisher';
 
@@ -15,15 +16,17 @@ export const drawWait = { ms: 1000 };
 
 type Held = Array<[FromWorker, ArrayBuffer[] | undefined]>;
 
-/** A run that ended while the render before it was still on its way: its messages, its version, what follows once they are out. */
-interface Waiting { readonly version: number; readonly held: Held; readonly then: () => void }
+/** A run that ended and waits: its messages, its version, when it may go, what follows once they are out. */
+interface Waiting { readonly version: number; readonly held: Held; readonly notBefore: number; readonly then: () => void }
 
 export class Outbox {
   private held: Held | null = null;
   private waiting: Waiting | null = null;
   /** The version of the render on its way to the panel (its 'done' posted, not yet drawn), or null. */
   private inFlight: number | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The bound on the wait for the render in flight, and the wait for the keys to pause. */
+  private drawTimer: ReturnType<typeof setTimeout> | null = null;
+  private quietTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** Posts a message now, or holds it with the run's others (or after the run that waits). */
   readonly post: Post = (m, transfer) => {
@@ -48,19 +51,21 @@ export class Outbox {
     this.held = null;
     const w = this.waiting;
     this.waiting = null;
+    this.clearQuiet();
     return w ? w.version : null;
   }
 
   /**
-   * The run of `version` ended: the messages it held go out, or wait while the render before it
-   * is on its way to the panel. `then` follows once they are out (never, if a newer change drops them).
+   * The run of `version` ended: the messages it held go out, or wait until `notBefore` (Date.now()
+   * time) and while the render before it is on its way to the panel. `then` follows once they are
+   * out (never, if a newer change drops them).
    */
-  release(version: number, then: () => void = () => undefined): void {
+  release(version: number, then: () => void = () => undefined, notBefore = 0): void {
     const held = this.held;
     this.held = null;
-    if (held && this.inFlight !== null && this.drawing()) {
-      this.waiting = { version, held, then };
-      return;
+    if (held && this.drawing()) {
+      this.waiting = { version, held, notBefore, then };
+      return this.tryWaiting();
     }
     this.flush(held ?? []);
     then();
@@ -69,32 +74,55 @@ export class Outbox {
   /** The panel drew the render of `version` (or never will: the host dropped it as stale). */
   drawn(version: number): void {
     if (this.inFlight === null || version < this.inFlight) return;
-    this.next();
+    this.landed();
   }
 
   /** The panel went away or starts again: nothing waits for it. */
   reset(): void {
-    this.next();
+    const w = this.waiting;
+    this.landed();
+    if (w && this.waiting === w) this.go(w); // (nor for the keys to pause)
   }
 
   /** The document closed: nothing goes out any more. */
   dispose(): void {
     this.drop();
     this.inFlight = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.drawTimer) clearTimeout(this.drawTimer);
+    this.drawTimer = null;
   }
 
-  /** The render on its way counts as drawn: a run that waited goes out. */
-  private next(): void {
+  /** The render on its way counts as drawn: a run that waits may go. */
+  private landed(): void {
     this.inFlight = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.drawTimer) clearTimeout(this.drawTimer);
+    this.drawTimer = null;
+    this.tryWaiting();
+  }
+
+  /** The run that waits goes out if the keys paused and nothing is on its way; else when they have. */
+  private tryWaiting(): void {
     const w = this.waiting;
-    if (!w) return;
+    if (!w || this.inFlight !== null) return;
+    const left = w.notBefore - Date.now();
+    if (left <= 0) return this.go(w);
+    this.clearQuiet();
+    this.quietTimer = unref(setTimeout(() => {
+      this.quietTimer = null;
+      this.tryWaiting();
+    }, left));
+  }
+
+  private go(w: Waiting): void {
     this.waiting = null;
+    this.clearQuiet();
     this.flush(w.held);
     w.then();
+  }
+
+  private clearQuiet(): void {
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = null;
   }
 
   /** The messages held go out (the model message's "posted" stamped now: the bench's split). */
@@ -106,11 +134,16 @@ export class Outbox {
     this.postOut(m, transfer);
     if (m.type !== 'done' || !this.drawing()) return;
     this.inFlight = m.version;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.next();
-    }, drawWait.ms);
-    (this.timer as { unref?: () => void }).unref?.(); // (Node: a bound on a wait, never what keeps the process alive)
+    if (this.drawTimer) clearTimeout(this.drawTimer);
+    this.drawTimer = unref(setTimeout(() => {
+      this.drawTimer = null;
+      this.landed();
+    }, drawWait.ms));
   }
+}
+
+/** Node: a bound on a wait, never what keeps the process alive. */
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }

@@ -184,7 +184,8 @@ export class DocRunner {
   private run(): void {
     const { doc, text, out, publisher, comparison } = this.p;
     this.stopRun();
-    out.begin(this.burst);
+    const inBurst = this.burst;
+    out.begin(inBurst);
     this.burst = false;
     this.lastRun = Date.now();
     const trace = this.changeAt ? [...this.changeAt, this.lastRun] : undefined;
@@ -222,8 +223,9 @@ export class DocRunner {
       this.running = null;
       this.last = { version, stages: all, file };
       this.postDone(version, { parse: t1 - t0, forward: performance.now() - t1 });
-      // (generation begins once the panel has this run: its messages may wait for the render before)
-      out.release(version, () => this.p.ended?.(version, file));
+      // (a burst's run goes out once the keys paused for the debounce, and the render before was
+      // drawn; generation begins once the panel has it)
+      out.release(version, () => this.p.ended?.(version, file), inBurst ? this.lastChange + this.p.debounceMs() : 0);
     };
     const running: Running = { version, stages, slices: new SlicedRun(walk, ended, (e) => this.failed(e)) };
     this.running = running;

@@ -28,11 +28,11 @@ class Live {
   private waiters: Array<{ test: (m: FromWorker) => boolean; resolve: () => void }> = [];
   version = 1;
 
-  constructor(public text: string, file = 'm.ffn.json', store: CheckpointStore | null = null) {
+  constructor(public text: string, file = 'm.ffn.json', store: CheckpointStore | null = null, debounceMs = 0) {
     this.session = new DocSession('doc', file, text, 1, (m) => {
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => (w.test(m) ? (w.resolve(), false) : true));
-    }, () => tsKernel, () => 0, false, store); // (no debounce: a change is in a burst only while a run is under way)
+    }, () => tsKernel, () => debounceMs, false, store); // (no debounce: a change is in a burst only while a run is under way)
     this.session.subscribe(true);
     this.session.want(null);
   }
@@ -250,5 +250,29 @@ describe('one render in flight: a burst\'s run that ends while the panel has not
     live.session.subscribe(true);
     await live.done(waited);
     live.session.dispose();
+  });
+
+  it('a burst\'s run that ends goes out no sooner than the debounce after the last change; a newer change drops it, a panel subscribing again lets it out', async () => {
+    const live = new Live(generateModelText({ preset: 'd64', seed: 12 }), 'm.ffn.json', null, 1e9);
+    await live.done(1);
+    live.session.drawn(1);
+    const waited = await burstEndsUndrawn(live);
+    live.session.drawn(1);
+    assert.equal(live.messages.filter((m) => versionOf(m) === waited).length, 0, 'nothing went out before the keys paused');
+    live.session.subscribe(true);
+    await live.done(waited);
+    live.session.dispose();
+    const quick = new Live(generateModelText({ preset: 'd64', seed: 13 }), 'm.ffn.json', null, 40);
+    await quick.done(1);
+    quick.session.drawn(1);
+    const first = quick.version + 1;
+    quick.replace('"version": 1', '"version": 1 ');
+    await quick.until((m) => m.type !== 'model' && versionOf(m) === first);
+    const changedAt = Date.now(); // (before the change: its time is no earlier)
+    quick.replace('"version": 1 ', '"version": 1');
+    await quick.done(quick.version);
+    assert.ok(Date.now() - changedAt >= 40, `went out ${Date.now() - changedAt} ms after the last change: not before the debounce`);
+    sameAsFresh(quick.messages, fresh(quick.text), 'after the pause');
+    quick.session.dispose();
   });
 });
