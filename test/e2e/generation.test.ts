@@ -190,19 +190,35 @@ describe('generation in a real VS Code', function () {
     const col = modelText(INPUT, 8).split('\n')[line - 1].indexOf('8') + 1;
     const before = (await shown(view)).version;
     await edit(wb, { file: FILE, line, col, select: 1, text: '400', panel: view });
-    const running = await waitRun(view, `the edited file's generation (after version ${before}) under way`, (s) => s.version > before && s.state === 'running' && s.done >= 2);
+    let running = await waitRun(view, `the edited file's generation (after version ${before}) under way`, (s) => s.version > before && s.state === 'running' && s.done >= 1);
     assert.equal(running.total, 400);
     await wb.screenshot('generation-running');
-    await view.locator('.gen-cancel').click();
-    const cancelled = await waitRun(view, 'the generation cancelled', (s) => s.version === running.version && s.state === 'cancelled');
+    // (a click takes its time to reach the worker: on a busy machine stories260K's 400 tokens can
+    // all come first; then Generate again and Cancel again, up to three times)
+    let cancelled = null;
+    for (let attempt = 0; attempt < 3 && !cancelled; attempt++) {
+      if (attempt > 0) {
+        await view.locator('.gen-cancel').click(); // (its label: Generate again)
+        running = await waitRun(view, 'generating again', (s) => s.state === 'running' && s.done >= 1);
+      }
+      await view.locator('.gen-cancel').click();
+      const end = await waitRun(view, 'the generation cancelled or done', (s) => s.version === running.version && (s.state === 'cancelled' || s.state === 'done'));
+      if (end.state === 'cancelled') cancelled = end;
+    }
+    assert.ok(cancelled, 'Cancel stopped the generation in one of three attempts');
     assert.ok(cancelled.done < 400, `stopped at ${cancelled.done} / 400`);
     assert.match(await view.locator('.gen-progress').innerText(), /cancelled at \d+ \/ 400/);
     await wb.screenshot('generation-cancelled');
-    // Generate again, then the command
-    await view.locator('.gen-cancel').click();
-    await waitRun(view, 'generating again', (s) => s.state === 'running' && s.done >= 1);
-    await wb.runCommand('FFN Lens: Stop Generating');
-    const stopped = await waitRun(view, 'the generation stopped by the command', (s) => s.state === 'cancelled');
+    // Generate again, then the command (again, up to three times, should the tokens all come first)
+    let stopped = null;
+    for (let attempt = 0; attempt < 3 && !stopped; attempt++) {
+      await view.locator('.gen-cancel').click();
+      const again = await waitRun(view, 'generating again', (s) => s.state === 'running' && s.done >= 1);
+      await wb.runCommand('FFN Lens: Stop Generating');
+      const end = await waitRun(view, 'the generation stopped by the command, or done', (s) => s.version === again.version && (s.state === 'cancelled' || s.state === 'done') && s.done >= again.done);
+      if (end.state === 'cancelled') stopped = end;
+    }
+    assert.ok(stopped, 'the command stopped the generation in one of three attempts');
     assert.ok(stopped.done < 400, `stopped at ${stopped.done} / 400`);
   });
 });
