@@ -88,15 +88,13 @@ export class Outbox {
   dispose(): void {
     this.drop();
     this.inFlight = null;
-    if (this.drawTimer) clearTimeout(this.drawTimer);
-    this.drawTimer = null;
+    this.clearDraw();
   }
 
   /** The render on its way counts as drawn: a run that waits may go. */
   private landed(): void {
     this.inFlight = null;
-    if (this.drawTimer) clearTimeout(this.drawTimer);
-    this.drawTimer = null;
+    this.clearDraw();
     this.tryWaiting();
   }
 
@@ -120,6 +118,11 @@ export class Outbox {
     w.then();
   }
 
+  private clearDraw(): void {
+    if (this.drawTimer) clearTimeout(this.drawTimer);
+    this.drawTimer = null;
+  }
+
   private clearQuiet(): void {
     if (this.quietTimer) clearTimeout(this.quietTimer);
     this.quietTimer = null;
@@ -134,7 +137,7 @@ export class Outbox {
     this.postOut(m, transfer);
     if (m.type !== 'done' || !this.drawing()) return;
     this.inFlight = m.version;
-    if (this.drawTimer) clearTimeout(this.drawTimer);
+    this.clearDraw();
     this.drawTimer = unref(setTimeout(() => {
       this.drawTimer = null;
       this.landed();
