@@ -2,22 +2,38 @@
 // stages the panel shows are in (a long input, a deep model); a fast render never flickers it.
 import type { PanelHeader } from './header';
 
+/** Runs `fn` after `ms`; returns what stops it (a test runs it at once, by hand). */
+export type Later = (fn: () => void, ms: number) => () => void;
+
+const later: Later = (fn, ms) => {
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
+};
+
+/** How long a render may take before the header says how far it is. */
+export const PROGRESS_AFTER_MS = 400;
+
 export class RenderProgress {
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Stops the wait before the count is shown (null: not waiting). */
+  private timer: (() => void) | null = null;
   private expected = 0;
 
-  constructor(private readonly header: PanelHeader, private readonly received: () => number | null) {}
+  constructor(
+    private readonly header: Pick<PanelHeader, 'progress'>,
+    private readonly received: () => number | null,
+    private readonly after: Later = later,
+  ) {}
 
   /** A render begins; `count`: how many stages it will bring (asked when the count is first shown). */
   start(count: () => number): void {
-    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer?.();
     this.header.progress(null);
     this.expected = 0;
-    this.timer = setTimeout(() => {
+    this.timer = this.after(() => {
       this.timer = null;
       this.expected = count();
       this.show();
-    }, 400);
+    }, PROGRESS_AFTER_MS);
   }
 
   /** A stage came: the count follows, once it is shown. */
@@ -27,7 +43,7 @@ export class RenderProgress {
 
   /** The render is complete, or is not coming. */
   end(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer?.();
     this.timer = null;
     this.expected = 0;
     this.header.progress(null);
