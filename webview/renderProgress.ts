@@ -1,6 +1,7 @@
 // How far a render is, in the header: after 400 ms without the render complete, how many of the
 // stages the panel shows are in (a long input, a deep model); a fast render never flickers it.
-import type { PanelHeader } from './header';
+/** Where it is said (the panel's header: header.ts). */
+export interface ProgressLine { progress(text: string | null): void }
 
 /** Runs `fn` after `ms`; returns what stops it (a test runs it at once, by hand). */
 export type Later = (fn: () => void, ms: number) => () => void;
@@ -19,7 +20,7 @@ export class RenderProgress {
   private expected = 0;
 
   constructor(
-    private readonly header: Pick<PanelHeader, 'progress'>,
+    private readonly header: ProgressLine,
     private readonly received: () => number | null,
     private readonly after: Later = later,
   ) {}
