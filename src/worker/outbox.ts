@@ -16,8 +16,8 @@ export const drawWait = { ms: 1000 };
 
 type Held = Array<[FromWorker, ArrayBuffer[] | undefined]>;
 
-/** A run that ended and waits: its messages, its version, when it may go, what follows once they are out. */
-interface Waiting { readonly version: number; readonly held: Held; readonly notBefore: number; readonly then: () => void }
+/** A run that ended and waits: its messages, its posting (the publisher's number), when it may go, what follows once they are out. */
+interface Waiting { readonly posting: number; readonly held: Held; readonly notBefore: number; readonly then: () => void }
 
 export class Outbox {
   private held: Held | null = null;
@@ -46,25 +46,25 @@ export class Outbox {
     this.held = hold ? [] : null;
   }
 
-  /** The run was stopped (or failed), or a newer one begins: what it held goes nowhere. Returns the version of a run that waited and is dropped with it. */
+  /** The run was stopped (or failed), or a newer one begins: what it held goes nowhere. Returns the posting of a run that waited and is dropped with it. */
   drop(): number | null {
     this.held = null;
     const w = this.waiting;
     this.waiting = null;
     this.clearQuiet();
-    return w ? w.version : null;
+    return w ? w.posting : null;
   }
 
   /**
-   * The run of `version` ended: the messages it held go out, or wait until `notBefore` (Date.now()
-   * time) and while the render before it is on its way to the panel. `then` follows once they are
-   * out (never, if a newer change drops them).
+   * The run that posted `posting` ended: the messages it held go out, or wait until `notBefore`
+   * (Date.now() time) and while the render before it is on its way to the panel. `then` follows
+   * once they are out (never, if a newer change drops them).
    */
-  release(version: number, then: () => void = () => undefined, notBefore = 0): void {
+  release(posting: number, then: () => void = () => undefined, notBefore = 0): void {
     const held = this.held;
     this.held = null;
     if (held && this.drawing()) {
-      this.waiting = { version, held, notBefore, then };
+      this.waiting = { posting, held, notBefore, then };
       return this.tryWaiting();
     }
     this.flush(held ?? []);

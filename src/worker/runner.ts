@@ -17,12 +17,13 @@ import type { DocStages } from './docStages';
 import type { Outbox } from './outbox';
 import { runtimeProblems } from './runtimeProblems';
 import { SlicedRun } from './slicedRun';
-import type { StagePublisher } from './stagePublisher';
+import { NO_POSTING, type StagePublisher } from './stagePublisher';
 import type { DocText } from './textSync';
 import { internalFault } from '../common/faultText';
 
 /** A run under way: its version, the stages it computed so far, and the slices that drive it. */
-interface Running { readonly version: number; readonly stages: Stage[]; readonly slices: SlicedRun<Stage[]> }
+/** `posting`: the publisher's number for what it posts (forgotten if it is stopped). */
+interface Running { readonly version: number; readonly posting: number; readonly stages: Stage[]; readonly slices: SlicedRun<Stage[]> }
 
 /** The stages of the last run that ended, the version and model they are of. */
 interface LastRun { readonly version: number; readonly stages: Stage[]; readonly file: ModelFile }
@@ -129,7 +130,7 @@ export class DocRunner {
     if (!r.slices.running) return;
     r.slices.stop();
     this.stoppedRuns++;
-    this.p.publisher.forget(r.version);
+    this.p.publisher.forget(r.posting);
   }
 
   /** The messages the outbox holds go nowhere; a run that ended and waited for the panel is forgotten with them. */
@@ -198,17 +199,17 @@ export class DocRunner {
       // (how far its read is, now: a panel opened after the read began is told before the next percent)
       const under = text.readUnderWay();
       if (under) out.post({ type: 'checkpointRead', ...under });
-      return out.release(version);
+      return out.release(NO_POSTING);
     }
     const t1 = performance.now();
     if (text.notModel(read)) {
       out.post({ type: 'notModel', doc, version });
-      return out.release(version);
+      return out.release(NO_POSTING);
     }
     const file = read.file;
     const plan = file ? this.engine.planOf(file.model.spec) : null;
-    publisher.postModel(version, text.problems(), file && plan && { file, plan }, trace && [...trace, Date.now()], text.readCancelledAt(read));
-    if (!file) return out.release(version);
+    const posting = publisher.postModel(version, text.problems(), file && plan && { file, plan }, trace && [...trace, Date.now()], text.readCancelledAt(read));
+    if (!file) return out.release(posting);
     // compare: the baseline first (its stages are what each stage is posted against), in full
     const compare = comparison.begin(version, file, this.engine, () => this.rerunFull());
     if (compare) out.post(compare);
@@ -225,9 +226,9 @@ export class DocRunner {
       this.postDone(version, { parse: t1 - t0, forward: performance.now() - t1 });
       // (a burst's run goes out once the keys paused for the debounce, and the render before was
       // drawn; generation begins once the panel has it)
-      out.release(version, () => this.p.ended?.(version, file), inBurst ? this.lastChange + this.p.debounceMs() : 0);
+      out.release(posting, () => this.p.ended?.(version, file), inBurst ? this.lastChange + this.p.debounceMs() : 0);
     };
-    const running: Running = { version, stages, slices: new SlicedRun(walk, ended, (e) => this.failed(e)) };
+    const running: Running = { version, posting, stages, slices: new SlicedRun(walk, ended, (e) => this.failed(e)) };
     this.running = running;
     running.slices.start();
   }

@@ -6,6 +6,7 @@ import type { FromWorker } from '../protocol/worker';
 import { planTokenDims } from './planTokens';
 import { StagePublisher } from './stagePublisher';
 import { stageView } from './summary';
+import type { Stage } from '../core/stages';
 
 describe('StagePublisher: the summary\'s words and plan, sent only when the panel lacks them', () => {
   const file = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3 }), 'm.ffn.json').file!;
@@ -89,5 +90,43 @@ describe('StagePublisher: the summary\'s words and plan, sent only when the pane
       const m = posted.at(-1) as Extract<FromWorker, { type: 'model' }>;
       assert.deepEqual(m.summary!.tokenDims, planTokenDims(p.map(stageView), f.model.spec), `T ${seq}, d_ff ${dFf}`);
     }
+  });
+});
+
+describe('StagePublisher: a stopped run forgets what it sent, not what an earlier run of the same version did', () => {
+  const file = readModel(generateModelText({ preset: 'tiny', vocab: 12, seed: 3 }), 'm.ffn.json').file!;
+  const plan = planModel(file.model.spec);
+  const stage = (id: string, data: Float32Array, kept?: true): Stage => ({ id, shape: [2, 2], data, ...(kept ? { kept } : {}) });
+
+  it('a run of version 1 again (a checkpoint loaded, a panel subscribed) that only names kept stages, stopped: version 2 still names them kept', () => {
+    const posted: FromWorker[] = [];
+    const pub = new StagePublisher('doc', (m) => posted.push(m), (s) => s);
+    pub.subscribe(true);
+    const a = new Float32Array([1, 2, 3, 4]);
+    const b = new Float32Array([5, 6, 7, 8]);
+    // run A of version 1: both whole
+    pub.postModel(1, [], { file, plan });
+    pub.postStage(stage('x', a), 1, false);
+    pub.postStage(stage('y', b), 1, false);
+    // run B of version 1: x kept, then stopped before y
+    const B = pub.postModel(1, [], { file, plan });
+    pub.postStage(stage('x', a, true), 1, false);
+    pub.forget(B);
+    // version 2: x and y unchanged (kept), z new
+    const from = posted.length;
+    pub.postModel(2, [], { file, plan });
+    pub.postStage(stage('x', a, true), 2, false);
+    pub.postStage(stage('y', b, true), 2, false);
+    const kinds = posted.slice(from).filter((m) => m.type !== 'model').map((m) => `${(m as { id: string }).id}:${m.type}`);
+    assert.deepEqual(kinds, ['x:kept', 'y:kept'], 'run A\'s stages are still the panel\'s');
+    // (and what B sent whole is forgotten: a stopped run's whole stage goes again)
+    const c = new Float32Array([9, 9, 9, 9]);
+    const C = pub.postModel(3, [], { file, plan });
+    pub.postStage(stage('x', c), 3, false);
+    pub.forget(C);
+    pub.postModel(4, [], { file, plan });
+    const at = posted.length;
+    pub.postStage(stage('x', c, true), 4, false);
+    assert.equal(posted[at].type, 'stage', 'the stopped run\'s x goes whole');
   });
 });

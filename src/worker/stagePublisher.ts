@@ -17,27 +17,30 @@ import { DEFAULT_POOL_COLS, HEAD_PROBS, poolAcrossVocab, PREDICTION_TOP, topWord
 
 export type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
 
+/** What a run that posted no model message (a checkpoint still loading) has to forget: nothing. */
+export const NO_POSTING = 0;
+
 /** Floats per piece of a stage (128 KB): each postMessage, here and on to the webview, stays short. */
 export const STAGE_PIECE = 32768;
 
-/** Which key of a summary's part (its words, its plan) the panel holds, and the version whose model message carried it. */
+/** Which key of a summary's part (its words, its plan) the panel holds, and the posting whose model message carried it. */
 class HeldPart {
   private key = -1;
-  private version = -1;
+  private posting = -1;
 
-  /** Whether the panel holds `key` already; if not, it is taken as sent now, in `version`. */
-  has(key: number, version: number): boolean {
+  /** Whether the panel holds `key` already; if not, it is taken as sent now, in `posting`. */
+  has(key: number, posting: number): boolean {
     if (this.key === key) return true;
     this.key = key;
-    this.version = version;
+    this.posting = posting;
     return false;
   }
 
-  /** `version`'s messages may never reach the panel: what they carried is not held. */
-  forget(version?: number): void {
-    if (version !== undefined && this.version !== version) return;
+  /** `posting`'s messages may never reach the panel (none given: nothing reached it): what they carried is not held. */
+  forget(posting?: number): void {
+    if (posting !== undefined && this.posting !== posting) return;
     this.key = -1;
-    this.version = -1;
+    this.posting = -1;
   }
 }
 
@@ -77,7 +80,13 @@ export class StagePublisher {
    * wanted is not there). A 'kept' or 'cols' names that version: a panel that holds other numbers
    * (their messages dropped as stale on the way, or its cards built anew) asks for all again.
    */
-  private sent = new Map<string, { data: Float32Array; version: number; pooled?: boolean }>();
+  private sent = new Map<string, { data: Float32Array; version: number; posting: number; pooled?: boolean }>();
+  /**
+   * Each model message begins a posting (a run, a replay): what one sends is forgotten together if
+   * it never reaches the panel. Not the version: a run of a version again (a checkpoint loaded, a
+   * panel subscribed) that is stopped leaves what the run before it of that version delivered.
+   */
+  private posting = 0;
   /** The stages sent in full in the version being posted, by their numbers (to name an alias instead). */
   private sentNow: { version: number; byData: Map<Float32Array, string> } = { version: -1, byData: new Map() };
 
@@ -113,36 +122,41 @@ export class StagePublisher {
   }
 
   /**
-   * A run of `version` was stopped: what it sent may never reach the panel (the host drops what is
-   * older than the document), so nothing is named as those numbers; they go again in full.
+   * The run that posted `posting` (postModel's number) was stopped: what it sent may never reach
+   * the panel (the host drops what is older than the document), so nothing is named as those
+   * numbers; they go again in full. What earlier postings sent stays held (a stage this one only
+   * named as kept is still the panel's).
    */
-  forget(version: number): void {
-    for (const [id, s] of this.sent) if (s.version === version) this.sent.delete(id);
-    if (this.sentNow.version === version) this.sentNow = { version: -1, byData: new Map() };
-    this.vocabHeld.forget(version);
-    this.planHeld.forget(version);
+  forget(posting: number): void {
+    for (const [id, s] of this.sent) if (s.posting === posting) this.sent.delete(id);
+    if (posting === this.posting) this.sentNow = { version: -1, byData: new Map() };
+    this.vocabHeld.forget(posting);
+    this.planHeld.forget(posting);
   }
 
   /**
    * The model message of `version`: the file's problems and, when it reads as a model (`model`
    * and its `plan`), its summary as the subscriber is sent it. The plan's stages are those posted next.
    */
-  postModel(version: number, problems: readonly WorkerProblem[], model: { file: ModelFile; plan: readonly StageDef[]; generated?: number } | null, trace?: readonly number[], readCancelled?: ReadCancelledAt): void {
+  /** Begins a posting with the model message of `version`: returns its number (what `forget` takes). */
+  postModel(version: number, problems: readonly WorkerProblem[], model: { file: ModelFile; plan: readonly StageDef[]; generated?: number } | null, trace?: readonly number[], readCancelled?: ReadCancelledAt): number {
+    this.posting++;
     // (a run's stages follow its model message: a stage is named as the numbers of another sent
     // in this run only; a run again of the same version, compare turned on or off, is another run)
     this.sentNow = { version: -1, byData: new Map() };
     this.showsGenerated = model?.generated !== undefined;
     const made = model && this.summary(model.file, model.plan);
-    const summary = made ? this.wire(model?.generated === undefined ? made : { ...made, generated: { input: model.generated } }, version) : null;
+    const summary = made ? this.wire(model?.generated === undefined ? made : { ...made, generated: { input: model.generated } }) : null;
     if (model) this.axes = new Map(model.plan.map((d) => [d.id, d.cols]));
     this.post({ type: 'model', doc: this.doc, version, problems, summary, ...(trace ? { trace } : {}), ...(readCancelled ? { readCancelled } : {}) });
+    return this.posting;
   }
 
-  /** The summary as the subscriber is sent it in `version`'s model message: its words and plan left out when it holds them. */
-  private wire(s: ModelSummary, version: number): SummaryMessage {
+  /** The summary as the subscriber is sent it in this posting's model message: its words and plan left out when it holds them. */
+  private wire(s: ModelSummary): SummaryMessage {
     if (!this.subscribed) return s;
-    const vocab = this.vocabHeld.has(s.vocabKey, version) ? null : s.vocab;
-    const stages = this.planHeld.has(s.planKey, version) ? null : s.stages;
+    const vocab = this.vocabHeld.has(s.vocabKey, this.posting) ? null : s.vocab;
+    const stages = this.planHeld.has(s.planKey, this.posting) ? null : s.stages;
     return vocab === s.vocab && stages === s.stages ? s : { ...s, vocab, stages, tokenDims: stages && s.tokenDims };
   }
 
@@ -204,14 +218,14 @@ export class StagePublisher {
     const of = this.sentNow.version === version && !wide ? this.sentNow.byData.get(s.data) : undefined;
     if (this.sentNow.version !== version) this.sentNow = { version, byData: new Map() };
     if (of !== undefined) {
-      this.sent.set(s.id, { data: s.data, version });
+      this.sent.set(s.id, { data: s.data, version, posting: this.posting });
       this.post({ type: 'same', doc: this.doc, version, id: s.id, of });
       return;
     }
     if (!wide) this.sentNow.byData.set(s.data, s.id);
     // a few columns changed from the numbers the panel holds: those columns alone
     if (had && !had.pooled && !wide && s.cols && s.base && had.data === s.base && s.shape.length === 2 && s.cols.size * 4 < s.shape[1]) {
-      this.sent.set(s.id, { data: s.data, version });
+      this.sent.set(s.id, { data: s.data, version, posting: this.posting });
       const [rows, width] = s.shape;
       const cols = [...s.cols].sort((a, b) => a - b);
       const out = new Float32Array(rows * cols.length);
@@ -221,7 +235,7 @@ export class StagePublisher {
     }
     // across a vocabulary wider than the panel draws: pooled as the panel would, with the word of each value
     const pooled = wide ? poolAcrossVocab(s.data, s.shape[0], s.shape[1], this.poolCols) : null;
-    this.sent.set(s.id, { data: s.data, version, ...(pooled ? { pooled: true } : {}) });
+    this.sent.set(s.id, { data: s.data, version, posting: this.posting, ...(pooled ? { pooled: true } : {}) });
     // Pieces of their own, transferred (never a view into memory we keep using), sized for the
     // webview: the only copy of the numbers on their way to the panel.
     const numbers = pooled?.data ?? s.data;
