@@ -198,6 +198,8 @@ export class App {
     }
     this.onModel(msg.version, summary, msg.warnings);
     if (msg.trace) document.body.dataset.trace = msg.trace.join(',');
+    // (the versions of the last model messages: a test that sees a render come whole says what came before)
+    document.body.dataset.models = [...(document.body.dataset.models ?? '').split(' ').filter(Boolean).slice(-7), String(msg.version)].join(' ');
   }
 
   private onModel(version: number, summary: ModelSummary, warnings: readonly ProblemInfo[]): void {

@@ -81,7 +81,8 @@ export async function ablateIncrementally(wb: Workbench, f: Family): Promise<num
   // (a panel that lost a message on the way, dropped as stale by the host on a loaded machine, asks
   // for everything again, and then rightly gets it whole: the worker's side is checked without
   // VS Code in src/worker/ablateKept.test.ts; here a resync is said, and the numbers are checked after)
-  if ((await resyncs()) === before) assert.deepEqual(whole, [], `${f.type}: stages sent whole after an ablate of ${NEURON} (${arrivals.join(' ')})`);
+  const models = await view.locator('body').getAttribute('data-models');
+  if ((await resyncs()) === before) assert.deepEqual(whole, [], `${f.type}: stages sent whole after an ablate of ${NEURON} in version ${version} (${arrivals.join(' ')}; the last model messages' versions: ${models})`);
   else console.log(`${f.type}: the panel resynced after the ablate; the render came whole`);
   // what follows the neuron comes anew: layer 1's output holds numbers of this version (a card the
   // panel did not show when the render came, its layers closed by a restore, is sent once shown)
