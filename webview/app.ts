@@ -85,7 +85,7 @@ export class App {
       if (m.kernel) document.body.dataset.kernel = m.kernel; // (tests read which kernel ran)
       this.onDone(m.version, m.ms);
     },
-    problems: (m) => this.onProblems(m.version, m.problems),
+    problems: (m) => (noteModel(`${m.version}x`), this.onProblems(m.version, m.problems)),
     notice: (m) => {
       this.root.querySelector('.notice')?.remove();
       if (m.text) this.headerEl.after(h('div', { class: 'notice', role: 'status' }, m.text)); // ('' clears it)
@@ -198,8 +198,7 @@ export class App {
     }
     this.onModel(msg.version, summary, msg.warnings);
     if (msg.trace) document.body.dataset.trace = msg.trace.join(',');
-    // (the versions of the last model messages: a test that sees a render come whole says what came before)
-    document.body.dataset.models = [...(document.body.dataset.models ?? '').split(' ').filter(Boolean).slice(-7), String(msg.version)].join(' ');
+    noteModel(String(msg.version));
   }
 
   private onModel(version: number, summary: ModelSummary, warnings: readonly ProblemInfo[]): void {
@@ -374,4 +373,9 @@ export class App {
     this.overview.setHighlight(t);
     if (reveal && first) first.heatmap.revealHighlight();
   }
+}
+
+/** The versions of the last model messages (`x`: the text did not read as a model): a test that sees a render come whole says what came before. */
+function noteModel(v: string): void {
+  document.body.dataset.models = [...(document.body.dataset.models ?? '').split(' ').filter(Boolean).slice(-11), v].join(' ');
 }

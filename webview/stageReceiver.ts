@@ -12,7 +12,7 @@ type Msg<K extends ToWebview['type']> = Extract<ToWebview, { type: K }>;
 export class StageReceiver {
   /** Time spent handling the current render's stages (the benchmark reads how long the panel itself worked). */
   busyMs = 0;
-  /** Each piece as it came: `id@offset:ms after the model message` (the benchmark reads them). */
+  /** Each piece as it came: `id@offset:ms after the model message`, `id@offset~why:ms` when it says why it came whole (the benchmark and tests read them). */
   arrivals: string[] = [];
   /** The render for which everything was asked again (at most once per render). */
   private resyncedAt = -1;
@@ -32,7 +32,7 @@ export class StageReceiver {
 
   stage(msg: Msg<'stage'>): void {
     const t0 = performance.now();
-    this.arrivals.push(`${msg.id}@${msg.offset}:${Date.now() - Number(document.body.dataset.modelAt ?? 0)}`);
+    this.arrivals.push(`${msg.id}@${msg.offset}${msg.why ? `~${msg.why}` : ''}:${Date.now() - Number(document.body.dataset.modelAt ?? 0)}`);
     const data = this.stream.piece(msg.version, msg.id, msg.data, msg.offset, msg.total);
     if (data) this.store(msg.id, msg.shape, data, msg.pooled);
     this.busyMs += performance.now() - t0;

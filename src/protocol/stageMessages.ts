@@ -21,6 +21,12 @@ export interface WholeStage {
   readonly offset: number;
   readonly total: number;
   readonly pooled?: number;
+  /**
+   * Why it comes whole, where the panel may hold numbers of it (tests name it when a render they
+   * expect incremental is not): 'computed' (the engine computed it anew) or 'unheld' (the worker
+   * does not know the panel to hold them).
+   */
+  readonly why?: 'computed' | 'unheld';
 }
 
 /**

@@ -233,6 +233,7 @@ export class StagePublisher {
       this.post({ type: 'cols', doc: this.doc, version, id: s.id, shape: s.shape, cols, data: out.buffer, base: had.version }, [out.buffer]);
       return;
     }
+    const why = full ? undefined : s.kept ? 'unheld' : 'computed';
     // across a vocabulary wider than the panel draws: pooled as the panel would, with the word of each value
     const pooled = wide ? poolAcrossVocab(s.data, s.shape[0], s.shape[1], this.poolCols) : null;
     this.sent.set(s.id, { data: s.data, version, posting: this.posting, ...(pooled ? { pooled: true } : {}) });
@@ -242,7 +243,7 @@ export class StagePublisher {
     const total = numbers.length;
     for (let offset = 0; offset < total || offset === 0; offset += STAGE_PIECE) {
       const data = numbers.slice(offset, Math.min(total, offset + STAGE_PIECE)).buffer as ArrayBuffer;
-      this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data, offset, total, ...(pooled ? { pooled: pooled.cols } : {}) }, [data]);
+      this.post({ type: 'stage', doc: this.doc, version, id: s.id, shape: s.shape, data, offset, total, ...(pooled ? { pooled: pooled.cols } : {}), ...(why ? { why } : {}) }, [data]);
       if (total === 0) break;
     }
     // the chart of the prediction reads the top words, not the 50,257 probabilities of each token

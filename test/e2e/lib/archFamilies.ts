@@ -74,7 +74,8 @@ export async function ablateIncrementally(wb: Workbench, f: Family): Promise<num
   const before = await resyncs();
   const { version } = await edit(wb, { file: f.file, line, col, text: `"${NEURON}"`, insert: true, panel: view, timeoutMs: 120_000 });
   await until(`version ${version} drawn`, async () => (await renderedVersion(view)) >= version, { timeoutMs: 120_000 });
-  const arrivals = ((await view.locator('body').getAttribute('data-arrivals')) ?? '').split(' ').filter(Boolean).map((a) => a.split('@')[0]);
+  const raw = ((await view.locator('body').getAttribute('data-arrivals')) ?? '').split(' ').filter(Boolean);
+  const arrivals = raw.map((a) => a.split('@')[0]);
   // (a logit-lens stage is posted last: the render before the edit may not have sent layer 0's yet,
   // and then it rightly comes with this one; what it reads, layers.0.out, is still checked)
   const whole = arrivals.filter((id) => !id.includes('.lens.') && (id === 'input' || id.startsWith('layers.0.') || id === 'layers.1.ln1' || id.startsWith('layers.1.attn.')));
@@ -82,7 +83,7 @@ export async function ablateIncrementally(wb: Workbench, f: Family): Promise<num
   // for everything again, and then rightly gets it whole: the worker's side is checked without
   // VS Code in src/worker/ablateKept.test.ts; here a resync is said, and the numbers are checked after)
   const models = await view.locator('body').getAttribute('data-models');
-  if ((await resyncs()) === before) assert.deepEqual(whole, [], `${f.type}: stages sent whole after an ablate of ${NEURON} in version ${version} (${arrivals.join(' ')}; the last model messages' versions: ${models})`);
+  if ((await resyncs()) === before) assert.deepEqual(whole, [], `${f.type}: stages sent whole after an ablate of ${NEURON} in version ${version} (${raw.join(' ')}; the last model messages' versions: ${models})`);
   else console.log(`${f.type}: the panel resynced after the ablate; the render came whole`);
   // what follows the neuron comes anew: layer 1's output holds numbers of this version (a card the
   // panel did not show when the render came, its layers closed by a restore, is sent once shown)
