@@ -160,6 +160,7 @@ describe('Engine: a run stopped between two stages', () => {
     it(`leaves the next run exact, whatever stage it stopped at (${kname})`, () => {
       let stopped = 0;
       let kept = 0;
+      let keptUnreached = 0;
       for (let m = 0; m < 40; m++) {
         const r = rng(5000 + m);
         let model = randomModel(r);
@@ -187,14 +188,41 @@ describe('Engine: a run stopped between two stages', () => {
           model = second.model;
           const got = engine.run(model, second.edits);
           kept += got.filter((s) => s.kept).length;
+          keptUnreached += got.filter((s) => s.kept && !emitted.includes(s.id)).length;
           sameBits(got, forward(model, kernel), `model ${m}, step ${step}: stopped after ${at} of ${plan} stages (${first.id}), then ${second.id}`);
           assert.equal(engine.walking, false);
         }
       }
       assert.ok(stopped > 100, `only ${stopped} runs were stopped before their end`);
       assert.ok(kept > 0, 'the stages before the stop were kept by the next run');
+      assert.ok(keptUnreached > 0, 'stages after the stop, which neither edit touched, were kept too');
     });
   }
+
+  it('a burst: the run of each edit stopped after its first stage; the last run keeps every stage before what the edits touched', () => {
+    for (let m = 0; m < 30; m++) {
+      const r = rng(9000 + m);
+      const model0 = randomModel(r);
+      if (!model0.spec.head) continue;
+      const engine = new Engine(tsKernel);
+      engine.run(model0);
+      // the head's temperature changed back and forth (what a typed burst in one key does): only
+      // the stages that read it differ, and each walk but the last stops after its first stage
+      let model = model0;
+      for (let k = 0; k < 3; k++) {
+        model = { spec: { ...model.spec, head: { ...model.spec.head!, temperature: model.spec.head!.temperature === 1 ? 0.5 : 1 } }, params: model.params };
+        const w = engine.walk(model);
+        w.next();
+        w.return([]);
+      }
+      const got = engine.run(model);
+      sameBits(got, forward(model, tsKernel), `model ${m}`);
+      const plan = engine.planOf(model.spec);
+      const firstReader = plan.findIndex((d) => JSON.stringify(d.args).includes('temperature'));
+      const before = got.slice(0, firstReader < 0 ? got.length : firstReader);
+      assert.deepEqual(before.filter((s) => !s.kept).map((s) => s.id), [], `model ${m}: stages before the first that reads the temperature came anew`);
+    }
+  });
 
   it('a stopped walk cannot be resumed once another has begun', () => {
     const r = rng(77);

@@ -26,6 +26,8 @@ interface Computed {
   readonly model: Model;
   readonly epoch: number;
   readonly walk: number;
+  /** The numbers of its input stages it was computed from (def.inputs' order). */
+  readonly inputs: readonly Float32Array[];
 }
 
 /** The first T0 token rows of a stage are those of a stage of `oldT` tokens computed before (see Engine.keptRows). */
@@ -151,13 +153,15 @@ export class Engine {
     const { T0, oldT } = found && (prev || found.epoch === this.epoch) ? keptOf(found.model) : { T0: 0, oldT: 0 };
     const same = prev !== undefined && prev.key === key;
     const untouched = same && def.inputs.every((i) => stageChanged.get(i) === null) && def.params.every((p) => (changes.get(p) ?? null) === null);
+    // (a stage a stopped walk did not reach: still its model's if nothing it reads changed since)
+    const older = !prev && found !== undefined && this.unchangedSince(found, def, key, model, out);
     let data: Float32Array;
     let changed: Cols;
     let kept: Map<string, Float32Array>;
-    if (untouched) {
-      data = prev.data;
+    if (untouched || older) {
+      data = found!.data;
       changed = null;
-      kept = prev.kept;
+      kept = found!.kept;
     } else if (T0 > 0 && found !== undefined && found.op === def.op.name && def.op.append) {
       // the first T0 tokens kept (the rest appended or replaced): their rows are the last run's
       kept = new Map();
@@ -170,12 +174,24 @@ export class Engine {
       checkSize(`stage ${def.id}`, def.shape, data);
       if (!same) changed = 'all';
     }
-    this.computed.set(def.id, { key, op: def.op.name, data, kept, model, epoch: this.epoch, walk: this.walks });
+    this.computed.set(def.id, { key, op: def.op.name, data, kept, model, epoch: this.epoch, walk: this.walks, inputs: def.inputs.map((i) => out.get(i)!) });
     out.set(def.id, data);
     stageChanged.set(def.id, changed);
     return changed === null ? { id: def.id, shape: def.shape as number[], data, kept: true }
       : changed !== 'all' && prev && prev.data !== data ? { id: def.id, shape: def.shape as number[], data, cols: changed, base: prev.data }
         : { id: def.id, shape: def.shape as number[], data };
+  }
+
+  /**
+   * Whether `found`, computed by a walk before the last (which stopped before it), is what `def`
+   * computes now: no edit in place since (the epoch), the same op and shape, the very param
+   * objects, and the very numbers of its inputs it was computed from (a typed burst stops each
+   * run early; the last run would otherwise compute everything after the stop afresh).
+   */
+  private unchangedSince(found: Computed, def: StageDef, key: string, model: Model, out: Map<string, Float32Array>): boolean {
+    return found.epoch === this.epoch && found.key === key
+      && def.params.every((p) => found.model.params.get(p) === model.params.get(p))
+      && def.inputs.every((i, k) => out.get(i) === found.inputs[k]);
   }
 
   /** The model of the last run (what patched() works from). */
