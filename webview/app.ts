@@ -74,6 +74,7 @@ export class App {
     model: (m) => this.onModelMessage(m),
     stage: (m) => this.receiver.stage(m),
     cols: (m) => this.receiver.cols(m),
+    rows: (m) => this.receiver.rows(m),
     same: (m) => this.receiver.same(m),
     kept: (m) => this.receiver.kept(m),
     top: (m) => {
@@ -209,9 +210,12 @@ export class App {
     this.problems.problems = null;
     this.problems.warnings = warnings;
     this.problems.showBanner();
-    // the same layout: every card keeps its old numbers until the new ones arrive
-    if (begun === 'same') for (const c of this.layout.cards.values()) c.setPending();
-    else {
+    // the same layout: every card keeps its old numbers until the new ones arrive (at another T,
+    // a prompt typed, its shape follows the new plan and its old numbers stay drawn, dimmed)
+    if (begun === 'same') {
+      for (const info of summary.stages) this.layout.cards.get(info.id)?.retarget(info);
+      for (const c of this.layout.cards.values()) c.setPending();
+    } else {
       const t0 = performance.now();
       this.content.replaceChildren(...this.layout.build(summary, this.overview, this.lenses.el, this.generation.el));
       document.body.dataset.layoutMs = String(Math.round(performance.now() - t0)); // (the typing bench splits the panel's part with it)

@@ -45,7 +45,11 @@ export function cardContext(p: PanelLook, headChanged: () => void): CardContext 
       headChanged();
     },
     allHeads: (id) => !!p.state().allHeads[id],
-    stageData: (id) => p.cards().get(id)?.data?.data ?? null,
+    // (numbers of an older T, shown dimmed until the new come, are not the render's: nothing reads them)
+    stageData: (id) => {
+      const c = p.cards().get(id);
+      return c?.current ? c.data!.data : null;
+    },
     setAllHeads: (id, on) => {
       p.state().allHeads[id] = on;
       p.save();

@@ -55,6 +55,32 @@ export class StageReceiver {
     this.busyMs += performance.now() - t0;
   }
 
+  /** The rows from `from` on changed (a prompt typed): the card's rows before them, then these. */
+  rows(msg: Msg<'rows'>): void {
+    const card = this.stream.current(msg.version) ? this.cards().get(msg.id) : undefined;
+    const had = card?.data;
+    if (!card) return;
+    const [rows, width] = msg.shape;
+    const P = msg.pooled;
+    const cols = P ?? width;
+    if (!had || card.dataVersion !== msg.base || (had.pooled?.cols ?? 0) !== (P ?? 0) || had.data.length < msg.from * cols) return this.resync(msg.version);
+    const t0 = performance.now();
+    const got = new Float32Array(msg.data);
+    const n = (rows - msg.from) * cols;
+    if (got.length !== (P ? 2 * n : n)) return this.resync(msg.version);
+    const keep = msg.from * cols;
+    // (pooled: [rows][P] values, then [rows][P] word ids; each part's kept rows, then the new)
+    const data = new Float32Array(P ? 2 * rows * cols : rows * cols);
+    data.set(had.data.subarray(0, keep));
+    data.set(got.subarray(0, n), keep);
+    if (had.pooled) {
+      data.set(had.pooled.words.subarray(0, keep), rows * cols);
+      data.set(got.subarray(n), rows * cols + keep);
+    }
+    this.store(msg.id, msg.shape, data, P);
+    this.busyMs += performance.now() - t0;
+  }
+
   same(msg: Msg<'same'>): void {
     if (!this.stream.current(msg.version)) return;
     const of = this.cards().get(msg.of);

@@ -234,14 +234,14 @@ export class Panel extends Disposable {
         return;
       }
       this.stats.posted.problems++;
-    } else if (m.type === 'stage' || m.type === 'kept' || m.type === 'cols' || m.type === 'same') {
+    } else if (m.type === 'stage' || m.type === 'kept' || m.type === 'cols' || m.type === 'rows' || m.type === 'same') {
       // (a render overtaken by an edit while it streams stops here: the newer one is coming)
       if (m.version !== this.shown || this.isStale(m.version)) {
         this.stats.droppedStale++;
         return;
       }
       // (a stage's numbers, as pieces, changed columns or another stage's: each counts once)
-      if (m.type === 'cols' || m.type === 'same' || (m.type === 'stage' && m.offset === 0)) this.stats.posted.stage++;
+      if (m.type === 'cols' || m.type === 'rows' || m.type === 'same' || (m.type === 'stage' && m.offset === 0)) this.stats.posted.stage++;
     } else if (m.type === 'top' || m.type === 'done') {
       // A render overtaken by an edit while it streamed is not shown as complete: its cards that
       // did not get numbers stay marked as older until the newer render comes.

@@ -12,6 +12,7 @@ export function toWebview(m: FromWorker): ToWebview | null {
       return modelToWebview(m);
     case 'stage':
     case 'cols':
+    case 'rows':
     case 'same':
     case 'kept':
     case 'top':

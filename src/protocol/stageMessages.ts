@@ -44,14 +44,31 @@ export interface StageCols {
   readonly base: number;
 }
 
+/**
+ * The rows of a stage [rows, width] from `from` on (`data`: [rows − from][width], or pooled as a
+ * WholeStage's `pooled`: [rows − from][pooled] values then their word ids); the rows before are
+ * those of the numbers the panel holds of it, sent in version `base` (a prompt typed: the tokens
+ * kept compute the same rows). A panel that holds other numbers asks for everything again.
+ */
+export interface StageRows {
+  readonly type: 'rows';
+  readonly version: number;
+  readonly id: string;
+  readonly shape: readonly number[];
+  readonly from: number;
+  readonly data: ArrayBuffer;
+  readonly base: number;
+  readonly pooled?: number;
+}
+
 /** This stage holds the very numbers of stage `of` of the same version (`layers.i.out`, `output`). */
 export interface SameStage { readonly type: 'same'; readonly version: number; readonly id: string; readonly of: string }
 
 /** This stage of `version` holds the numbers sent in version `base` (not sent again): keep them, now current. */
 export interface KeptStage { readonly type: 'kept'; readonly version: number; readonly id: string; readonly base: number }
 
-/** A stage's numbers, in one of its four encodings. */
-export type StageMessage = WholeStage | StageCols | SameStage | KeptStage;
+/** A stage's numbers, in one of its five encodings. */
+export type StageMessage = WholeStage | StageCols | StageRows | SameStage | KeptStage;
 
 /** The prediction of the stage head.probs just posted: its top words of every token (the panel's chart reads these). */
 export interface TopMessage { readonly type: 'top'; readonly version: number; readonly top: TopWords }

@@ -4,7 +4,7 @@ import { generateModelText } from '../model/generate';
 import { readModel } from '../model/read';
 import type { FromWorker } from '../protocol/worker';
 import { planTokenDims } from './planTokens';
-import { StagePublisher } from './stagePublisher';
+import { keptRows, StagePublisher } from './stagePublisher';
 import { stageView } from './summary';
 import type { Stage } from '../core/stages';
 
@@ -70,7 +70,7 @@ describe('StagePublisher: the summary\'s words and plan, sent only when the pane
     assert.equal(b.s.planKey, a.s.planKey);
     assert.equal(b.s.stages, null, 'the plan is not sent again');
     assert.equal(b.s.tokenDims, null);
-    assert.notEqual(b.s.layoutKey, a.s.layoutKey, 'the layout changed (other shapes): the cards are built anew');
+    assert.equal(b.s.layoutKey, a.s.layoutKey, 'only T changed: the panel keeps its cards (their shapes follow T)');
   });
 
   it('the dims that are T, kept from the plan before when only T changed, are those planning the model at T + 1 finds', () => {
@@ -90,6 +90,41 @@ describe('StagePublisher: the summary\'s words and plan, sent only when the pane
       const m = posted.at(-1) as Extract<FromWorker, { type: 'model' }>;
       assert.deepEqual(m.summary!.tokenDims, planTokenDims(p.map(stageView), f.model.spec), `T ${seq}, d_ff ${dFf}`);
     }
+  });
+
+});
+
+describe('StagePublisher: the rows after those the panel holds (a prompt typed)', () => {
+  const stage = (id: string, rows: number, width: number, f: (r: number, c: number) => number) =>
+    ({ id, shape: [rows, width], data: Float32Array.from({ length: rows * width }, (_, i) => f(Math.floor(i / width), i % width)) }) as unknown as Parameters<StagePublisher['postStage']>[0];
+
+  it('a token more, or the last one replaced: a rows message from the first row that differs; the rest bit for bit', () => {
+    const posted: FromWorker[] = [];
+    const pub = new StagePublisher('doc', (m) => posted.push(m), (s) => s);
+    pub.subscribe(true);
+    pub.want(null);
+    const f = (r: number, c: number): number => Math.sin(r * 7 + c);
+    pub.postStage(stage('layers.0.out', 3, 5, f), 1, false);
+    assert.equal(posted.at(-1)!.type, 'stage');
+    pub.postStage(stage('layers.0.out', 4, 5, f), 2, false);
+    const m = posted.at(-1)!;
+    assert.ok(m.type === 'rows');
+    assert.deepEqual([m.from, m.base, m.shape], [3, 1, [4, 5]]);
+    assert.deepEqual([...new Float32Array(m.data)], Array.from({ length: 5 }, (_, c) => Math.fround(f(3, c))));
+    pub.postStage(stage('layers.0.out', 4, 5, (r, c) => (r === 3 ? -f(r, c) : f(r, c))), 3, false);
+    const last = posted.at(-1)!;
+    assert.ok(last.type === 'rows' && last.from === 3 && last.base === 2, 'the last token replaced: its row alone');
+    pub.postStage(stage('layers.0.out', 4, 5, (r, c) => f(r, c) + 1), 4, false);
+    assert.equal(posted.at(-1)!.type, 'stage', 'the first row changed: the stage whole');
+  });
+
+  it('keptRows: leading rows equal bit for bit (−0 is not 0), 0 when none or when every row is', () => {
+    const a = Float32Array.from([1, 2, 3, 4, 5, 6]);
+    assert.equal(keptRows(a, Float32Array.from([1, 2, 3, 4, 9, 9]), 2), 2);
+    assert.equal(keptRows(a, Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]), 2), 3);
+    assert.equal(keptRows(a, Float32Array.from([1, 2, 3, 4, 5, 6]), 2), 0, 'all equal: kept or whole, not rows');
+    assert.equal(keptRows(Float32Array.from([0, 1]), Float32Array.from([-0, 1, 2, 3]), 2), 0);
+    assert.equal(keptRows(a, Float32Array.from([1, 2]), 2), 0, 'fewer rows, all equal: whole');
   });
 });
 

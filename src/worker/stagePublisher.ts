@@ -162,13 +162,13 @@ export class StagePublisher {
 
   /** The model's summary; a new layout key when its stages, tokens or words changed (the panel then holds nothing). */
   private summary(m: ModelFile, plan: readonly StageDef[]): ModelSummary {
-    const signature = layoutSignature(m, plan);
+    const planned = this.plannedOf(plan, m.model.spec);
+    const signature = layoutSignature(m, stagesAtT(planned.views, planned.dims, 0));
     if (signature !== this.layout.signature || !sameStrings(m.vocab, this.layout.vocab)) {
       this.layout = { signature, vocab: m.vocab, key: this.layout.key + 1 };
       this.sent.clear(); // (a panel builds its cards anew for another layout: they hold nothing)
     }
     if (!sameStrings(m.vocab, this.words.vocab)) this.words = { vocab: m.vocab, key: this.words.key + 1 };
-    const planned = this.plannedOf(plan, m.model.spec);
     const summary = summarize(m, planned.views, { layoutKey: this.layout.key, vocabKey: this.words.key, planKey: planned.key }, planned.dims);
     this.shownFirst = shownFirst(summary.stages, summary.layers.length);
     return summary;
@@ -224,13 +224,25 @@ export class StagePublisher {
     }
     if (!wide) this.sentNow.byData.set(s.data, s.id);
     // a few columns changed from the numbers the panel holds: those columns alone
-    if (had && !had.pooled && !wide && s.cols && s.base && had.data === s.base && s.shape.length === 2 && s.cols.size * 4 < s.shape[1]) {
+    if (had && !had.pooled && !wide && s.cols && s.base && had.data === s.base && had.data.length === s.data.length && s.shape.length === 2 && s.cols.size * 4 < s.shape[1]) {
       this.sent.set(s.id, { data: s.data, version, posting: this.posting });
       const [rows, width] = s.shape;
       const cols = [...s.cols].sort((a, b) => a - b);
       const out = new Float32Array(rows * cols.length);
       for (let r = 0; r < rows; r++) for (let k = 0; k < cols.length; k++) out[r * cols.length + k] = s.data[r * width + cols[k]];
       this.post({ type: 'cols', doc: this.doc, version, id: s.id, shape: s.shape, cols, data: out.buffer, base: had.version }, [out.buffer]);
+      return;
+    }
+    // the rows before `from` are those the panel holds (a prompt typed: the tokens kept): the rest alone
+    const from = had && !!had.pooled === !!wide && s.shape.length === 2 ? keptRows(had.data, s.data, s.shape[1]) : 0;
+    if (had && from > 0) {
+      this.sent.set(s.id, { data: s.data, version, posting: this.posting, ...(wide ? { pooled: true } : {}) });
+      const [rows, width] = s.shape;
+      const rest = s.data.subarray(from * width);
+      const p = wide ? poolAcrossVocab(rest, rows - from, width, this.poolCols) : null;
+      const data = (p ? p.data : rest.slice()).buffer as ArrayBuffer;
+      this.post({ type: 'rows', doc: this.doc, version, id: s.id, shape: s.shape, from, data, base: had.version, ...(p ? { pooled: p.cols } : {}) }, [data]);
+      if (s.id === HEAD_PROBS) this.post({ type: 'top', doc: this.doc, version, top: topWords(s.data, rows, width, PREDICTION_TOP) });
       return;
     }
     const why = full ? undefined : s.kept ? 'unheld' : 'computed';
@@ -249,6 +261,25 @@ export class StagePublisher {
     // the chart of the prediction reads the top words, not the 50,257 probabilities of each token
     if (s.id === HEAD_PROBS && s.shape.length === 2) this.post({ type: 'top', doc: this.doc, version, top: topWords(s.data, s.shape[0], s.shape[1], PREDICTION_TOP) });
   }
+}
+
+/**
+ * How many leading rows (`width` numbers each) of `now` are bit for bit those of `held`: the rows a
+ * 'rows' message leaves out. 0 unless fewer than all rows of `now` (else the stage is kept or whole).
+ */
+export function keptRows(held: Float32Array, now: Float32Array, width: number): number {
+  if (width === 0 || held === now) return 0;
+  const rows = Math.min(held.length, now.length) / width;
+  const a = new Uint32Array(held.buffer, held.byteOffset, held.length);
+  const b = new Uint32Array(now.buffer, now.byteOffset, now.length);
+  let r = 0;
+  for (; r < rows; r++) {
+    const o = r * width;
+    let same = true;
+    for (let c = 0; c < width; c++) if (a[o + c] !== b[o + c]) { same = false; break; }
+    if (!same) break;
+  }
+  return r * width < now.length ? r : 0;
 }
 
 /** Every dim `dims` marks as T (a bit per dim of each stage's shape, as core/stageView.ts's tokenDims) is `T`. */

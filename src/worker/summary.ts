@@ -12,9 +12,15 @@ export function stageView(d: StageDef): StageView {
   return view;
 }
 
-/** The stages and tokens the panel lays out (with the words, compared apart: 50,257 of them for GPT-2): the same key, the same cards. */
-export function layoutSignature(m: ModelFile, plan: readonly StageDef[]): string {
-  return JSON.stringify([plan.map((s) => [s.id, s.shape, s.title]), m.tokens]);
+/**
+ * The stages the panel lays out (with the words, compared apart: 50,257 of them for GPT-2): the
+ * same key, the same cards. `atT0`: the plan with its dims that are T set to 0, so a prompt typed
+ * (another T, other tokens) keeps the cards; the panel sets their shapes and labels to the new T.
+ * An SAE's cards are laid out by their tokens: with an SAE the tokens are part of it.
+ */
+export function layoutSignature(m: ModelFile, atT0: readonly StageView[]): string {
+  const sae = atT0.some((s) => s.id.includes('.sae.'));
+  return JSON.stringify([atT0.map((s) => [s.id, s.shape, s.title]), sae ? m.tokens : null]);
 }
 
 /** The numbers that say what changed since the last summary (ModelSummary's layoutKey, vocabKey, planKey). */

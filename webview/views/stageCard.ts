@@ -48,7 +48,11 @@ export class StageCard {
   private readonly extraBox: HTMLElement;
   private extra: { title: string; view: HeatmapView; data: Float32Array; shape: readonly number[] } | null = null;
 
-  constructor(readonly info: StageView, private readonly shape: readonly number[], private readonly ctx: CardContext) {
+  private readonly shapeEl: HTMLElement;
+
+  constructor(private _info: StageView, private shape: readonly number[], private readonly ctx: CardContext) {
+    const info = _info;
+    this.shapeEl = h('span', { class: 'card-shape' }, ` ${shapeLabel(shape)}`);
     this.controls = h('div', { class: 'card-controls' });
     this.legendBox = h('div', { class: 'card-legend' });
     this.smallGrid = h('div', { class: 'small-multiples', hidden: true });
@@ -57,7 +61,7 @@ export class StageCard {
     // (VS Code's webview context menu reads data-vscode-context: the export commands get the stage)
     this.el = h('section', { class: 'card', 'data-stage-id': info.id, 'data-state': 'waiting', 'data-vscode-context': JSON.stringify({ webviewSection: 'stage', stageId: info.id }) },
       h('header', { class: 'card-header' },
-        h('h3', { class: 'card-title' }, info.title, h('span', { class: 'card-shape' }, ` ${shapeLabel(shape)}`)),
+        h('h3', { class: 'card-title' }, info.title, this.shapeEl),
         h('p', { class: 'card-meaning' }, info.meaning)),
       this.body);
     this.main.canvasElement.dataset.stageId = info.id;
@@ -130,6 +134,28 @@ export class StageCard {
     x.view.paint(this.paintOpts(range), this.body.clientWidth);
   }
 
+  /** What the card shows: its stage as the render on screen plans it. */
+  get info(): StageView {
+    return this._info;
+  }
+
+  /**
+   * The render on screen plans this stage at another T (a prompt typed, the same cards): its shape
+   * follows; numbers of the old T stay drawn, dimmed, until the new ones come.
+   */
+  retarget(info: StageView): void {
+    this._info = info;
+    if (shapeLabel(info.shape) === shapeLabel(this.shape)) return;
+    this.shape = info.shape;
+    this.shapeEl.textContent = ` ${shapeLabel(info.shape)}`;
+  }
+
+  /** The card holds numbers of the shape the render on screen plans (not an older T's). */
+  get current(): boolean {
+    const st = this.stage;
+    return !!st && st.shape.length === this.shape.length && st.shape.every((n, i) => n === this.shape[i]);
+  }
+
   /** The numbers shown are those of the current render too (the stage did not change). */
   setCurrent(): void {
     this.el.dataset.state = 'drawn';
@@ -156,6 +182,7 @@ export class StageCard {
   draw(force = false): void {
     const st = this.stage;
     if (!st || this.el.offsetParent === null) return; // collapsed or hidden: drawn when shown
+    if (!this.current) return; // (numbers of an older T: left drawn as they are, dimmed, until the new come)
     const width = this.body.clientWidth;
     if (!force && width === this.lastWidth) return;
     this.lastWidth = width;

@@ -169,6 +169,7 @@ describe('a newer change stops the run in flight', () => {
     const live = new Live(text, CHECKPOINT_FILE, STORE);
     await live.done(1);
     await stopMidRun(live, () => live.replace('407]', '407, 261]'), () => live.replace('261]', '261, 300]'), 2, 'a token appended, then another', CHECKPOINT_FILE, STORE);
+    assert.ok(live.messages.some((m) => m.type === 'rows' && m.from === 3 && m.version === live.version), 'the panel kept its cards: the new tokens\' rows alone');
     await stopMidRun(live, () => live.replace(', 300]', ']'), () => live.replace('403, ', ''), 5, 'a token deleted, then another', CHECKPOINT_FILE, STORE);
     live.session.dispose();
   });
