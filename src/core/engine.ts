@@ -86,9 +86,10 @@ export class Engine {
    * The same run a stage at a time: it yields after each stage, so that its caller can read newer
    * edits between two stages and stop it there (`return()`). A walk stopped, or left unfinished
    * when the next one begins, leaves the engine as of its model for the stages it computed; the
-   * stages it did not reach hold an older model's numbers, and what changed since is known only
-   * against this one's: the next run computes those afresh, but for their rows of the token ids
-   * both keep when no param changed since (a prompt typed: each key stops the run before). So the
+   * stages it did not reach hold an older model's numbers: the next run keeps one whose op, param
+   * objects and input numbers are those it was computed from, with no edit in place since
+   * (unchangedSince), and computes the others afresh, but for their rows of the token ids both
+   * keep when no param changed since (a prompt typed: each key stops the run before). So the
    * next run takes only the edits made after this one's (its own were applied when it began).
    */
   *walk(model: Model, edits: ParamChanges = new Map(), emit?: StageSink): Generator<string, Stage[], void> {
