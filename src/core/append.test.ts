@@ -13,6 +13,7 @@ import type { Model } from './model';
 import { halfPanelsInto, type HalfDtype } from './halfWeights';
 import type { Param } from './params';
 import type { ModelSpec } from './spec';
+import type { Stage } from './stages';
 import { createWasmKernel } from './wasm';
 import { rng } from './rng';
 
@@ -289,5 +290,37 @@ describe('engine: the last tokens of a causal input replaced (a prompt typed at 
       const want = forward(model, tsKernel);
       got.forEach((s, i) => assert.ok(Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength).equals(Buffer.from(want[i].data.buffer, want[i].data.byteOffset, want[i].data.byteLength)), `${s.id} bit for bit (stopped after ${stopAt})`));
     }
+  });
+});
+
+describe('engine: appended rows written in place (rowBuffer.ts)', () => {
+  it('a token appended after the last run\'s leaves no stage handed out changed, and writes the row-by-row stages\' new rows after their kept ones without copying them', () => {
+    const r = rng(37);
+    const [C, F, NH, KVH, V, L] = [8, 16, 2, 2, 11, 2];
+    const ps = params('gpt2', r, C, F, NH, KVH, V, L);
+    const engine = new Engine(tsKernel);
+    const handed: Array<[string, Float32Array, Float32Array]> = [];
+    let last: Stage[] = [];
+    // appended, appended, a branch from the same three (the last replaced), appended, shorter, appended, the first another
+    const steps = [[3, 1, 4], [3, 1, 4, 1], [3, 1, 4, 1, 5], [3, 1, 4, 2], [3, 1, 4, 2, 6], [3, 1, 4, 2, 6, 5], [3, 1], [3, 1, 9], [7, 1, 9, 2]];
+    let inPlace = 0;
+    for (const ids of steps) {
+      const model: Model = { spec: spec('gpt2', ids, C, F, NH, KVH, V, L), params: ps };
+      const got = engine.run(model);
+      const want = forward(model, tsKernel);
+      got.forEach((s, i) => assert.deepEqual([...s.data], [...want[i].data], `${s.id} (${ids})`));
+      const before = new Map(last.map((s) => [s.id, s]));
+      const appended = last.length > 0 && ids.length === (before.get('head.logits')!.shape[0] + 1);
+      for (const id of ['head.logits', 'layers.1.ffn.act', 'layers.0.out']) {
+        const s = got.find((x) => x.id === id)!;
+        if (s.data.buffer === before.get(id)?.data.buffer) inPlace++;
+        else if (appended && ids.length > 4) assert.fail(`${id}: T ${ids.length - 1} → ${ids.length} copied its rows`);
+      }
+      for (const s of got) handed.push([`${s.id} (${ids})`, s.data, s.data.slice()]);
+      for (const [name, now, was] of handed) assert.ok(Buffer.from(now.buffer, now.byteOffset, now.byteLength).equals(Buffer.from(was.buffer, was.byteOffset, was.byteLength)), `${name} unchanged after the run of ${ids}`);
+      last = got;
+    }
+    assert.ok(inPlace >= 9, `stages written in place: ${inPlace}`);
+    engine.dispose();
   });
 });

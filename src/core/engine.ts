@@ -11,6 +11,7 @@ import type { StageContext, StageDef } from './graph';
 import type { MatmulKernel, Packed } from './kernel';
 import { bLayoutOf, packParam, type Model } from './model';
 import { rowsAreOutputs, weightsOf, type Cols, type Param, type ParamChanges } from './params';
+import { appendRows } from './rowBuffer';
 import { planModel } from './plan';
 import type { ModelSpec } from './spec';
 import type { Stage, StageSink } from './stages';
@@ -291,11 +292,8 @@ export class Engine {
     };
     const rows: StageContext = { ...ctx, T: T - T0, previous: null, kept: () => null, keep: () => undefined, input: (id) => out.get(id)!.subarray(T0 * width(id)) };
     const fresh = def.op.run(rows, def.args).data;
-    const W = def.shape.slice(1).reduce((x, y) => x * y, 1);
-    const data = new Float32Array(T * W);
-    data.set(previous.subarray(0, T0 * W));
-    data.set(fresh.subarray(0, (T - T0) * W), T0 * W);
-    return data;
+    // (the rows kept are not copied when the new go after them in place: rowBuffer.ts)
+    return appendRows(previous, T0, fresh, T, def.shape.slice(1).reduce((x, y) => x * y, 1));
   }
 
   /** The stages of a model of this spec (planned once per spec). */
