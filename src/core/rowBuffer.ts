@@ -38,3 +38,8 @@ export function appendRows(previous: Float32Array, T0: number, fresh: Float32Arr
   filled.set(room, n);
   return out;
 }
+
+/** Whether `held`'s numbers are the leading numbers of `now` by construction: two views of one row buffer (whose rows are never written again). */
+export function leadingView(held: Float32Array, now: Float32Array): boolean {
+  return held.buffer === now.buffer && filled.has(held.buffer) && held.byteOffset === 0 && now.byteOffset === 0 && held.length <= now.length;
+}

@@ -4,6 +4,7 @@ import { generateModelText } from '../model/generate';
 import { readModel } from '../model/read';
 import type { FromWorker } from '../protocol/worker';
 import { planTokenDims } from './planTokens';
+import { appendRows } from '../core/rowBuffer';
 import { keptRows, StagePublisher } from './stagePublisher';
 import { stageView } from './summary';
 import type { Stage } from '../core/stages';
@@ -125,6 +126,17 @@ describe('StagePublisher: the rows after those the panel holds (a prompt typed)'
     assert.equal(keptRows(a, Float32Array.from([1, 2, 3, 4, 5, 6]), 2), 0, 'all equal: kept or whole, not rows');
     assert.equal(keptRows(Float32Array.from([0, 1]), Float32Array.from([-0, 1, 2, 3]), 2), 0);
     assert.equal(keptRows(a, Float32Array.from([1, 2]), 2), 0, 'fewer rows, all equal: whole');
+  });
+
+  it('keptRows: a token appended in place (rowBuffer.ts) keeps the held rows without reading them; a copy is compared', () => {
+    const held = appendRows(Float32Array.from([1, 2, 3, 4]), 2, Float32Array.from([5, 6]), 3, 2);
+    const now = appendRows(held, 3, Float32Array.from([7, 8]), 4, 2);
+    assert.equal(now.buffer, held.buffer, 'in place');
+    assert.equal(keptRows(held, now, 2), 3);
+    assert.equal(keptRows(now, now.subarray(0, 6), 2), 0, 'fewer rows: whole');
+    const other = appendRows(now.subarray(0, 4), 2, Float32Array.from([9, 9, 7, 8]), 4, 2); // (its row 2 replaced: a buffer of its own)
+    assert.notEqual(other.buffer, now.buffer);
+    assert.equal(keptRows(held, other, 2), 2, 'compared bit for bit');
   });
 });
 

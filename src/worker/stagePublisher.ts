@@ -8,6 +8,7 @@ import { shownFirst } from '../core/shownFirst';
 import type { ModelSpec } from '../core/spec';
 import { stagesAtT } from '../core/stageView';
 import type { Stage } from '../core/stages';
+import { leadingView } from '../core/rowBuffer';
 import type { ModelFile } from '../model/read';
 import type { AxisKind, ModelSummary, StageView, SummaryMessage } from '../protocol/stages';
 import type { FromWorker, ReadCancelledAt, WorkerProblem } from '../protocol/worker';
@@ -269,6 +270,8 @@ export class StagePublisher {
  */
 export function keptRows(held: Float32Array, now: Float32Array, width: number): number {
   if (width === 0 || held === now) return 0;
+  // (a token appended in place: the held rows are the new stage's first, unread; rowBuffer.ts)
+  if (leadingView(held, now)) return held.length < now.length ? held.length / width : 0;
   const rows = Math.min(held.length, now.length) / width;
   const a = new Uint32Array(held.buffer, held.byteOffset, held.length);
   const b = new Uint32Array(now.buffer, now.byteOffset, now.length);
