@@ -5,6 +5,9 @@
 // the view that ends at that mark. Any other (a stage whose last tokens are replaced, a second
 // token appended to a stage another append already extended) gets a buffer of its own.
 //
+// The room is not in runSize.ts's count (a run's stages as the plan shapes them): an appending run
+// holds at most a quarter more, or 8 rows a stage, within the half of memory a run leaves free.
+//
 // Shapes: a view is [T, W] (T rows of W numbers); `previous` its first T0 rows.
 
 /** Numbers written into each buffer (its fill mark): views of it end at or before this. */
