@@ -95,6 +95,9 @@ describe('a checkpoint (stories260K) in a real VS Code', function () {
     // (greedy decoding from BOS goes on 432 383: llama2.c's continuation)
     const caption = await prediction(/predicts "#383"/);
     assert.match(caption, /After "#432"/);
+    // the lens above token_ids follows to the same text (VS Code asks for lenses again once the run is done)
+    const lenses = (): Promise<string[]> => wb.page.locator('.codelens-decoration').allInnerTexts();
+    await until('the code lens above token_ids counts the 6 tokens', async () => (await lenses()).some((t) => /^6 tokens: #1 #403 #407 #261 #378 #432/.test(t)), { describe: async () => `lenses: ${JSON.stringify(await lenses())}` });
     await wb.screenshot('checkpoint-stories260K-edited');
   });
 
