@@ -28,6 +28,7 @@
 //              opens and is edited: the longest our code holds it (--profile: and what ran there)
 //   open       a GPT-2-small-shaped checkpoint opened in a real VS Code: Quick Open → every stage drawn
 //   open8b     (only when named) a Llama-3.1-8B-shaped one (16 GB) opened in a real VS Code, and an ablate
+//   webgemma   (only when named) a Gemma-2-2B-shaped one (5.2 GB) in the web worker host: drawn or refused
 //   keystroke  a digit typed into W1 in a real VS Code (Playwright + Chromium) → the panel's new
 //              heatmaps drawn: d = 64, d = 512, and d = 512 handed to VS Code's JSON service
 //   typing     " basketball" typed into a GPT-2-small-shaped checkpoint's prompt at 120 ms per key in a
@@ -872,6 +873,18 @@ function hosts(): void {
 
 // --- opening a checkpoint, in a real VS Code ---------------------------------------------------------------
 
+function webGemma(): void {
+  console.log('\n# webgemma: a Gemma-2-2B-shaped checkpoint (5.2 GB BF16) opened in the web worker host: drawn, or refused at `checkpoint`');
+  const r = runInVsCode<{ outcome: string; ms: number }>('webGemma2b.js', 1800, { 'files.autoSave': 'off', 'remote.extensionKind': { 'ffn-lens.ffn-lens': ['web'] } }, 'webgemma');
+  const j = r.figures;
+  if (!j) {
+    console.log(`  skipped: the VS Code run did not finish (${lastLines(r)})`);
+    return;
+  }
+  information('Gemma-2-2B-shaped checkpoint (5.2 GB BF16) in the web worker host: Visualize → drawn or refused', 'ms', { median: j.ms, min: j.ms, max: j.ms, n: 1 }, j.outcome);
+  results.webgemma = j;
+}
+
 function open8b(): void {
   console.log('\n# open8b: a Llama-3.1-8B-shaped checkpoint (16 GB BF16) opened in a real VS Code (code-server + Chromium): Visualize → every stage drawn, then an ablate');
   const r = runInVsCode<{ makeMs: number; openToDrawnMs: number; computeMs: number; ablateToDrawnMs: number; memoryBeforeMB: number; memoryPeakMB: number; peakGrowthMB: number }>('open8b.js', 3600, { 'files.autoSave': 'off' }, 'open8b');
@@ -1046,6 +1059,7 @@ async function main(): Promise<void> {
   await section('host', host);
   await section('open', openCheckpoint);
   if (only?.has('open8b')) await section('open8b', open8b); // (asked for alone: 16 GB written, 30-40 min)
+  if (only?.has('webgemma')) await section('webgemma', webGemma); // (asked for alone: 5.2 GB written)
   await section('keystroke', keystroke);
   await section('typing', promptTyping);
   await section('hosts', hosts);

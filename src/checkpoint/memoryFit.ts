@@ -47,7 +47,7 @@ export interface MemoryProbe {
 function browserProbe(): MemoryProbe {
   const device = (globalThis as { navigator?: { deviceMemory?: number } }).navigator?.deviceMemory;
   const total = typeof device === 'number' && device > 0 ? device * 2 ** 30 : 2 ** 33;
-  return { free: () => total / 2, total: () => total, what: "this browser's share of memory (half of what it reports)" };
+  return { free: () => total / 2, total: () => total, what: "the memory this browser reports" };
 }
 
 let probe: MemoryProbe = browserProbe();

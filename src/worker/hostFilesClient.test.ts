@@ -124,14 +124,14 @@ describe('hostFilesClient: the worker\'s files through the web host', () => {
 
   it('a file larger than the worker can hold is asked for with that limit, and the host\'s TooLarge is said in our words, with both sizes', async () => {
     const asked: Extract<FromWorker, { type: 'fs' }>[] = [];
-    const c = hostFilesClient((m) => void (m.type === 'fs' && asked.push(m)), undefined, () => ({ bytes: 2.15e9, what: "this browser's share of memory (half of what it reports)" }));
+    const c = hostFilesClient((m) => void (m.type === 'fs' && asked.push(m)), undefined, () => ({ bytes: 2.15e9, what: "the memory this browser reports" }));
     const big = c.files.read('/w/gemma/model.safetensors', 0, 8);
     await settle();
     assert.equal(asked[0].op, 'read');
     assert.equal((asked[0] as { limit?: number }).limit, 2.15e9);
     c.reply({ type: 'fsReply', id: asked[0].id, error: 'TooLarge', size: 5.23e9 });
     await assert.rejects(big, (e: Error) => e.name === 'CheckpointError' && e.message === 'model.safetensors is 5.2 GB: the web extension host holds a checkpoint file whole while it reads its weights '
-      + '(VS Code\'s file system reads whole files only), and can give it 2.1 GB (half of this browser\'s share of memory (half of what it reports), 4.3 GB); '
+      + '(VS Code\'s file system reads whole files only), and can give it 2.1 GB (half of the memory this browser reports, 4.3 GB); '
       + 'open it where the extension runs in Node (the desktop, or "remote.extensionKind" "workspace"), or a smaller model');
   });
 
