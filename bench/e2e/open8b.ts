@@ -7,12 +7,10 @@
 // (about 30-40 min). The checkpoint is written by scripts/make-checkpoint.mjs into the window's
 // folder and deleted with it.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { edit } from '../../test/e2e/lib/editor';
 import { Workbench } from '../../test/e2e/lib/workbench';
-import { bodyStamps, rendered } from './panelProbe';
+import { bodyStamps, rendered, visualizePanel, writeShapeCheckpoint } from './panelProbe';
 
 const FILE = 'llama-3.1-8b.ffn.json';
 const FOLDER = 'llama-3.1-8b-bf16';
@@ -32,23 +30,13 @@ describe('opening a Llama-3.1-8B-shaped checkpoint in a real VS Code (benchmark)
     const wb = await Workbench.open({ name: 'open8b', files: { [FILE]: TEXT }, waitForFile: FILE, viewport: { width: 1600, height: 1000 }, timeoutMs: 180_000 });
     try {
       const t0 = Date.now();
-      const made = spawnSync(process.execPath, [resolve(__dirname, '..', '..', '..', 'scripts', 'make-checkpoint.mjs'), '--shape', 'llama-3.1-8b', '--dtype', 'bf16', join(wb.folder, FOLDER)], { encoding: 'utf8' });
-      assert.equal(made.status, 0, made.stderr);
+      writeShapeCheckpoint(wb, 'llama-3.1-8b', FOLDER);
       const makeMs = Date.now() - t0;
       const before = usedMB();
       let peak = before;
       const sampler = setInterval(() => { peak = Math.max(peak, usedMB()); }, 500);
       try {
-        await wb.openFile(FILE);
-        const t1 = Date.now();
-        await wb.runCommand('FFN Lens: Visualize FFN');
-        let frame = null;
-        for (let i = 0; i < 600 && !frame; i++) {
-          const t = (await wb.webviewTitles()).find((x) => x.startsWith('FFN Lens'));
-          if (t) frame = await wb.webviewFrame(t);
-          else await wb.page.waitForTimeout(100);
-        }
-        assert.ok(frame, 'a panel opened');
+        const { title, frame, ranAt: t1 } = await visualizePanel(wb, FILE);
         let shot = false;
         for (let i = 0; i < 2400 && (await rendered(frame)).v < 0; i++) {
           if (!shot && Date.now() - t1 > 90_000) {
@@ -64,7 +52,7 @@ describe('opening a Llama-3.1-8B-shaped checkpoint in a real VS Code (benchmark)
         const d = await bodyStamps(frame);
         // an ablate in the middle layer, typed after the token ids
         const t2 = Date.now();
-        const panel = await wb.webview(await wb.webviewTitles().then((ts) => ts.find((x) => x.startsWith('FFN Lens'))!));
+        const panel = await wb.webview(title);
         await edit(wb, { file: FILE, line: 5, text: ', "ablate": ["layers.16.ffn.neuron.7"]', insert: true, panel, timeoutMs: 1_200_000 });
         const after = await rendered(frame);
         const ablateMs = after.at - t2;

@@ -2,6 +2,8 @@
 // in the workbench, kept apart from any test: a benchmark file that imported another's would run
 // that one's tests too (mocha registers every describe it loads).
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import type { Frame } from 'playwright-core';
 import type { Workbench } from '../../test/e2e/lib/workbench';
 
@@ -95,4 +97,23 @@ export function w1Digit(text: string): { line: number; col: number } {
  */
 export async function focusEditor(wb: Workbench): Promise<void> {
   await wb.runCommand('View: Focus First Editor Group');
+}
+
+/** A random-weight checkpoint of a real shape (scripts/make-checkpoint.mjs, BF16) written into the window's folder as `folder`. */
+export function writeShapeCheckpoint(wb: Workbench, shape: string, folder: string): void {
+  const made = spawnSync(process.execPath, [resolve(__dirname, '..', '..', '..', 'scripts', 'make-checkpoint.mjs'), '--shape', shape, '--dtype', 'bf16', join(wb.folder, folder)], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+}
+
+/** Visualize FFN run on `file` (opened first): the panel's title and frame once it is there, drawn or not. `ranAt`: when the command was run. */
+export async function visualizePanel(wb: Workbench, file: string): Promise<{ title: string; frame: Frame; ranAt: number }> {
+  await wb.openFile(file);
+  const ranAt = Date.now();
+  await wb.runCommand('FFN Lens: Visualize FFN');
+  for (let i = 0; i < 600; i++) {
+    const title = (await wb.webviewTitles()).find((x) => x.startsWith('FFN Lens'));
+    if (title) return { title, frame: await wb.webviewFrame(title), ranAt };
+    await wb.page.waitForTimeout(100);
+  }
+  throw new Error(`no FFN Lens panel opened for ${file}`);
 }

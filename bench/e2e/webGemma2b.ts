@@ -4,11 +4,9 @@
 // needs and what there is, never an internal error, a frozen tab or a dead worker. Information:
 // `node dist/bench.js --only webgemma` (5.2 GB written into the window's folder, deleted with it).
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Workbench } from '../../test/e2e/lib/workbench';
-import { rendered } from './panelProbe';
+import { rendered, visualizePanel, writeShapeCheckpoint } from './panelProbe';
 
 const FILE = 'gemma-2-2b.ffn.json';
 const FOLDER = 'gemma-2-2b-bf16';
@@ -20,18 +18,8 @@ describe('a Gemma-2-2B-shaped checkpoint in the web worker host (benchmark)', fu
   it('opens, or is refused at checkpoint with a clear message', async () => {
     const wb = await Workbench.open({ name: 'webgemma', files: { [FILE]: TEXT }, waitForFile: FILE, viewport: { width: 1600, height: 1000 }, timeoutMs: 180_000 });
     try {
-      const made = spawnSync(process.execPath, [resolve(__dirname, '..', '..', '..', 'scripts', 'make-checkpoint.mjs'), '--shape', 'gemma-2-2b', '--dtype', 'bf16', join(wb.folder, FOLDER)], { encoding: 'utf8' });
-      assert.equal(made.status, 0, made.stderr);
-      await wb.openFile(FILE);
-      const t0 = Date.now();
-      await wb.runCommand('FFN Lens: Visualize FFN');
-      let frame = null;
-      for (let i = 0; i < 600 && !frame; i++) {
-        const t = (await wb.webviewTitles()).find((x) => x.startsWith('FFN Lens'));
-        if (t) frame = await wb.webviewFrame(t);
-        else await wb.page.waitForTimeout(100);
-      }
-      assert.ok(frame, 'a panel opened');
+      writeShapeCheckpoint(wb, 'gemma-2-2b', FOLDER);
+      const { frame, ranAt: t0 } = await visualizePanel(wb, FILE);
       // drawn, or a problem at `checkpoint` in the Problems view / the panel's text
       let outcome = '';
       for (let i = 0; i < 1500 && !outcome; i++) {
