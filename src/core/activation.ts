@@ -115,7 +115,7 @@ export const activationOp: StageOp<ActivationArgs> = {
     const units = ctx.param(a.units)?.data ?? null;
     let cols: Cols = ctx.full ? 'all' : unionCols(unionCols(ctx.changed(a.up), a.gate === null ? null : ctx.changed(a.gate)), ctx.paramChanged(a.units));
     if (cols === 'all' || ctx.previous === null) {
-      const act = new Float32Array(T * a.F);
+      const act = ctx.rows(a.F);
       activationColumns(act, up, gate, a.activation, units, T, a.F, null);
       return { data: act, changed: 'all' };
     }

@@ -304,23 +304,28 @@ describe('engine: appended rows written in place (rowBuffer.ts)', () => {
     // appended, appended, a branch from the same three (the last replaced), appended, shorter, appended, the first another
     const steps = [[3, 1, 4], [3, 1, 4, 1], [3, 1, 4, 1, 5], [3, 1, 4, 2], [3, 1, 4, 2, 6], [3, 1, 4, 2, 6, 5], [3, 1], [3, 1, 9], [7, 1, 9, 2]];
     let inPlace = 0;
+    let lastIds: number[] = [];
+    let shorter = false; // (the last run a view of fewer rows than its buffer holds: a token appended to it copies)
     for (const ids of steps) {
       const model: Model = { spec: spec('gpt2', ids, C, F, NH, KVH, V, L), params: ps };
       const got = engine.run(model);
       const want = forward(model, tsKernel);
       got.forEach((s, i) => assert.deepEqual([...s.data], [...want[i].data], `${s.id} (${ids})`));
       const before = new Map(last.map((s) => [s.id, s]));
-      const appended = last.length > 0 && ids.length === (before.get('head.logits')!.shape[0] + 1);
+      const appended = ids.length === lastIds.length + 1 && lastIds.every((x, i) => ids[i] === x);
       for (const id of ['head.logits', 'layers.1.ffn.act', 'layers.0.out']) {
         const s = got.find((x) => x.id === id)!;
         if (s.data.buffer === before.get(id)?.data.buffer) inPlace++;
-        else if (appended && ids.length > 4) assert.fail(`${id}: T ${ids.length - 1} → ${ids.length} copied its rows`);
+        // (the first token after a full forward too: that run's stages were made with room)
+        else if (appended && !shorter) assert.fail(`${id}: T ${ids.length - 1} → ${ids.length} copied its rows`);
       }
+      shorter = ids.length < lastIds.length;
+      lastIds = ids;
       for (const s of got) handed.push([`${s.id} (${ids})`, s.data, s.data.slice()]);
       for (const [name, now, was] of handed) assert.ok(Buffer.from(now.buffer, now.byteOffset, now.byteLength).equals(Buffer.from(was.buffer, was.byteOffset, was.byteLength)), `${name} unchanged after the run of ${ids}`);
       last = got;
     }
-    assert.ok(inPlace >= 9, `stages written in place: ${inPlace}`);
+    assert.ok(inPlace >= 12, `stages written in place: ${inPlace}`);
     engine.dispose();
   });
 });

@@ -15,6 +15,7 @@ describe('cappedLinearOp (head.logits with a final soft-cap)', () => {
       input: () => x, changed: () => 'all', param: (id: string) => (id === 'W' ? W : id === 'b' ? b : null), paramChanged: () => 'all',
       kept: (n: string) => kept.get(n) ?? null, keep: (n: string, d: Float32Array) => kept.set(n, d),
       packed: (_p: string, K: number, N: number) => tsKernel.pack(W.data, K, N, 'nk'),
+      rows: (w: number) => new Float32Array(2 * w),
     } as unknown as StageContext;
     const r = cappedLinearOp.run(ctx, { x: 'x', W: 'W', b: 'b', C: 2, OC: 3, cap: 3 });
     const want: number[] = [];

@@ -18,7 +18,7 @@ export const cappedLinearOp: StageOp<CappedLinearArgs> = {
   run(ctx, a) {
     const { y, changed } = linearStage(ctx, a);
     // (a new array: y may be the kept product itself)
-    const out = new Float32Array(y.length);
+    const out = ctx.rows(a.OC);
     softcapForward(out, y, a.cap);
     return { data: out, changed };
   },

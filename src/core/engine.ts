@@ -11,7 +11,7 @@ import type { StageContext, StageDef } from './graph';
 import type { MatmulKernel, Packed } from './kernel';
 import { bLayoutOf, packParam, type Model } from './model';
 import { rowsAreOutputs, weightsOf, type Cols, type Param, type ParamChanges } from './params';
-import { appendRows } from './rowBuffer';
+import { appendRows, withRoom } from './rowBuffer';
 import { planModel } from './plan';
 import type { ModelSpec } from './spec';
 import type { Stage, StageSink } from './stages';
@@ -171,7 +171,7 @@ export class Engine {
       changed = 'all';
     } else {
       kept = new Map(same ? prev.kept : []);
-      const ctx = this.context(model, same ? prev.data : null, !same, kept, out, stageChanged, changes);
+      const ctx = this.context(model, same ? prev.data : null, !same, kept, out, stageChanged, changes, true);
       ({ data, changed } = def.op.run(ctx, def.args));
       checkSize(`stage ${def.id}`, def.shape, data);
       if (!same) changed = 'all';
@@ -290,7 +290,7 @@ export class Engine {
       const shape = plan.find((d) => d.id === id)!.shape;
       return shape.slice(1).reduce((x, y) => x * y, 1);
     };
-    const rows: StageContext = { ...ctx, T: T - T0, previous: null, kept: () => null, keep: () => undefined, input: (id) => out.get(id)!.subarray(T0 * width(id)) };
+    const rows: StageContext = { ...ctx, T: T - T0, previous: null, kept: () => null, keep: () => undefined, input: (id) => out.get(id)!.subarray(T0 * width(id)), rows: (w) => new Float32Array((T - T0) * w) };
     const fresh = def.op.run(rows, def.args).data;
     // (the rows kept are not copied when the new go after them in place: rowBuffer.ts)
     return appendRows(previous, T0, fresh, T, def.shape.slice(1).reduce((x, y) => x * y, 1));
@@ -336,7 +336,10 @@ export class Engine {
     return changes;
   }
 
-  private context(model: Model, previous: Float32Array | null, full: boolean, kept: Map<string, Float32Array>, out: Map<string, Float32Array>, stageChanged: Map<string, Cols>, changes: Map<string, Cols>): StageContext {
+  // room: the run's row-by-row stages with rows to spare for a token appended next (not for
+  // patched runs, whose stages are read once)
+  private context(model: Model, previous: Float32Array | null, full: boolean, kept: Map<string, Float32Array>, out: Map<string, Float32Array>, stageChanged: Map<string, Cols>, changes: Map<string, Cols>, room = false): StageContext {
+    const { T } = model.spec;
     return {
       T: model.spec.T,
       kernel: this.kernel,
@@ -349,6 +352,7 @@ export class Engine {
       kept: (name) => kept.get(name) ?? null,
       keep: (name, data) => void kept.set(name, data),
       packed: (id, K, N) => this.packed(model, id, K, N),
+      rows: (w) => (room ? withRoom(T, w) : new Float32Array(T * w)),
     };
   }
 

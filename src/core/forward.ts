@@ -26,6 +26,7 @@ export function forward(model: Model, kernel: MatmulKernel = tsKernel, emit?: St
     previous: null,
     kept: () => null,
     keep: () => undefined,
+    rows: (w) => new Float32Array(model.spec.T * w),
     packed: (id, K, N) => {
       const p = model.params.get(id)!;
       let packed = packs.get(p);

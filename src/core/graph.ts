@@ -39,6 +39,11 @@ export interface StageContext {
   keep(name: string, data: Float32Array): void;
   /** Matrix `param` packed for the kernel as the B of out = x·B (K inputs, N outputs), in step with its edits. */
   packed(param: string, K: number, N: number): Packed;
+  /**
+   * A new [T, width] output of a row-by-row stage: in the engine's runs with room past it, so that
+   * a token appended next writes its row there rather than copying these (rowBuffer.ts).
+   */
+  rows(width: number): Float32Array;
 }
 
 export interface StageResult {

@@ -56,7 +56,7 @@ export const layernormOp: StageOp<NormArgs> = {
   name: 'layernorm',
   append: 'rows',
   run(ctx, a) {
-    const out = new Float32Array(ctx.T * a.C);
+    const out = ctx.rows(a.C);
     layernormForward(out, ctx.input(a.x), ctx.param(a.gamma)?.data ?? null, a.beta === null ? null : ctx.param(a.beta)?.data ?? null, a.eps, ctx.T, a.C);
     return { data: out, changed: 'all' };
   },

@@ -35,7 +35,7 @@ export const lensOp: StageOp<LensArgs> = {
       x = n;
     }
     // (as the head computes its logits, so the last layer's lens equals them bit for bit)
-    const out = new Float32Array(T * a.V);
+    const out = ctx.rows(a.V);
     const b = ctx.param(a.b)?.data;
     ctx.kernel.matmul(out, x, T, ctx.packed(a.W, a.C, a.V), b ? { b, out } : undefined); // (out + b, written over the product)
     if (a.softcap !== undefined && a.softcap !== null) softcapForward(out, out, a.softcap);

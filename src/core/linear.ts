@@ -50,9 +50,10 @@ export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y:
   const b = ctx.param(a.b)?.data ?? null;
   let y: Float32Array | null = null;
   if (ctx.full || pre === null || ctx.changed(a.x) !== null || (wChanged !== null && !partial)) {
-    pre = new Float32Array(T * a.OC);
+    // (the stage's own numbers: the product without a bias, else the sum; rows(): room for a token appended)
+    pre = b === null ? ctx.rows(a.OC) : new Float32Array(T * a.OC);
     if (W === null) pre.set(x.subarray(0, T * a.C));
-    else if (b !== null) ctx.kernel.matmul(pre, x, T, ctx.packed(a.W, a.C, a.OC), { b, out: (y = new Float32Array(T * a.OC)) }); // (the kernel adds the bias too)
+    else if (b !== null) ctx.kernel.matmul(pre, x, T, ctx.packed(a.W, a.C, a.OC), { b, out: (y = ctx.rows(a.OC)) }); // (the kernel adds the bias too)
     else ctx.kernel.matmul(pre, x, T, ctx.packed(a.W, a.C, a.OC));
     changed = 'all';
   } else if (wChanged !== null) {

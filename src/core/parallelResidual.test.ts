@@ -19,6 +19,7 @@ function context(inputs: Record<string, Float32Array>, changed: Record<string, C
     kept: () => null,
     keep: () => undefined,
     packed: () => { throw new Error('no params'); },
+    rows: (w) => new Float32Array(T * w),
   };
 }
 

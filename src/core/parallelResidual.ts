@@ -31,7 +31,7 @@ export const parallelResidualOp: StageOp<ParallelResidualArgs> = {
     const mlp = ctx.input(r.mlp);
     const cols = ctx.full ? 'all' : unionCols(unionCols(ctx.changed(r.x), ctx.changed(r.attn)), ctx.changed(r.mlp));
     if (cols === 'all' || ctx.previous === null) {
-      const out = new Float32Array(T * r.C);
+      const out = ctx.rows(r.C);
       parallelResidualForward(out, x, attn, mlp);
       return { data: out, changed: 'all' };
     }

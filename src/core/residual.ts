@@ -19,7 +19,7 @@ export const residualOp: StageOp<ResidualArgs> = {
     const b = ctx.input(r.b);
     const cols = ctx.full ? 'all' : unionCols(ctx.changed(r.a), ctx.changed(r.b));
     if (cols === 'all' || ctx.previous === null) {
-      const out = new Float32Array(T * r.C);
+      const out = ctx.rows(r.C);
       residualForward(out, a, b, T * r.C);
       return { data: out, changed: 'all' };
     }

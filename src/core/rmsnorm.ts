@@ -43,7 +43,7 @@ export const rmsnormOp: StageOp<RmsNormArgs> = {
   name: 'rmsnorm',
   append: 'rows',
   run(ctx, a) {
-    const out = new Float32Array(ctx.T * a.C);
+    const out = ctx.rows(a.C);
     rmsnormForward(out, ctx.input(a.x), ctx.param(a.gamma)?.data ?? null, a.eps, ctx.T, a.C, a.onePlus ?? false);
     return { data: out, changed: 'all' };
   },

@@ -3,10 +3,13 @@
 // copying them was half an appended token's time). Every view handed out stays as it was: each
 // begins at the buffer's start, rows are written only past the buffer's fill mark, and only for
 // the view that ends at that mark. Any other (a stage whose last tokens are replaced, a second
-// token appended to a stage another append already extended) gets a buffer of its own.
+// token appended to a stage another append already extended) gets a buffer of its own. A run's
+// row-by-row stages are made with room too (StageContext.rows), so the first token typed after a
+// full forward writes in place as well (at 1B: 185 → 130 ms).
 //
-// The room is not in runSize.ts's count (a run's stages as the plan shapes them): an appending run
-// holds at most a quarter more, or 8 rows a stage, within the half of memory a run leaves free.
+// The room is not in runSize.ts's count (a run's stages as the plan shapes them): a run holds at
+// most a quarter more, or 8 rows a stage, within the half of memory a run leaves free; a large
+// buffer's room is pages never touched until a row is written there.
 //
 // Shapes: a view is [T, W] (T rows of W numbers); `previous` its first T0 rows.
 
@@ -16,6 +19,13 @@ const filled = new WeakMap<ArrayBufferLike, number>();
 /** Rows of room a new buffer has past the T asked for: 8, or a quarter more for a long input. */
 export function roomRows(T: number): number {
   return Math.max(8, Math.ceil(T / 4));
+}
+
+/** A new [T, W] view with roomRows(T) rows to spare past it, its fill mark at T rows. */
+export function withRoom(T: number, W: number): Float32Array {
+  const room = new ArrayBuffer(4 * (T + roomRows(T)) * W);
+  filled.set(room, T * W);
+  return new Float32Array(room, 0, T * W);
 }
 
 /**
@@ -34,11 +44,9 @@ export function appendRows(previous: Float32Array, T0: number, fresh: Float32Arr
     filled.set(buf, n);
     return out;
   }
-  const room = new ArrayBuffer(4 * (T + roomRows(T)) * W);
-  const out = new Float32Array(room, 0, n);
+  const out = withRoom(T, W);
   out.set(previous.subarray(0, keep));
   out.set(fresh.subarray(0, n - keep), keep);
-  filled.set(room, n);
   return out;
 }
 

@@ -22,6 +22,7 @@ function ctxOf(T: number, inputs: Record<string, Float32Array>, params: Record<s
     T, kernel: tsKernel, full: true, previous: null,
     input: (id) => inputs[id], changed: () => 'all', param: (id) => params[id] ?? null, paramChanged: () => 'all',
     kept: () => null, keep: () => undefined, packed: (id, K, N) => tsKernel.pack(floatData(params[id]), K, N, 'kn'),
+    rows: (w) => new Float32Array(T * w),
   };
 }
 

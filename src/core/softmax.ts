@@ -47,7 +47,7 @@ export const probsOp: StageOp<ProbsArgs> = {
   name: 'probs',
   append: 'rows',
   run(ctx, a) {
-    const out = new Float32Array(ctx.T * a.V);
+    const out = ctx.rows(a.V);
     softmaxForward(out, ctx.input(a.logits), ctx.T, a.V, 1 / a.temperature);
     return { data: out, changed: 'all' };
   },

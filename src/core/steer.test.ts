@@ -13,6 +13,7 @@ function ctxOf(T: number, x: Float32Array, v: Param, changed: { x?: ReadonlySet<
     T, kernel: tsKernel, full, previous: null,
     input: () => x, changed: () => ('x' in changed ? changed.x! : 'all'), param: () => v, paramChanged: () => ('v' in changed ? changed.v! : 'all'),
     kept: () => null, keep: () => undefined, packed: () => { throw new Error('not used'); },
+    rows: (w) => new Float32Array(T * w),
   };
 }
 
