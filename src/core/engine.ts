@@ -350,7 +350,7 @@ export class Engine {
       paramChanged: (id) => (full ? 'all' : changes.get(id) ?? null),
       previous,
       kept: (name) => kept.get(name) ?? null,
-      keep: (name, data) => void kept.set(name, data),
+      keep: (name, data) => void (data === null ? kept.delete(name) : kept.set(name, data)),
       packed: (id, K, N) => this.packed(model, id, K, N),
       rows: (w) => (room ? withRoom(T, w) : new Float32Array(T * w)),
     };

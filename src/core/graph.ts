@@ -36,7 +36,8 @@ export interface StageContext {
   readonly previous: Float32Array | null;
   /** Numbers the stage keeps for itself between runs (a linear layer's product before its bias). */
   kept(name: string): Float32Array | null;
-  keep(name: string, data: Float32Array): void;
+  /** null: none kept (what an earlier run kept is stale). */
+  keep(name: string, data: Float32Array | null): void;
   /** Matrix `param` packed for the kernel as the B of out = x·B (K inputs, N outputs), in step with its edits. */
   packed(param: string, K: number, N: number): Packed;
   /**

@@ -7,6 +7,8 @@
 //     again (matmulColumns is bit-identical to the full matmul);
 //   - of the bias only: the bias is added again to the kept product, nothing is multiplied.
 // Anything else (the input changed, an in_out row, which feeds every output) multiplies it all.
+// Such a run keeps the product only where there is no bias (it is the stage itself); with a bias
+// the first edit after it multiplies the product again, whole (linearStage says why).
 
 import { biasAdd } from './bias';
 import type { StageContext, StageOp } from './graph';
@@ -44,28 +46,46 @@ export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y:
   const W = ctx.param(a.W);
   const x = ctx.input(a.x);
   const wChanged = ctx.paramChanged(a.W);
-  let pre = ctx.kept(key);
-  let changed: Cols;
   const partial = W !== null && rowsAreOutputs(W) && wChanged !== 'all';
   const b = ctx.param(a.b)?.data ?? null;
-  let y: Float32Array | null = null;
-  if (ctx.full || pre === null || ctx.changed(a.x) !== null || (wChanged !== null && !partial)) {
-    // (the stage's own numbers: the product without a bias, else the sum; rows(): room for a token appended)
-    pre = b === null ? ctx.rows(a.OC) : new Float32Array(T * a.OC);
-    if (W === null) pre.set(x.subarray(0, T * a.C));
-    else if (b !== null) ctx.kernel.matmul(pre, x, T, ctx.packed(a.W, a.C, a.OC), { b, out: (y = ctx.rows(a.OC)) }); // (the kernel adds the bias too)
-    else ctx.kernel.matmul(pre, x, T, ctx.packed(a.W, a.C, a.OC));
-    changed = 'all';
+  const product = (out: Float32Array, biased?: { b: Float32Array; out: Float32Array }): void => {
+    if (W !== null) ctx.kernel.matmul(out, x, T, ctx.packed(a.W, a.C, a.OC), biased);
+    else {
+      out.set(x.subarray(0, T * a.C));
+      if (biased) biasAdd(biased.out, biased.b, T, a.OC);
+    }
+  };
+  if (ctx.full || ctx.changed(a.x) !== null || (wChanged !== null && !partial)) {
+    // (the stage's own numbers, with room for a token appended: rows())
+    const y = ctx.rows(a.OC);
+    if (b === null) {
+      product(y);
+      ctx.keep(key, y); // (no bias, as every Llama linear and GPT-2's head: the product is the stage itself)
+    } else {
+      product(y, { b, out: y }); // (the sum alone: the product is made again by the first edit that needs it, below)
+      ctx.keep(key, null);
+    }
+    return { y, changed: 'all' };
+  }
+  // An edit of W's output rows or of the bias alone: from the product before the bias. A run that
+  // multiplied everything with a bias kept only its sum (its product was a tenth of a GPT-2
+  // forward's fresh memory, written on one thread): then the whole product again, whose columns
+  // not edited are those of before, bit for bit.
+  let pre = ctx.kept(key);
+  let changed: Cols;
+  if (pre === null) {
+    pre = new Float32Array(T * a.OC);
+    product(pre);
+    changed = wChanged;
   } else if (wChanged !== null) {
     pre = pre.slice();
     ctx.kernel.matmulColumns(pre, x, T, ctx.packed(a.W, a.C, a.OC), [...(wChanged as ReadonlySet<number>)]);
     changed = wChanged;
   } else changed = null;
   ctx.keep(key, pre);
-  changed = unionCols(changed, ctx.full ? 'all' : ctx.paramChanged(a.b));
-  // (no bias, as every Llama linear and GPT-2's head: the product is the stage itself, no copy;
-  // neither is written again, since an edit makes a new product)
-  return { y: b === null ? pre : y ?? addBias(pre, b, T, a.OC), changed };
+  changed = unionCols(changed, ctx.paramChanged(a.b));
+  // (neither is written again, since an edit makes a new product)
+  return { y: b === null ? pre : addBias(pre, b, T, a.OC), changed };
 }
 
 export const linearOp: StageOp<LinearArgs> = {

@@ -99,9 +99,9 @@ describe('Engine on model files', () => {
     const full = calls;
     let now = text;
     // retypes the first number after `at` and runs the engine: how many full matmuls?
-    const edit = (at: number): number => {
+    const edit = (at: number, text = '1.25'): number => {
       const m = /-?\d+\.\d+/.exec(now.slice(at))!;
-      const change = { offset: at + m.index, length: m[0].length, text: '1.25' };
+      const change = { offset: at + m.index, length: m[0].length, text };
       const patch = new ReadPatch(read);
       const removed = now.slice(change.offset, change.offset + change.length);
       now = now.slice(0, change.offset) + change.text + now.slice(change.offset + change.length);
@@ -111,10 +111,15 @@ describe('Engine on model files', () => {
       engine.run(read.file!.model, patch.paramChanges()!);
       return calls;
     };
-    // the last layer's b2: only the head is multiplied (b2 is re-added to the kept product)
-    assert.equal(edit(now.lastIndexOf('"b2"')), 1, 'only the head matmul after a b2 edit in the last layer');
-    const n = edit(now.lastIndexOf('"W1"'));
-    assert.equal(columnCalls, 1, 'one column recompute of up for a W1 row edit');
+    // the last layer's b2: the down-projection's product before its bias again (a full run keeps
+    // only the sum of a biased linear: linear.ts), and the head; then b2 is re-added to the kept product
+    assert.equal(edit(now.lastIndexOf('"b2"')), 2, 'down\'s product and the head after the first b2 edit in the last layer');
+    assert.equal(edit(now.lastIndexOf('"b2"'), '1.5'), 1, 'only the head matmul after the next b2 edit');
+    // W1's row: the first edit multiplies up's product whole, the next its column alone
+    assert.equal(edit(now.lastIndexOf('"W1"')), 3, 'up (whole, its first edit), down and the head');
+    assert.equal(columnCalls, 0);
+    const n = edit(now.lastIndexOf('"W1"'), '1.5');
+    assert.equal(columnCalls, 1, 'one column recompute of up for the next W1 row edit');
     assert.equal(n, 2, 'then only the down-projection and the head are multiplied');
     assert.ok(full > 20, `a full run multiplies ${full} times`);
   });
