@@ -16,7 +16,7 @@ export const cappedLinearOp: StageOp<CappedLinearArgs> = {
   name: 'capped-linear',
   append: 'rows',
   run(ctx, a) {
-    const { y, changed } = linearStage(ctx, a);
+    const { y, changed } = linearStage(ctx, a, 'pre', false);
     // (a new array: y may be the kept product itself)
     const out = ctx.rows(a.OC);
     softcapForward(out, y, a.cap);

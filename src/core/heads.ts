@@ -76,7 +76,7 @@ function finish(ctx: StageContext, out: Float32Array, a: HeadsArgs, n: number, t
 export const headsOp: StageOp<HeadsArgs> = {
   name: 'heads',
   run(ctx, a) {
-    const { y, changed } = linearStage(ctx, { x: a.x, W: a.W, b: a.b, C: a.C, OC: a.H * a.HS });
+    const { y, changed } = linearStage(ctx, { x: a.x, W: a.W, b: a.b, C: a.C, OC: a.H * a.HS }, 'pre', false);
     const out = new Float32Array(a.H * ctx.T * a.HS);
     splitHeads(out, y, ctx.T, a.H, a.HS);
     finish(ctx, out, a, ctx.T, 0);

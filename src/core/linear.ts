@@ -39,9 +39,10 @@ export interface LinearArgs {
 
 /**
  * y (T,OC) = x·W' + b for a stage, from its kept product where an edit allows; the columns that
- * changed. `key` names the kept product (a stage with several products keeps each apart).
+ * changed. `key` names the kept product (a stage with several products keeps each apart); `own`:
+ * y is the stage's output (else the caller's to split or cap: no room for rows appended).
  */
-export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y: Float32Array; changed: Cols } {
+export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre', own = true): { y: Float32Array; changed: Cols } {
   const { T } = ctx;
   const W = ctx.param(a.W);
   const x = ctx.input(a.x);
@@ -57,7 +58,7 @@ export function linearStage(ctx: StageContext, a: LinearArgs, key = 'pre'): { y:
   };
   if (ctx.full || ctx.changed(a.x) !== null || (wChanged !== null && !partial)) {
     // (the stage's own numbers, with room for a token appended: rows())
-    const y = ctx.rows(a.OC);
+    const y = own ? ctx.rows(a.OC) : new Float32Array(T * a.OC);
     if (b === null) {
       product(y);
       ctx.keep(key, y); // (no bias, as every Llama linear and GPT-2's head: the product is the stage itself)
