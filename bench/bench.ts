@@ -29,6 +29,7 @@
 //   open       a GPT-2-small-shaped checkpoint opened in a real VS Code: Quick Open → every stage drawn
 //   open8b     (only when named) a Llama-3.1-8B-shaped one (16 GB) opened in a real VS Code, and an ablate
 //   webgemma   (only when named) a Gemma-2-2B-shaped one (5.2 GB) in the web worker host: drawn or refused
+//   patch1b    (only when named) activation patching of a Llama-3.2-1B-shaped one in a real VS Code: progress, Cancel, the grid
 //   keystroke  a digit typed into W1 in a real VS Code (Playwright + Chromium) → the panel's new
 //              heatmaps drawn: d = 64, d = 512, and d = 512 handed to VS Code's JSON service
 //   typing     " basketball" typed into a GPT-2-small-shaped checkpoint's prompt at 120 ms per key in a
@@ -885,6 +886,20 @@ function webGemma(): void {
   results.webgemma = j;
 }
 
+function patch1b(): void {
+  console.log('\n# patch1b: activation patching of a Llama-3.2-1B-shaped checkpoint (2.5 GB BF16, 8 tokens) in a real VS Code: its progress, Cancel, then to its end');
+  const r = runInVsCode<{ openMs: number; total: number; doneAtCancel: number; cancelMs: number; ablateMs: number; patchMs: number; progressText: string; cancelled: string; headline: string; hover: string; hoverMs: number }>('patch1b.js', 3600, { 'files.autoSave': 'off' }, 'patch1b');
+  const j = r.figures;
+  if (!j) {
+    console.log(`  skipped: the VS Code run did not finish (${lastLines(r)})`);
+    return;
+  }
+  const one = (v: number) => ({ median: v, min: v, max: v, n: 1 });
+  information('Llama-3.2-1B-shaped checkpoint: activation patching of the residual stream (16 layers × 8 tokens) in a real VS Code, to its end', 'ms', one(j.patchMs),
+    `${j.total} runs; the notification said "${j.progressText}"; Cancel at ${j.doneAtCancel} runs, the panel said "${j.cancelled}"; an ablate typed after it drawn in ${j.ablateMs} ms; the hover on it in ${j.hoverMs} ms`);
+  results.patch1b = j;
+}
+
 function open8b(): void {
   console.log('\n# open8b: a Llama-3.1-8B-shaped checkpoint (16 GB BF16) opened in a real VS Code (code-server + Chromium): Visualize → every stage drawn, then an ablate');
   const r = runInVsCode<{ makeMs: number; openToDrawnMs: number; computeMs: number; ablateToDrawnMs: number; memoryBeforeMB: number; memoryPeakMB: number; peakGrowthMB: number }>('open8b.js', 3600, { 'files.autoSave': 'off' }, 'open8b');
@@ -1060,6 +1075,7 @@ async function main(): Promise<void> {
   await section('open', openCheckpoint);
   if (only?.has('open8b')) await section('open8b', open8b); // (asked for alone: 16 GB written, 30-40 min)
   if (only?.has('webgemma')) await section('webgemma', webGemma); // (asked for alone: 5.2 GB written)
+  if (only?.has('patch1b')) await section('patch1b', patch1b); // (asked for alone: 2.5 GB written, ~10 min)
   await section('keystroke', keystroke);
   await section('typing', promptTyping);
   await section('hosts', hosts);
