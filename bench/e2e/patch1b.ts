@@ -27,9 +27,11 @@ describe('activation patching of a Llama-3.2-1B-shaped checkpoint in a real VS C
     const wb = await Workbench.open({ name: 'patch1b', files: { [FILE]: TEXT }, waitForFile: FILE, viewport: { width: 1600, height: 1000 }, timeoutMs: 180_000 });
     try {
       writeShapeCheckpoint(wb, 'llama-3.2-1b', FOLDER);
-      const { title, frame, ranAt } = await visualizePanel(wb, FILE);
+      const { frame, ranAt } = await visualizePanel(wb, FILE);
       await waitUntil('the 1B model drawn', async () => (await rendered(frame)).v >= 0, { timeoutMs: 1_200_000, everyMs: 1000 });
       const openMs = (await rendered(frame)).at - ranAt;
+      // (the panel's title is the model's name once it is read)
+      const title = await waitUntil('the panel named for the model', async () => (await wb.webviewTitles()).find((x) => x.includes('Llama-3.2-1B')));
       const view = await wb.webview(title);
       const bar = view.locator('.lens-patch vscode-progress-bar');
       const toast = wb.page.locator('.notifications-toasts .notification-list-item', { hasText: TOAST }).first();
@@ -39,13 +41,13 @@ describe('activation patching of a Llama-3.2-1B-shaped checkpoint in a real VS C
       const t0 = Date.now();
       await wb.runCommand('FFN Lens: Activation Patching');
       await waitUntil('patching under way (its notification and the panel\'s bar past 3 runs)', async () => (await toast.count()) > 0 && (await doneOf()) >= 3, { timeoutMs: 600_000, everyMs: 200 });
-      const progressText = (await toast.innerText()).replace(/\s+/g, ' ').trim();
+      const progressText = (await toast.locator('.notification-list-item-message').innerText()).replace(/\s+/g, ' ').trim();
       const total = Number(await bar.getAttribute('data-total'));
       await wb.screenshot('patch1b-progress');
       const doneAtCancel = await doneOf();
       await toast.locator('.monaco-button', { hasText: 'Cancel' }).click();
       const said = view.locator('.lens-patch .lens-error');
-      await waitUntil('the Patching tab saying it stopped', async () => (await said.count()) > 0 && /cancel/i.test(await said.innerText()), { timeoutMs: 120_000, everyMs: 200 });
+      await waitUntil('the Patching tab saying it stopped', async () => (await said.count()) > 0 && /cancelled/i.test(await said.innerText()), { timeoutMs: 120_000, everyMs: 200 });
       const cancelMs = Date.now() - t0;
       const cancelled = (await said.innerText()).trim();
       await wb.screenshot('patch1b-cancelled');

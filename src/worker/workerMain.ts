@@ -132,7 +132,7 @@ class WorkerBody {
         s?.setCompare(msg.baseline);
         return;
       case 'cancel':
-        for (const x of this.sessions.values()) x.stopJob('cancelled', msg.id);
+        for (const x of this.sessions.values()) x.stopJob('Patching was cancelled before its end. Run it again with the buttons above.', msg.id);
         return;
       case 'cancelRead':
         this.store.cancelRead(msg.folder);
