@@ -29,7 +29,7 @@
 //   open       a GPT-2-small-shaped checkpoint opened in a real VS Code: Quick Open → every stage drawn
 //   open8b     (only when named) a Llama-3.1-8B-shaped one (16 GB) opened in a real VS Code, and an ablate
 //   webgemma   (only when named) a Gemma-2-2B-shaped one (5.2 GB) in the web worker host: drawn or refused
-//   patch1b    (only when named) activation patching of a Llama-3.2-1B-shaped one in a real VS Code: progress, Cancel, the grid
+//   patch1b    (only when named) a Llama-3.2-1B-shaped one in a real VS Code: patching (progress, Cancel, the grid), hover, compare, export
 //   keystroke  a digit typed into W1 in a real VS Code (Playwright + Chromium) → the panel's new
 //              heatmaps drawn: d = 64, d = 512, and d = 512 handed to VS Code's JSON service
 //   typing     " basketball" typed into a GPT-2-small-shaped checkpoint's prompt at 120 ms per key in a
@@ -888,7 +888,7 @@ function webGemma(): void {
 
 function patch1b(): void {
   console.log('\n# patch1b: activation patching of a Llama-3.2-1B-shaped checkpoint (2.5 GB BF16, 8 tokens) in a real VS Code: its progress, Cancel, then to its end');
-  const r = runInVsCode<{ openMs: number; total: number; doneAtCancel: number; cancelMs: number; ablateMs: number; patchMs: number; progressText: string; cancelled: string; headline: string; hover: string; hoverMs: number }>('patch1b.js', 3600, { 'files.autoSave': 'off' }, 'patch1b');
+  const r = runInVsCode<{ openMs: number; total: number; doneAtCancel: number; cancelMs: number; ablateMs: number; patchMs: number; progressText: string; cancelled: string; headline: string; hover: string; hoverMs: number; compareMs: number; exportMs: number; npyBytes: number }>('patch1b.js', 3600, { 'files.autoSave': 'off' }, 'patch1b');
   const j = r.figures;
   if (!j) {
     console.log(`  skipped: the VS Code run did not finish (${lastLines(r)})`);
@@ -896,7 +896,7 @@ function patch1b(): void {
   }
   const one = (v: number) => ({ median: v, min: v, max: v, n: 1 });
   information('Llama-3.2-1B-shaped checkpoint: activation patching of the residual stream (16 layers × 8 tokens) in a real VS Code, to its end', 'ms', one(j.patchMs),
-    `${j.total} runs; the notification said "${j.progressText}"; Cancel at ${j.doneAtCancel} runs, the panel said "${j.cancelled}"; an ablate typed after it drawn in ${j.ablateMs} ms; the hover on it in ${j.hoverMs} ms`);
+    `${j.total} runs; the notification said "${j.progressText}"; Cancel at ${j.doneAtCancel} runs, the panel said "${j.cancelled}"; an ablate typed after it drawn in ${j.ablateMs} ms; the hover on it in ${j.hoverMs} ms; compare with the file without it drawn in ${j.compareMs} ms; head.logits exported as .npy (${j.npyBytes} bytes) in ${j.exportMs} ms`);
   results.patch1b = j;
 }
 
