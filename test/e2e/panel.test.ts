@@ -71,13 +71,17 @@ describe('Visualize FFN in a real VS Code (identity example)', function () {
     assert.ok(line > 0, 'the sample has b2 = [-0.2, 0.1, 0.3]');
     const edited = await edit(wb, { file: FILE, line, col: lines[line - 1].indexOf('0.2') + 1, select: 3, text: '0.5', panel: await wb.webview(TITLE) });
     assert.equal(edited.line, lines[line - 1].replace('-0.2', '-0.5'));
-    // down[:, 0] = act[:, 0] + b2[0] = [1.1, 0.1] - 0.5 = [0.6, -0.4]; the range stays ±1.6
-    const after = await until('the cell to change color', async () => {
-      const px = pixelAt(await downPixels(), 0, 0);
-      return px.join() !== before.join() && px;
-    });
+    // down[:, 0] = act[:, 0] + b2[0] = [1.1, 0.1] - 0.5 = [0.6, -0.4]; the range stays ±1.6. The
+    // panel may first draw a text typed part way ("-0": 1.1), so the check waits for the color of
+    // the text as typed, which no other state of the line gives.
+    const want = expected(0.6, 1.5999999);
+    let seen: number[] = [];
+    const after = await until('cell (0, 0) drawn as 0.6', async () => {
+      seen = pixelAt(await downPixels(), 0, 0);
+      return seen.every((x, c) => c > 2 || Math.abs(x - want[c]) <= 1) && seen;
+    }, { describe: () => `it reads rgb(${seen.slice(0, 3)}), want rgb(${want}) (before the edit: rgb(${before.slice(0, 3)}))` });
     assert.notDeepEqual(after, before, 'the cell changed color');
-    near(after, expected(0.6, 1.5999999), 'cell (0, 0) = 0.6 now');
+    near(after, want, 'cell (0, 0) = 0.6 now');
     near(pixelAt(await downPixels(), 0, 1), expected(-0.4, 1.5999999), 'cell (1, 0) = -0.4 now');
     await wb.screenshot('panel-after-edit-light');
   });
